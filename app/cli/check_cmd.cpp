@@ -1,0 +1,46 @@
+#include "cli.hpp"
+
+#include "pplab/backend.hpp"
+#include "pplab/check.hpp"
+#include "pplab/io.hpp"
+
+#include <iostream>
+#include <memory>
+
+namespace pplab::cli {
+
+void add_check(CLI::App& app) {
+    auto* cmd = app.add_subcommand(
+        "check", "check a hand-trace: each level right or wrong, and the first mistake explained");
+    auto opts = std::make_shared<RequestOptions>();
+    auto answer = std::make_shared<std::string>();
+    opts->add_to(*cmd, false);
+    cmd->add_option("--answer", *answer,
+                    "FILE with one level per line, as `pplab trace` prints them (labels optional)")
+        ->required();
+    cmd->callback([opts, answer] {
+        const Request r = opts->build();
+        const std::vector<AnswerLine> lines = parse_answer(read_file(*answer));
+        // The CPU model records exactly what the GPU does; a check never needs a device.
+        const Trace t = make_cpu_backend()->trace(r);
+        const CheckResult result = check_answer(t, lines);
+        for (const LevelVerdict& v : result.levels) {
+            std::cout << (v.right ? "right  " : "WRONG  ") << v.label;
+            if (!v.right)
+                std::cout << "  (" << v.wrong_cells.size() << " of "
+                          << t.frames[static_cast<std::size_t>(v.frame)].values.size()
+                          << " cells wrong)";
+            std::cout << "\n";
+        }
+        const int first = result.first_wrong();
+        if (first < 0) {
+            std::cout << "All " << result.levels.size() << " levels are right.\n";
+            return;
+        }
+        std::cout << "\nFirst mistake, line " << result.levels[static_cast<std::size_t>(first)].line_number
+                  << ": " << result.levels[static_cast<std::size_t>(first)].explanation << "\n";
+        throw CLI::RuntimeError(kExitWrong);
+    });
+}
+
+} // namespace pplab::cli

@@ -1,0 +1,192 @@
+#include "pplab/check.hpp"
+
+#include "pplab/dataflow.hpp"
+#include "pplab/io.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+namespace pplab {
+
+namespace {
+
+std::string normalise_label(std::string_view s) {
+    std::string o;
+    bool space = false;
+    for (const char c : s) {
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            space = !o.empty();
+            continue;
+        }
+        if (space)
+            o += ' ';
+        space = false;
+        o += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return o;
+}
+
+std::string line_ref(int line) { return "line " + std::to_string(line); }
+
+// How the kernel names cell `cell` of a frame.
+std::string cell_name(const Trace& t, const Frame& f, int cell) {
+    const int B = t.request.block;
+    switch (f.buffer) {
+    case Buffer::Shared:
+        return "s[" + std::to_string(cell) + "]";
+    case Buffer::Lanes:
+        return "lane " + std::to_string(cell);
+    case Buffer::Registers:
+        return f.step == Step::SerialAdd ? "thread 0's sum" : "thread " + std::to_string(cell) + "'s sum";
+    case Buffer::PrivateHist:
+        return (f.warp >= 0 ? "warp " + std::to_string(f.warp) + "'s " : std::string()) + "s_hist[" +
+               std::to_string(cell) + "]";
+    case Buffer::Global:
+        if (f.step == Step::HistFold || f.step == Step::HistAccumulate)
+            return "g_hist[" + std::to_string(cell) + "]";
+        if (f.step == Step::AddCarries)
+            return "out[" + std::to_string(static_cast<long long>(f.block) * B + cell) + "]";
+        if (f.step == Step::AtomicAdd)
+            return cell == 0 ? "the block total added" : "the sum after the atomicAdd";
+        return "out[" + std::to_string(f.block) + "]";
+    }
+    return "cell " + std::to_string(cell);
+}
+
+std::string label_of(const Trace& t, int frame) {
+    return frame < 0 ? std::string("the input") : frame_label(t.frames[static_cast<std::size_t>(frame)], label_parts(t));
+}
+
+float value_of(const Trace& t, const CellRef& ref) {
+    return ref.frame == CellRef::kInput ? t.request.input.at(static_cast<std::size_t>(ref.cell))
+                                        : t.frames.at(static_cast<std::size_t>(ref.frame)).values.at(static_cast<std::size_t>(ref.cell));
+}
+
+} // namespace
+
+std::vector<AnswerLine> parse_answer(std::string_view text) {
+    std::vector<AnswerLine> out;
+    int number = 0;
+    std::size_t p = 0;
+    while (p <= text.size()) {
+        const std::size_t e = std::min(text.find('\n', p), text.size());
+        std::string_view line = text.substr(p, e - p);
+        p = e + 1;
+        ++number;
+        const auto first = line.find_first_not_of(" \t\r");
+        if (first == std::string_view::npos || line[first] == '#')
+            continue;
+        AnswerLine a;
+        a.line_number = number;
+        if (const auto colon = line.find(':'); colon != std::string_view::npos) {
+            a.label = normalise_label(line.substr(0, colon));
+            if (a.label.empty())
+                throw InputError(line_ref(number) + ": nothing before the ':'; write a label such "
+                                                    "as 'upsweep 1:' or leave the ':' out");
+            line = line.substr(colon + 1);
+        }
+        try {
+            a.values = parse_list(line);
+        } catch (const InputError& err) {
+            throw InputError(line_ref(number) + ": " + err.what());
+        }
+        out.push_back(std::move(a));
+        if (e == text.size())
+            break;
+    }
+    if (out.empty())
+        throw InputError("the answer has no levels: write one level per line, e.g. 'upsweep 1: 1 3 3 7'");
+    return out;
+}
+
+bool CheckResult::all_right() const { return first_wrong() < 0; }
+
+int CheckResult::first_wrong() const {
+    for (std::size_t i = 0; i < levels.size(); ++i)
+        if (!levels[i].right)
+            return static_cast<int>(i);
+    return -1;
+}
+
+CheckResult check_answer(const Trace& t, const std::vector<AnswerLine>& answer) {
+    const LabelParts parts = label_parts(t);
+    std::vector<std::string> labels;
+    for (const Frame& f : t.frames)
+        labels.push_back(normalise_label(frame_label(f, parts)));
+    CheckResult result;
+    int next = 0;
+    for (const AnswerLine& a : answer) {
+        int frame = next;
+        if (!a.label.empty()) {
+            const auto it = std::find(labels.begin(), labels.end(), a.label);
+            if (it == labels.end()) {
+                std::string known;
+                for (std::size_t i = 0; i < labels.size() && i < 8; ++i)
+                    known += (i ? ", " : "") + labels[i];
+                if (labels.size() > 8)
+                    known += ", ...";
+                throw InputError(line_ref(a.line_number) + ": no level is called '" + a.label +
+                                 "'; this trace's levels are " + known);
+            }
+            frame = static_cast<int>(it - labels.begin());
+        }
+        if (frame >= static_cast<int>(t.frames.size()))
+            throw InputError(line_ref(a.line_number) + ": the trace has only " +
+                             std::to_string(t.frames.size()) + " levels");
+        const Frame& f = t.frames[static_cast<std::size_t>(frame)];
+        if (a.values.size() != f.values.size())
+            throw InputError(line_ref(a.line_number) + " (" + labels[static_cast<std::size_t>(frame)] +
+                             ") has " + std::to_string(a.values.size()) + " values; that level has " +
+                             std::to_string(f.values.size()));
+        LevelVerdict v;
+        v.line_number = a.line_number;
+        v.frame = frame;
+        v.label = labels[static_cast<std::size_t>(frame)];
+        for (std::size_t c = 0; c < f.values.size(); ++c)
+            if (a.values[c] != f.values[c]) // by value: a hand-trace may write 0 for -0
+                v.wrong_cells.push_back(static_cast<int>(c));
+        v.right = v.wrong_cells.empty();
+        if (!v.right)
+            v.explanation = explain_cell(t, frame, v.wrong_cells.front(), a.values[static_cast<std::size_t>(v.wrong_cells.front())]);
+        result.levels.push_back(std::move(v));
+        next = frame + 1;
+    }
+    return result;
+}
+
+std::string explain_cell(const Trace& t, int frame, int cell, float given) {
+    const Dataflow flow(t);
+    const Frame& f = t.frames.at(static_cast<std::size_t>(frame));
+    const CellWrite w = flow.writes(static_cast<std::size_t>(frame)).at(static_cast<std::size_t>(cell));
+    const float expected = f.values.at(static_cast<std::size_t>(cell));
+    const std::string name = cell_name(t, f, cell);
+    const std::string here = label_of(t, frame);
+    std::string s = here + ", " + name + ": expected " + format_value(expected) + ", you wrote " +
+                    format_value(given) + ". ";
+    if (w.thread < 0) {
+        if (!w.from.empty())
+            return s + "No thread wrote " + name + " in " + here + ": it keeps its value from " +
+                   label_of(t, w.from.front().frame) + ".";
+        return s + "No thread wrote " + name + " in " + here + ".";
+    }
+    const bool per_lane = f.buffer == Buffer::Lanes;
+    s += (per_lane ? "Lane " : "Thread ") + std::to_string(w.thread) + " wrote it: " + w.expression;
+    if (w.atomics > 1 || f.step == Step::HistAccumulate) {
+        s += "; the bin went from ";
+        const bool had_before = !w.from.empty() && w.from.front().frame >= 0;
+        s += had_before ? format_value(value_of(t, w.from.front())) : std::string("0");
+        return s + " to " + format_value(expected) + ".";
+    }
+    if (w.from.size() == 2) {
+        s += " = " + format_value(value_of(t, w.from[0])) + " + " + format_value(value_of(t, w.from[1]));
+        s += " = " + format_value(expected);
+    } else if (w.from.size() == 1) {
+        s += " = " + format_value(value_of(t, w.from[0]));
+    }
+    if (!w.from.empty() && w.from.front().frame >= 0)
+        s += " (reading " + label_of(t, w.from.front().frame) + ")";
+    return s + ".";
+}
+
+} // namespace pplab

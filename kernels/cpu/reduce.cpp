@@ -1,0 +1,214 @@
+// CPU lockstep models of the chapter's reductions (§8.2-§8.6).
+//
+// Each model runs the kernel's steps for every thread of a block before the next step, as
+// the barriers force on the GPU, with the same fp32 additions in the same order as
+// kernels/cuda/reduce.cu. Floating-point addition is commutative but not associative: the
+// order of the *pairs* is what must match, and it is fixed by the code.
+#include "cpu/recorder.hpp"
+
+#include <numeric>
+#include <vector>
+
+namespace pplab::cpu {
+
+namespace {
+
+using record::Step;
+constexpr int kWarp = kWarpSize;
+
+// Stands in for Recorder where a step runs but is not part of the trace (reduce-atomic's
+// block reduction), as the null recorder does in the CUDA kernels.
+struct NullRecorder {
+    void operator()(Step, int, int, int, std::span<const float>) const {}
+};
+
+// warpReduce (§8.5) on one warp's lanes, recording after each step. __shfl_down_sync returns
+// the caller's own value when lane + offset is outside the warp, so those lanes add their
+// own value: their results are garbage, and only lane 0 is used.
+template <class OnStep>
+void warp_reduce(std::vector<float>& lanes, OnStep on_step) {
+    int level = 1;
+    for (int offset = 16; offset > 0; offset >>= 1, ++level) {
+        std::vector<float> next(kWarp);
+        for (int lane = 0; lane < kWarp; ++lane) {
+            const int src = lane + offset;
+            next[lane] = lanes[lane] + (src < kWarp ? lanes[src] : lanes[lane]);
+        }
+        lanes = std::move(next);
+        on_step(level, lanes);
+    }
+}
+
+// The halving tree of §8.3 over a block's shared array.
+void tree(std::vector<float>& s, int block, Recorder& rec) {
+    int level = 1;
+    for (int stride = static_cast<int>(s.size()) / 2; stride > 0; stride >>= 1, ++level) {
+        for (int t = 0; t < stride; ++t)
+            s[t] += s[t + stride];
+        rec(Step::TreeLevel, level, block, -1, s);
+    }
+}
+
+// Grid-stride accumulation, round by round (every thread runs the same number of rounds).
+template <class Rec>
+std::vector<float> accumulate(const std::vector<float>& in, int block, int B, int G, Rec& rec) {
+    const int n = static_cast<int>(in.size());
+    const long long stride = static_cast<long long>(G) * B;
+    std::vector<float> sum(B, 0.0f);
+    const int rounds = grid_stride_rounds(n, G, B);
+    for (int r = 0; r < rounds; ++r) {
+        for (int t = 0; t < B; ++t) {
+            const long long i = r * stride + static_cast<long long>(block) * B + t;
+            if (i < n)
+                sum[t] += in[static_cast<std::size_t>(i)];
+        }
+        rec(Step::Accumulate, r + 1, block, -1, sum);
+    }
+    return sum;
+}
+
+// reduceFull's work for one block (§8.6); returns the block total.
+template <class Rec>
+float full_block(const std::vector<float>& in, int block, int B, int G, Rec& rec) {
+    const int warps = B / kWarp;
+    const std::vector<float> sum = accumulate(in, block, B, G, rec);
+    std::vector<float> s(warps);
+    for (int w = 0; w < warps; ++w) {
+        std::vector<float> lanes(sum.begin() + w * kWarp, sum.begin() + (w + 1) * kWarp);
+        warp_reduce(lanes, [&](int level, const std::vector<float>& v) {
+            rec(Step::Shuffle, level, block, w, v);
+        });
+        s[w] = lanes[0]; // lane 0 of each warp writes ONE value
+    }
+    rec(Step::WarpTotals, 0, block, -1, s);
+    std::vector<float> lanes(kWarp);
+    for (int lane = 0; lane < kWarp; ++lane)
+        lanes[lane] = lane < warps ? s[lane] : 0.0f; // identity beyond the warp totals
+    rec(Step::FinalShuffle, 0, block, -1, lanes);
+    warp_reduce(lanes, [&](int level, const std::vector<float>& v) {
+        rec(Step::FinalShuffle, level, block, -1, v);
+    });
+    return lanes[0];
+}
+
+std::vector<float> reduce_full_pass(const std::vector<float>& in, const Launch& l,
+                                    std::vector<std::uint32_t>& words) {
+    Recorder rec(words, l);
+    std::vector<float> out(l.grid);
+    for (int b = 0; b < l.grid; ++b) {
+        out[b] = full_block(in, b, l.block, l.grid, rec);
+        rec(Step::BlockTotal, 0, b, -1, std::span(&out[b], 1));
+    }
+    return out;
+}
+
+// The arrival order of reduce-atomic's blocks: a seeded shuffle (Fisher-Yates, splitmix64),
+// standing in for whatever order the GPU's scheduler happens to pick.
+std::vector<int> arrival_order(int blocks, std::uint64_t seed) {
+    std::vector<int> order(blocks);
+    std::iota(order.begin(), order.end(), 0);
+    std::uint64_t state = seed;
+    for (int i = blocks - 1; i > 0; --i) {
+        std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        z ^= z >> 31;
+        const int j = static_cast<int>(z % static_cast<std::uint64_t>(i + 1));
+        std::swap(order[i], order[j]);
+    }
+    return order;
+}
+
+} // namespace
+
+std::vector<float> run_reduce(const Request& r, const Plan& plan, std::vector<std::uint32_t>& words) {
+    const std::vector<float>& in = r.input;
+    const int n = r.n(), B = r.block, G = r.grid;
+    const Launch& main = plan.launches.front();
+    switch (r.algorithm) {
+    case Algorithm::ReduceNaive: {
+        Recorder rec(words, main);
+        float sum = 0.0f;
+        for (int i = 0; i < n; ++i) {
+            sum += in[i];
+            rec(Step::SerialAdd, i + 1, 0, -1, std::span(&sum, 1));
+        }
+        return {sum};
+    }
+    case Algorithm::ReduceTree: {
+        Recorder rec(words, main);
+        std::vector<float> out(G);
+        for (int b = 0; b < G; ++b) {
+            std::vector<float> s(B);
+            for (int t = 0; t < B; ++t) {
+                const long long i = static_cast<long long>(b) * B + t;
+                s[t] = i < n ? in[static_cast<std::size_t>(i)] : 0.0f;
+            }
+            rec(Step::Load, 0, b, -1, s);
+            tree(s, b, rec);
+            out[b] = s[0];
+            rec(Step::BlockTotal, 0, b, -1, std::span(&out[b], 1));
+        }
+        return out;
+    }
+    case Algorithm::ReduceCoarsened: {
+        Recorder rec(words, main);
+        std::vector<float> out(G);
+        for (int b = 0; b < G; ++b) {
+            std::vector<float> s = accumulate(in, b, B, G, rec);
+            rec(Step::Load, 0, b, -1, s); // s[threadIdx.x] = sum
+            tree(s, b, rec);
+            out[b] = s[0];
+            rec(Step::BlockTotal, 0, b, -1, std::span(&out[b], 1));
+        }
+        return out;
+    }
+    case Algorithm::ReduceShuffle: {
+        Recorder rec(words, main);
+        const int warps = B / kWarp;
+        std::vector<float> out(static_cast<std::size_t>(G) * warps);
+        for (int b = 0; b < G; ++b)
+            for (int w = 0; w < warps; ++w) {
+                std::vector<float> lanes(kWarp);
+                for (int lane = 0; lane < kWarp; ++lane) {
+                    const long long i = static_cast<long long>(b) * B + w * kWarp + lane;
+                    lanes[lane] = i < n ? in[static_cast<std::size_t>(i)] : 0.0f;
+                }
+                rec(Step::Load, 0, b, w, lanes);
+                warp_reduce(lanes, [&](int level, const std::vector<float>& v) {
+                    rec(Step::Shuffle, level, b, w, v);
+                });
+                out[static_cast<std::size_t>(b) * warps + w] = lanes[0];
+            }
+        return out;
+    }
+    case Algorithm::ReduceFull: {
+        std::vector<float> totals = reduce_full_pass(in, main, words);
+        if (plan.launches.size() > 1)
+            totals = reduce_full_pass(totals, plan.launches[1], words);
+        return totals;
+    }
+    case Algorithm::ReduceAtomic: {
+        Recorder rec(words, main);
+        std::vector<float> totals(G);
+        NullRecorder inner; // the block's own reduction is reduce-full's; here only its total
+        for (int b = 0; b < G; ++b) {
+            totals[b] = full_block(in, b, B, G, inner);
+            rec(Step::BlockTotal, 0, b, -1, std::span(&totals[b], 1));
+        }
+        float sum = 0.0f;
+        const std::vector<int> order = arrival_order(G, r.options.order_seed);
+        for (int k = 0; k < G; ++k) {
+            const int b = order[k];
+            sum += totals[b];
+            const float v[2] = {totals[b], sum};
+            rec(Step::AtomicAdd, k + 1, b, -1, v);
+        }
+        return {sum};
+    }
+    default:
+        throw std::logic_error("run_reduce called for another family");
+    }
+}
+
+} // namespace pplab::cpu

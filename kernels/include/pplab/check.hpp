@@ -1,0 +1,44 @@
+// The hand-trace checker: compares a student's levels with the trace and explains the first
+// mistake in terms of the kernel (which thread wrote the cell, in which step, from what).
+#pragma once
+
+#include "pplab/trace.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pplab {
+
+struct AnswerLine {
+    int line_number = 0;   // in the answer file, from 1
+    std::string label;     // empty when the line had none
+    std::vector<float> values;
+};
+
+// Lines "label: v v v" or "v v v"; blank lines and lines starting with '#' are skipped.
+// Throws InputError naming the line for anything that does not parse.
+std::vector<AnswerLine> parse_answer(std::string_view text);
+
+struct LevelVerdict {
+    int line_number = 0;
+    int frame = -1;        // the frame the line was compared with
+    std::string label;     // that frame's label
+    bool right = false;
+    std::vector<int> wrong_cells;
+    std::string explanation; // for the first wrong cell: thread, step, expected vs given
+};
+
+struct CheckResult {
+    std::vector<LevelVerdict> levels;
+    bool all_right() const;
+    int first_wrong() const; // index into levels, -1 when all are right
+};
+
+// Throws InputError when a label names no frame or a line has the wrong number of values.
+CheckResult check_answer(const Trace& t, const std::vector<AnswerLine>& answer);
+
+// "thread 0 wrote s[3] in upsweep 2: s[3] = s[3] + s[1] = 3 + 7 = 10; you wrote 9".
+std::string explain_cell(const Trace& t, int frame, int cell, float given);
+
+} // namespace pplab

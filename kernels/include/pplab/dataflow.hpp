@@ -1,0 +1,60 @@
+// Which thread wrote each cell of a snapshot, from which cells, and what the step means.
+//
+// Derived from (step, level, request) alone, never recorded: the scene builder draws its
+// arrows from here and the hand-trace checker explains mistakes from here, so a picture and
+// an explanation can never disagree with each other or with the kernel's code.
+#pragma once
+
+#include "pplab/trace.hpp"
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace pplab {
+
+// A cell of an earlier frame of the trace, or (frame == kInput) of the request's input.
+struct CellRef {
+    static constexpr int kInput = -1;
+    int frame = kInput;
+    int cell = 0;
+    bool operator==(const CellRef&) const = default;
+};
+
+struct CellWrite {
+    int thread = -1;           // threadIdx.x (lane, for per-warp frames) that wrote it; -1: unchanged
+    std::vector<CellRef> from; // what the writer read, in the order of the expression
+    std::string expression;    // in the kernel's names: "s[3] = s[3] + s[1]"
+    bool keeps_own = false;    // shuffle whose source lane is out of range: adds its own value
+    int atomics = 0;           // atomicAdds that landed on this cell in this step
+};
+
+class Dataflow {
+public:
+    explicit Dataflow(const Trace& t);
+
+    // One entry per value of frames[index].
+    std::vector<CellWrite> writes(std::size_t index) const;
+
+    // The frame this step updated in place (same buffer, same block and warp); -1 when the
+    // step starts a buffer afresh from other data.
+    int predecessor(std::size_t index) const;
+
+    // The chapter's description of the step: "Level 2: threads 0–63 add s[t+64] into s[t];
+    // one barrier".
+    std::string caption(std::size_t index) const;
+
+    // Index of the frame with this key; -1 when the trace has none.
+    int find(Step step, int pass, int level, int block, int warp) const;
+
+    const Trace& trace() const { return t_; }
+
+private:
+    const Trace& t_;
+    std::map<std::tuple<int, int, int, int, int>, int> index_; // (pass, step, level, block, warp)
+    std::vector<int> predecessor_;
+};
+
+} // namespace pplab

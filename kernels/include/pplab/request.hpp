@@ -1,0 +1,112 @@
+// What the user asks for: an algorithm of the chapter, its launch configuration and its input.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pplab {
+
+// A problem with what the user asked for, worded for a student. Caught at the edge:
+// the CLI prints it and exits with code 2, the GUI shows it inline.
+class InputError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+enum class Family { Reduce, Scan, Histogram };
+
+// The chapter's kernels, in the order the chapter develops them. The id strings are what
+// the CLI, the GUI and the tests use.
+enum class Algorithm {
+    ReduceNaive,      // §8.2
+    ReduceTree,       // §8.3
+    ReduceCoarsened,  // §8.4
+    ReduceShuffle,    // §8.5
+    ReduceFull,       // §8.6
+    ReduceAtomic,     // §8.6 "Determinism"
+    ScanBlelloch,     // §8.7
+    ScanMultiblock,   // §8.7 "Larger arrays"
+    ScanHillisSteele, // beyond the chapter
+    HistGlobal,       // §8.8 naive
+    HistPrivatised,   // §8.8
+    HistPerWarp,      // §8.8 next-level fix
+};
+
+// What an algorithm needs of its launch; the validation and the UI read it from here.
+struct AlgorithmInfo {
+    Algorithm algorithm;
+    std::string_view id;
+    std::string_view title;   // the chapter's kernel name
+    std::string_view section; // where the chapter develops it
+    Family family;
+    std::string_view summary; // one line for `pplab list`
+    std::string_view doc;     // one paragraph: what it fixes and what it costs
+    bool power_of_two_block;  // halving trees need TILE = 2^k
+    bool warp_multiple_block; // warp shuffles need whole warps
+    bool single_block;        // scans one block: n <= block size
+    bool grid_stride;         // the grid is a free parameter (coarsened loops)
+};
+
+std::span<const AlgorithmInfo> algorithms();
+const AlgorithmInfo& info(Algorithm a);
+// Throws InputError naming the known ids.
+const AlgorithmInfo& find_algorithm(std::string_view id);
+
+inline constexpr int kWarpSize = 32;
+inline constexpr int kMaxBlock = 1024;
+// The chapter's #define ELEMS_PER_THREAD 4: a default grid leaves each thread about four
+// elements of the grid-stride loop.
+inline constexpr int kElemsPerThread = 4;
+// Shared memory a block may use without opting in; private histograms must fit in it.
+inline constexpr int kSharedBytesPerBlock = 48 * 1024;
+// A trace records every level of every block; these caps keep one under 64 MiB and turn an
+// oversized request into an error before anything runs.
+inline constexpr int kMaxTraceN = 1 << 20;
+inline constexpr std::uint64_t kMaxTraceWords = std::uint64_t{1} << 24;
+
+struct Options {
+    bool inclusive = false;  // scans: shift the exclusive result into an inclusive one
+    bool skip_empty = true;  // histograms: the fold's `if (s_hist[b] != 0)` (Exercise 4)
+    std::uint64_t order_seed = 0; // reduce-atomic on the CPU model: which arrival order
+    bool operator==(const Options&) const = default;
+};
+
+struct Request {
+    Algorithm algorithm = Algorithm::ReduceFull;
+    int block = 0; // threads per block; 0: the algorithm's default
+    int grid = 0;  // blocks; 0: the algorithm's default
+    int bins = 256;
+    Options options;
+    std::vector<float> input;
+
+    int n() const { return static_cast<int>(input.size()); }
+    bool operator==(const Request&) const = default;
+};
+
+// Fills in defaults and checks every rule the kernel relies on. Throws InputError.
+Request normalize(Request r);
+
+// Bytes of shared memory the algorithm's kernel uses per block for this request.
+int shared_bytes(const Request& r);
+
+// ---- Inputs ----------------------------------------------------------------------------
+
+enum class Generator { Seq, Ones, RandomInt, RandomFloat, UniformBytes, OneBin, Skewed };
+
+std::string_view generator_id(Generator g);
+std::span<const Generator> generators();
+Generator find_generator(std::string_view id); // throws InputError
+
+// Deterministic for a seed on every platform (splitmix64, no std distributions).
+// `bins` bounds the bin-valued generators (histogram input is whole bin numbers).
+std::vector<float> generate(Generator g, int n, std::uint64_t seed, int bins);
+
+// Parses "1,2,3,4" (commas and/or white space). Throws InputError on anything else.
+std::vector<float> parse_list(std::string_view text);
+
+} // namespace pplab

@@ -1,0 +1,229 @@
+#include "pplab/io.hpp"
+
+#include "pplab/dataflow.hpp"
+#include "pplab/plan.hpp"
+#include "pplab/stats.hpp"
+#include "trace/decode.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <cstring>
+#include <sstream>
+
+namespace pplab {
+
+namespace {
+
+// JSON read with float numbers: the lexer then converts with strtof, so every value written
+// by format_value reads back to the same float, bit for bit.
+using FloatJson = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t,
+                                       std::uint64_t, float>;
+
+constexpr int kFormatVersion = 1;
+
+std::string join(const std::vector<float>& v, const char* sep = " ") {
+    std::string s;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i)
+            s += sep;
+        s += format_value(v[i]);
+    }
+    return s;
+}
+
+std::string json_string(std::string_view s) {
+    std::string o = "\"";
+    for (const char c : s) {
+        switch (c) {
+        case '"':
+            o += "\\\"";
+            break;
+        case '\\':
+            o += "\\\\";
+            break;
+        case '\n':
+            o += "\\n";
+            break;
+        case '\t':
+            o += "\\t";
+            break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                o += buf;
+            } else {
+                o += c;
+            }
+        }
+    }
+    return o + "\"";
+}
+
+std::string json_floats(const std::vector<float>& v) { return "[" + join(v, ", ") + "]"; }
+
+// Atomics per bin in a round of hist-global: the growth of each bin since the last round.
+std::vector<float> atomics_per_bin(const Trace& t, std::size_t index) {
+    const Frame& f = t.frames[index];
+    std::vector<float> d = f.values;
+    if (index > 0 && t.frames[index - 1].step == Step::HistAccumulate)
+        for (std::size_t b = 0; b < d.size(); ++b)
+            d[b] -= t.frames[index - 1].values[b];
+    return d;
+}
+
+std::string config_line(const Trace& t) {
+    const Request& r = t.request;
+    std::string s = "n " + std::to_string(r.n()) + ", block " + std::to_string(r.block) + ", grid " +
+                    std::to_string(r.grid);
+    if (info(r.algorithm).family == Family::Histogram)
+        s += ", bins " + std::to_string(r.bins) +
+             (r.options.skip_empty ? ", empty bins skipped" : ", empty bins folded too");
+    if (info(r.algorithm).family == Family::Scan)
+        s += r.options.inclusive ? ", inclusive" : ", exclusive";
+    if (r.algorithm == Algorithm::ReduceAtomic && t.backend == "cpu")
+        s += ", order seed " + std::to_string(r.options.order_seed);
+    return s;
+}
+
+} // namespace
+
+std::string format_value(float v) {
+    char buf[32];
+    const auto res = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, res.ptr);
+}
+
+std::string to_text(const Trace& t) {
+    const auto& i = info(t.request.algorithm);
+    std::string o;
+    o += "# pplab trace: " + std::string(i.id) + " (" + std::string(i.title) + ", " +
+         std::string(i.section) + ")\n";
+    o += "# backend: " + t.backend + " (" + t.device + ")\n";
+    o += "# config: " + config_line(t) + "\n";
+    o += "# input: " + join(t.request.input) + "\n";
+    const LabelParts parts = label_parts(t);
+    for (std::size_t k = 0; k < t.frames.size(); ++k) {
+        const Frame& f = t.frames[k];
+        o += frame_label(f, parts) + ": " + join(f.values) + "\n";
+        if (t.request.algorithm == Algorithm::HistGlobal && f.step == Step::HistAccumulate)
+            o += "#   atomics per bin this round: " + join(atomics_per_bin(t, k)) + "\n";
+    }
+    o += "# result: " + join(t.result) + "\n";
+    o += "# barriers per block: " + std::to_string(summarize(t).barriers_per_block) + "\n";
+    return o;
+}
+
+std::string to_json(const Trace& t) {
+    const Request& r = t.request;
+    const Summary s = summarize(t);
+    std::ostringstream o;
+    o << "{\n";
+    o << "  \"format\": \"pplab-trace\",\n  \"version\": " << kFormatVersion << ",\n";
+    o << "  \"algorithm\": " << json_string(info(r.algorithm).id) << ",\n";
+    o << "  \"backend\": " << json_string(t.backend) << ",\n";
+    o << "  \"device\": " << json_string(t.device) << ",\n";
+    o << "  \"config\": {\"n\": " << r.n() << ", \"block\": " << r.block << ", \"grid\": " << r.grid
+      << ", \"bins\": " << r.bins << ", \"inclusive\": " << (r.options.inclusive ? "true" : "false")
+      << ", \"skip_empty\": " << (r.options.skip_empty ? "true" : "false")
+      << ", \"order_seed\": " << r.options.order_seed << "},\n";
+    o << "  \"input\": " << json_floats(r.input) << ",\n";
+    o << "  \"frames\": [";
+    for (std::size_t k = 0; k < t.frames.size(); ++k) {
+        const Frame& f = t.frames[k];
+        o << (k ? ",\n    " : "\n    ") << "{\"step\": " << json_string(step_id(f.step))
+          << ", \"pass\": " << f.pass << ", \"level\": " << f.level << ", \"block\": " << f.block
+          << ", \"warp\": " << f.warp << ", \"buffer\": " << json_string(buffer_id(f.buffer))
+          << ", \"values\": " << json_floats(f.values) << "}";
+    }
+    o << (t.frames.empty() ? "],\n" : "\n  ],\n");
+    o << "  \"result\": " << json_floats(t.result) << ",\n";
+    const Counters& c = s.total;
+    o << "  \"stats\": {\"barriers_per_block\": " << s.barriers_per_block
+      << ", \"barriers\": " << c.barriers << ", \"shared_reads\": " << c.shared_reads
+      << ", \"shared_writes\": " << c.shared_writes << ", \"shuffles\": " << c.shuffles
+      << ", \"shared_atomics\": " << c.shared_atomics << ", \"global_atomics\": " << c.global_atomics
+      << ", \"global_reads\": " << c.global_reads << ", \"global_writes\": " << c.global_writes
+      << ", \"additions\": " << c.additions << "}\n";
+    o << "}\n";
+    return o.str();
+}
+
+std::string to_markdown(const Trace& t) {
+    const auto& i = info(t.request.algorithm);
+    const Dataflow flow(t);
+    const LabelParts parts = label_parts(t);
+    std::string o;
+    o += "## " + std::string(i.id) + ": `" + std::string(i.title) + "` (" + std::string(i.section) +
+         ")\n\n";
+    o += std::string(i.doc) + "\n\n";
+    o += "*Backend:* " + t.backend + " (" + t.device + "). *Config:* " + config_line(t) + ".\n\n";
+    o += "*Input:* `" + join(t.request.input) + "`\n\n";
+    o += "| frame | what happens | values |\n|---|---|---|\n";
+    for (std::size_t k = 0; k < t.frames.size(); ++k)
+        o += "| " + frame_label(t.frames[k], parts) + " | " + flow.caption(k) + " | `" +
+             join(t.frames[k].values) + "` |\n";
+    o += "\n*Result:* `" + join(t.result) + "`. *Barriers per block:* " +
+         std::to_string(summarize(t).barriers_per_block) + ".\n";
+    return o;
+}
+
+Trace trace_from_json(std::string_view text) {
+    FloatJson j;
+    try {
+        j = FloatJson::parse(text.begin(), text.end());
+    } catch (const std::exception& e) {
+        throw InputError(std::string("the trace file is not valid JSON: ") + e.what());
+    }
+    try {
+        if (j.value("format", std::string()) != "pplab-trace")
+            throw InputError("the file is JSON but not a pplab trace (no \"format\": \"pplab-trace\")");
+        if (j.at("version").get<int>() != kFormatVersion)
+            throw InputError("the trace file has format version " +
+                             std::to_string(j.at("version").get<int>()) + "; this pplab reads " +
+                             std::to_string(kFormatVersion));
+        Trace t;
+        const auto& c = j.at("config");
+        Request& r = t.request;
+        r.algorithm = find_algorithm(j.at("algorithm").get<std::string>()).algorithm;
+        r.block = c.at("block").get<int>();
+        r.grid = c.at("grid").get<int>();
+        r.bins = c.at("bins").get<int>();
+        r.options.inclusive = c.at("inclusive").get<bool>();
+        r.options.skip_empty = c.at("skip_empty").get<bool>();
+        r.options.order_seed = c.at("order_seed").get<std::uint64_t>();
+        r.input = j.at("input").get<std::vector<float>>();
+        t.backend = j.at("backend").get<std::string>();
+        t.device = j.at("device").get<std::string>();
+        for (const auto& jf : j.at("frames")) {
+            Frame f;
+            f.step = find_step(jf.at("step").get<std::string>());
+            f.pass = jf.at("pass").get<int>();
+            f.level = jf.at("level").get<int>();
+            f.block = jf.at("block").get<int>();
+            f.warp = jf.at("warp").get<int>();
+            f.buffer = find_buffer(jf.at("buffer").get<std::string>());
+            f.values = jf.at("values").get<std::vector<float>>();
+            t.frames.push_back(std::move(f));
+        }
+        t.result = j.at("result").get<std::vector<float>>();
+        // A file may have been edited by hand: everything downstream relies on its shape.
+        if (!(normalize(r) == r))
+            throw InputError("the trace file's config is not one pplab would run as written "
+                             "(a default left unfilled, or an option that does not apply)");
+        check_frames(make_plan(r), t.frames);
+        if (t.result.size() != result_size(r))
+            throw InputError("the trace file's result has " + std::to_string(t.result.size()) +
+                             " values; its request leaves " + std::to_string(result_size(r)));
+        return t;
+    } catch (const InputError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw InputError(std::string("the trace file is missing a field or has one of the wrong "
+                                     "type: ") +
+                         e.what());
+    }
+}
+
+} // namespace pplab

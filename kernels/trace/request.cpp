@@ -1,0 +1,379 @@
+#include "pplab/request.hpp"
+
+#include <array>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace pplab {
+
+namespace {
+
+using A = Algorithm;
+using F = Family;
+
+// clang-format off
+constexpr std::array kAlgorithms{
+    AlgorithmInfo{A::ReduceNaive, "reduce-naive", "reduceNaive", "§8.2", F::Reduce,
+        "one thread adds every element: the serial reference",
+        "Stage 0. Thread 0 of one block walks the whole array with n serial additions. Correct, "
+        "and the reference the other kernels are checked against, but it uses one thread out of "
+        "thousands.",
+        false, false, false, false},
+    AlgorithmInfo{A::ReduceTree, "reduce-tree", "reduceTree", "§8.3", F::Reduce,
+        "each block halves its shared array level by level: log2(TILE) barriers",
+        "Stage 1. Each thread loads one element into shared memory; at every level the lower half "
+        "of the active threads adds the upper half (s[t] += s[t + stride]). log2(TILE) levels, one "
+        "__syncthreads() before each, and half the remaining threads fall idle at every level.",
+        true, false, false, false},
+    AlgorithmInfo{A::ReduceCoarsened, "reduce-coarsened", "reduceCoarsened", "§8.4", F::Reduce,
+        "a grid-stride loop sums several elements per thread in a register, then one tree",
+        "Stage 2. Thread coarsening: each thread first adds its share of the array in a register "
+        "(a coalesced grid-stride loop, no barriers, independent loads in flight), then the block "
+        "runs one shared-memory tree. Fewer blocks, fewer partial results to combine.",
+        true, false, false, true},
+    AlgorithmInfo{A::ReduceShuffle, "reduce-shuffle", "warpReduce", "§8.5", F::Reduce,
+        "each warp folds its 32 lanes with __shfl_down_sync: 5 steps, no barrier",
+        "Stage 3. A warp's 32 lanes exchange values through registers: __shfl_down_sync with "
+        "offsets 16, 8, 4, 2, 1 leaves the warp's total in lane 0. No shared memory and no "
+        "barrier; every lane must execute every shuffle.",
+        false, true, false, false},
+    AlgorithmInfo{A::ReduceFull, "reduce-full", "reduceFull", "§8.6", F::Reduce,
+        "coarsen, shuffle within warps, one barrier, shuffle the warp totals; then a second pass",
+        "The complete block reduction: grid-stride accumulation, warp shuffles, lane 0 of each "
+        "warp writes s[warpId], the only barrier, and the first warp shuffles the warp totals. A "
+        "second launch of the same kernel over the block totals finishes the single sum.",
+        false, true, false, true},
+    AlgorithmInfo{A::ReduceAtomic, "reduce-atomic", "reduceAtomic", "§8.6 Determinism", F::Reduce,
+        "block totals combined with atomicAdd: the order, and so the float sum, varies",
+        "Each block reduces as reduceFull does, then atomicAdd adds its total into the one result. "
+        "Blocks arrive in whatever order the hardware runs them, and float addition is not "
+        "associative, so the sum can differ from run to run. The CPU model draws the order from a "
+        "seed.",
+        false, true, false, true},
+    AlgorithmInfo{A::ScanBlelloch, "scan-blelloch", "scanBlock", "§8.7", F::Scan,
+        "work-efficient exclusive scan of one block: upsweep, clear the root, downsweep",
+        "Blelloch's scan of one block in shared memory. The upsweep is a tree reduction that keeps "
+        "its internal nodes; the root is cleared to the identity; the downsweep passes each carry "
+        "unchanged to the left child and carry + left sum to the right. 2 log2(n) barrier levels.",
+        true, false, true, false},
+    AlgorithmInfo{A::ScanMultiblock, "scan-multiblock", "scanBlocks + addCarries", "§8.7 larger arrays",
+        F::Scan,
+        "block scans, a scan of the block totals, then each block adds its carry",
+        "Arrays larger than one block: every block scans its tile and writes its total; the totals "
+        "are scanned the same way (recursively, until one block holds them); then each block adds "
+        "the scanned total of the blocks before it.",
+        true, false, false, false},
+    AlgorithmInfo{A::ScanHillisSteele, "scan-hillis-steele", "scanHillisSteele", "beyond the chapter",
+        F::Scan,
+        "inclusive scan in log2(n) steps that each touch every element: more work than Blelloch",
+        "Hillis and Steele's scan: at step k every thread t >= 2^k adds s[t - 2^k]. Only log2(n) "
+        "steps, but about n log2(n) additions against Blelloch's 2n, and two barriers a step.",
+        false, false, true, false},
+    AlgorithmInfo{A::HistGlobal, "hist-global", "histogramGlobal", "§8.8 naive", F::Histogram,
+        "one global atomicAdd per element: contended bins serialise",
+        "The naive histogram of Chapter 5: every element is one atomicAdd on a global bin. When "
+        "many threads hit the same bin the hardware serialises their read-modify-write cycles.",
+        false, false, false, true},
+    AlgorithmInfo{A::HistPrivatised, "hist-privatised", "histogramPrivatised", "§8.8", F::Histogram,
+        "a private histogram per block in shared memory, folded into global memory once",
+        "Privatisation: each block counts into its own shared-memory histogram, where atomics are "
+        "about ten times cheaper, then folds it into the global bins once, skipping empty bins. "
+        "Two barriers: after zeroing and before the fold.",
+        false, false, false, true},
+    AlgorithmInfo{A::HistPerWarp, "hist-per-warp", "histogramPerWarp", "§8.8 next-level fix",
+        F::Histogram,
+        "one private histogram per warp: skewed data contends only within a warp",
+        "The next-level fix for skewed data: each warp counts into its own copy, so same-bin "
+        "atomics contend within one warp, not the whole block; the copies are merged per bin and "
+        "folded into global memory as in the privatised kernel.",
+        false, true, false, true},
+};
+// clang-format on
+
+std::string list_ids() {
+    std::string s;
+    for (const auto& a : kAlgorithms) {
+        if (!s.empty())
+            s += ", ";
+        s += a.id;
+    }
+    return s;
+}
+
+int ceil_div(long long a, long long b) { return static_cast<int>((a + b - 1) / b); }
+
+int default_block(const Request& r) {
+    const auto& i = info(r.algorithm);
+    if (i.single_block) {
+        // The chapter's scanBlock scans blockDim.x elements: the smallest block that holds n.
+        const int n = std::max(r.n(), 1);
+        return i.power_of_two_block ? static_cast<int>(std::bit_ceil(static_cast<unsigned>(n)))
+                                    : n;
+    }
+    return 256; // the chapter's TILE
+}
+
+void check_block(const Request& r) {
+    const auto& i = info(r.algorithm);
+    const std::string who = std::string(i.id);
+    if (r.block < 1 || r.block > kMaxBlock)
+        throw InputError("block size " + std::to_string(r.block) +
+                         " is out of range: a block has 1 to 1024 threads");
+    if (i.power_of_two_block && !std::has_single_bit(static_cast<unsigned>(r.block)))
+        throw InputError(who + " halves its tree at every level, so TILE must be a power of two; " +
+                         std::to_string(r.block) + " is not (try " +
+                         std::to_string(std::bit_floor(static_cast<unsigned>(r.block))) + " or " +
+                         std::to_string(std::bit_ceil(static_cast<unsigned>(r.block))) + ")");
+    if (i.warp_multiple_block && r.block % kWarpSize != 0)
+        throw InputError(who + " works in whole warps: the block size must be a multiple of 32; " +
+                         std::to_string(r.block) + " is not");
+    if (i.single_block && r.n() > r.block)
+        throw InputError(who + " scans one block: n (" + std::to_string(r.n()) +
+                         ") must be at most the block size (" + std::to_string(r.block) +
+                         "); use scan-multiblock for larger arrays");
+    if (r.algorithm == A::ScanMultiblock && r.block < 2)
+        throw InputError("scan-multiblock needs at least 2 threads per block: with one, the "
+                         "block totals are as many as the elements and never shrink");
+}
+
+void check_grid(Request& r) {
+    const auto& i = info(r.algorithm);
+    const int n = r.n();
+    int natural = 1;
+    if (r.algorithm == A::ReduceNaive || i.single_block)
+        natural = 1;
+    else if (i.grid_stride)
+        natural = std::max(1, ceil_div(n, static_cast<long long>(r.block) * kElemsPerThread));
+    else
+        natural = ceil_div(n, r.block); // one element per thread
+    if (r.grid == 0) {
+        r.grid = natural;
+        return;
+    }
+    if (r.grid < 0)
+        throw InputError("grid size " + std::to_string(r.grid) + " is out of range: at least 1");
+    if (i.grid_stride) {
+        if (r.grid > 65535)
+            throw InputError("grid size " + std::to_string(r.grid) +
+                             " is out of range for a trace: at most 65535 blocks");
+        return;
+    }
+    if (r.grid != natural)
+        throw InputError(std::string(i.id) + " does not take --grid: its kernel reads " +
+                         (natural == 1 && (r.algorithm == A::ReduceNaive || i.single_block)
+                              ? std::string("with one block")
+                              : "one element per thread, so the grid is ceil(n / block) = " +
+                                    std::to_string(natural)));
+}
+
+void check_input(const Request& r) {
+    const auto& i = info(r.algorithm);
+    if (r.input.empty())
+        throw InputError("the input is empty: give at least one element (n >= 1)");
+    if (r.n() > kMaxTraceN)
+        throw InputError("n = " + std::to_string(r.n()) + " is too large for a trace: at most " +
+                         std::to_string(kMaxTraceN) + " elements");
+    for (std::size_t k = 0; k < r.input.size(); ++k) {
+        const float v = r.input[k];
+        if (!std::isfinite(v))
+            throw InputError("element " + std::to_string(k) +
+                             " is not a finite number: sums of NaN or infinity teach nothing");
+        if (i.family == F::Histogram && (v < 0 || v >= static_cast<float>(r.bins) || v != std::floor(v)))
+            throw InputError("element " + std::to_string(k) + " (" + std::to_string(v) +
+                             ") is not a bin: histogram input must be whole numbers from 0 to " +
+                             std::to_string(r.bins - 1));
+    }
+}
+
+void check_bins(const Request& r) {
+    if (info(r.algorithm).family != F::Histogram)
+        return;
+    if (r.bins < 1)
+        throw InputError("bins must be at least 1");
+    const int copies = r.algorithm == A::HistPerWarp ? r.block / kWarpSize : 1;
+    const long long bytes = 4LL * r.bins * copies;
+    if (bytes > kSharedBytesPerBlock)
+        throw InputError(std::to_string(r.bins) + " bins" +
+                         (copies > 1 ? " x " + std::to_string(copies) + " warps" : std::string()) +
+                         " x 4 bytes = " + std::to_string(bytes) +
+                         " bytes of private histogram: more than the 49152 bytes of shared "
+                         "memory a block may use");
+}
+
+// splitmix64: tiny, fast, and the same sequence on every platform and compiler.
+struct SplitMix {
+    std::uint64_t state;
+    std::uint64_t next() {
+        std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    // Uniform in [0, bound): multiply-shift, bias below 2^-32 for our bounds.
+    std::uint32_t below(std::uint32_t bound) {
+        return static_cast<std::uint32_t>(((next() >> 32) * bound) >> 32);
+    }
+    float unit() { return static_cast<float>(next() >> 40) * 0x1.0p-24f; } // [0, 1), 24 bits
+};
+
+} // namespace
+
+std::span<const AlgorithmInfo> algorithms() { return kAlgorithms; }
+
+const AlgorithmInfo& info(Algorithm a) {
+    for (const auto& i : kAlgorithms)
+        if (i.algorithm == a)
+            return i;
+    throw std::logic_error("algorithm missing from the catalogue");
+}
+
+const AlgorithmInfo& find_algorithm(std::string_view id) {
+    for (const auto& i : kAlgorithms)
+        if (i.id == id)
+            return i;
+    throw InputError("unknown algorithm '" + std::string(id) + "': choose one of " + list_ids());
+}
+
+Request normalize(Request r) {
+    if (r.block == 0)
+        r.block = default_block(r);
+    check_input(r);
+    check_block(r);
+    check_bins(r);
+    check_grid(r);
+    if (info(r.algorithm).family != F::Histogram)
+        r.bins = 0; // meaningless outside histograms; keeps equal requests equal
+    if (info(r.algorithm).family != F::Scan)
+        r.options.inclusive = false;
+    if (r.algorithm != A::HistPrivatised && r.algorithm != A::HistPerWarp)
+        r.options.skip_empty = true;
+    if (r.algorithm != A::ReduceAtomic)
+        r.options.order_seed = 0;
+    return r;
+}
+
+int shared_bytes(const Request& r) {
+    switch (r.algorithm) {
+    case A::ReduceTree:
+    case A::ReduceCoarsened:
+    case A::ScanBlelloch:
+    case A::ScanMultiblock:
+    case A::ScanHillisSteele:
+        return 4 * r.block;
+    case A::ReduceFull:
+    case A::ReduceAtomic:
+        return 4 * (r.block / kWarpSize);
+    case A::HistPrivatised:
+        return 4 * r.bins;
+    case A::HistPerWarp:
+        return 4 * r.bins * (r.block / kWarpSize);
+    default:
+        return 0;
+    }
+}
+
+namespace {
+constexpr std::array kGenerators{Generator::Seq,         Generator::Ones,   Generator::RandomInt,
+                                 Generator::RandomFloat, Generator::UniformBytes,
+                                 Generator::OneBin,      Generator::Skewed};
+}
+
+std::string_view generator_id(Generator g) {
+    switch (g) {
+    case Generator::Seq:
+        return "seq";
+    case Generator::Ones:
+        return "ones";
+    case Generator::RandomInt:
+        return "random-int";
+    case Generator::RandomFloat:
+        return "random-float";
+    case Generator::UniformBytes:
+        return "uniform-bytes";
+    case Generator::OneBin:
+        return "one-bin";
+    case Generator::Skewed:
+        return "skewed";
+    }
+    return "?";
+}
+
+std::span<const Generator> generators() { return kGenerators; }
+
+Generator find_generator(std::string_view id) {
+    std::string names;
+    for (Generator g : kGenerators) {
+        if (generator_id(g) == id)
+            return g;
+        names += (names.empty() ? "" : ", ") + std::string(generator_id(g));
+    }
+    throw InputError("unknown generator '" + std::string(id) + "': choose one of " + names);
+}
+
+std::vector<float> generate(Generator g, int n, std::uint64_t seed, int bins) {
+    if (n < 1)
+        throw InputError("n must be at least 1");
+    // Bin-valued generators stay inside [0, range): the bins of a histogram, or byte values.
+    const auto range = static_cast<std::uint32_t>(bins > 0 ? bins : 256);
+    SplitMix rng{seed};
+    const auto favourite = static_cast<float>(SplitMix{seed ^ 0xB1Bu}.below(range));
+    std::vector<float> v(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) {
+        float x = 0;
+        switch (g) {
+        case Generator::Seq: // 1, 2, 3, ... (bins: 0, 1, ..., bins-1, 0, ...)
+            x = bins > 0 ? static_cast<float>(i % bins) : static_cast<float>(i + 1);
+            break;
+        case Generator::Ones:
+            x = bins > 0 ? static_cast<float>(1 % bins) : 1.0f;
+            break;
+        case Generator::RandomInt: // small whole numbers: sums stay exact in fp32
+            x = static_cast<float>(rng.below(bins > 0 ? range : 10u));
+            break;
+        case Generator::RandomFloat:
+            x = rng.unit();
+            break;
+        case Generator::UniformBytes:
+            x = static_cast<float>(rng.below(range));
+            break;
+        case Generator::OneBin:
+            x = favourite;
+            break;
+        case Generator::Skewed: // 90% one value, the rest uniform
+            x = rng.below(10) < 9 ? favourite : static_cast<float>(rng.below(range));
+            break;
+        }
+        v[static_cast<std::size_t>(i)] = x;
+    }
+    return v;
+}
+
+std::vector<float> parse_list(std::string_view text) {
+    std::vector<float> out;
+    std::size_t p = 0;
+    const auto is_sep = [](char c) { return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    while (p < text.size()) {
+        while (p < text.size() && is_sep(text[p]))
+            ++p;
+        if (p == text.size())
+            break;
+        std::size_t e = p;
+        while (e < text.size() && !is_sep(text[e]))
+            ++e;
+        const std::string token(text.substr(p, e - p));
+        char* end = nullptr;
+        const float v = std::strtof(token.c_str(), &end);
+        if (end != token.c_str() + token.size())
+            throw InputError("'" + token + "' in the input list is not a number");
+        out.push_back(v);
+        p = e;
+    }
+    if (out.empty())
+        throw InputError("the input list is empty: give numbers separated by commas, e.g. 1,2,3,4");
+    return out;
+}
+
+} // namespace pplab
