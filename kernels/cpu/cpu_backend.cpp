@@ -2,6 +2,8 @@
 #include "pplab/backend.hpp"
 #include "trace/decode.hpp"
 
+#include <utility>
+
 namespace pplab {
 
 namespace {
@@ -32,6 +34,43 @@ public:
         t.frames = decode(plan, words);
         return t;
     }
+
+    std::vector<float> run(const Request& r) override { return trace(r).result; }
+};
+
+// CUDA when it works, the CPU model when a CUDA call fails: never a hang or a silent wrong
+// answer, and the note says which one answered and why.
+class AutoBackend final : public Backend {
+public:
+    AutoBackend(std::unique_ptr<Backend> gpu, std::unique_ptr<Backend> cpu)
+        : gpu_(std::move(gpu)), cpu_(std::move(cpu)) {}
+    std::string name() const override { return gpu_->name(); }
+    std::string device() const override { return gpu_->device(); }
+    Trace trace(const Request& r) override {
+        return attempt([&](Backend& b) { return b.trace(r); });
+    }
+    std::vector<float> run(const Request& r) override {
+        return attempt([&](Backend& b) { return b.run(r); });
+    }
+    std::string last_note() const override { return note_; }
+
+private:
+    template <class Fn>
+    auto attempt(Fn fn) -> decltype(fn(std::declval<Backend&>())) {
+        note_.clear();
+        try {
+            return fn(*gpu_);
+        } catch (const InputError&) {
+            throw;
+        } catch (const std::exception& e) {
+            note_ = std::string("the GPU run failed: ") + e.what() +
+                    "; the CPU lockstep model answered instead";
+            return fn(*cpu_);
+        }
+    }
+
+    std::unique_ptr<Backend> gpu_, cpu_;
+    std::string note_;
 };
 
 } // namespace
@@ -47,9 +86,12 @@ BackendChoice choose_backend(std::string_view which) {
     if (which != "auto" && which != "cuda")
         throw InputError("unknown backend '" + std::string(which) + "': choose auto, cpu or cuda");
     std::string why;
-    c.backend = make_cuda_backend(why);
-    if (c.backend)
+    std::unique_ptr<Backend> gpu = make_cuda_backend(why);
+    if (gpu) {
+        c.backend = which == "cuda" ? std::move(gpu)
+                                    : std::make_unique<AutoBackend>(std::move(gpu), make_cpu_backend());
         return c;
+    }
     if (which == "cuda")
         throw InputError("the CUDA back end is not available: " + why);
     c.backend = make_cpu_backend();
