@@ -47,9 +47,7 @@ void add_check(CLI::App& app);
 #if defined(PPLAB_HAVE_GUI)
 void add_render(CLI::App& app);
 #endif
-#if defined(PPLAB_HAVE_BENCH)
 void add_bench(CLI::App& app);
-#endif
 
 // Parses and runs; returns the exit code. `window` runs when no subcommand is given.
 int run(int argc, char** argv, int (*window)());

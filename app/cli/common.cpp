@@ -114,9 +114,7 @@ int run(int argc, char** argv, int (*window)()) {
 #if defined(PPLAB_HAVE_GUI)
     add_render(app);
 #endif
-#if defined(PPLAB_HAVE_BENCH)
     add_bench(app);
-#endif
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {

@@ -61,7 +61,12 @@ std::string json_string(std::string_view s) {
     return o + "\"";
 }
 
-std::string json_floats(const std::vector<float>& v) { return "[" + join(v, ", ") + "]"; }
+std::string json_floats(const std::vector<float>& v) {
+    std::string s(1, '[');
+    s += join(v, ", ");
+    s += ']';
+    return s;
+}
 
 // Atomics per bin in a round of hist-global: the growth of each bin since the last round.
 std::vector<float> atomics_per_bin(const Trace& t, std::size_t index) {
