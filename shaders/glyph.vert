@@ -1,0 +1,21 @@
+#version 330 core
+// Instanced glyph quads sampling the signed-distance font atlas.
+
+layout(location = 0) in vec2 corner; // (0,0) .. (1,1)
+layout(location = 1) in vec4 rect;   // world: x, y, w, h
+layout(location = 2) in vec4 uv;     // atlas: u0, v0, u1, v1
+layout(location = 3) in vec4 tint;
+
+uniform vec2 u_center;
+uniform float u_scale;
+uniform vec2 u_viewport;
+
+out vec2 v_uv;
+flat out vec4 v_tint;
+
+void main() {
+    vec2 p = (rect.xy + corner * rect.zw - u_center) * u_scale + 0.5 * u_viewport;
+    v_uv = mix(uv.xy, uv.zw, corner);
+    v_tint = tint;
+    gl_Position = vec4(p.x / u_viewport.x * 2.0 - 1.0, 1.0 - p.y / u_viewport.y * 2.0, 0.0, 1.0);
+}

@@ -1,0 +1,45 @@
+// The canvas's text: DejaVu Sans baked once into a signed-distance atlas, so one texture
+// draws crisp text at every zoom and presenter scale.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace pplab::render {
+
+// Positions in em (the font size), relative to the pen on the baseline, y down.
+struct Glyph {
+    float advance = 0;
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0; // the quad
+    float u0 = 0, v0 = 0, u1 = 0, v1 = 0; // its place in the atlas
+};
+
+class FontAtlas {
+public:
+    // Throws std::runtime_error when the bytes are not a TrueType font.
+    explicit FontAtlas(std::span<const unsigned char> ttf);
+
+    const Glyph& glyph(char32_t c) const; // '?' for characters outside the baked set
+    float kerning(char32_t a, char32_t b) const;
+    float width(std::string_view utf8) const;            // em
+    float digit_height() const { return digit_height_; } // em, to centre numbers in cells
+
+    int atlas_width() const { return width_; }
+    int atlas_height() const { return height_; }
+    const std::vector<std::uint8_t>& pixels() const { return pixels_; }
+
+private:
+    std::unordered_map<char32_t, Glyph> glyphs_;
+    std::unordered_map<std::uint64_t, float> kerning_;
+    float digit_height_ = 0.7f;
+    int width_ = 0, height_ = 0;
+    std::vector<std::uint8_t> pixels_;
+};
+
+std::u32string decode_utf8(std::string_view s);
+
+} // namespace pplab::render

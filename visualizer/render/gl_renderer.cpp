@@ -1,0 +1,291 @@
+#include "gl_renderer.hpp"
+
+#include "pplab_render_resources.hpp"
+
+#include <glad/gl.h>
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+#include <string>
+
+namespace pplab::render {
+
+namespace {
+
+std::string_view resource_text(std::string_view name) {
+    const auto* r = resources::find(name);
+    if (!r)
+        throw std::runtime_error("missing embedded resource " + std::string(name));
+    return r->text();
+}
+
+GLuint compile(GLenum kind, std::string_view source, std::string_view name) {
+    const GLuint s = glCreateShader(kind);
+    const char* text = source.data();
+    const auto length = static_cast<GLint>(source.size());
+    glShaderSource(s, 1, &text, &length);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        std::array<char, 2048> log{};
+        glGetShaderInfoLog(s, static_cast<GLsizei>(log.size()), nullptr, log.data());
+        glDeleteShader(s);
+        throw std::runtime_error("shader " + std::string(name) +
+                                 " does not compile: " + log.data());
+    }
+    return s;
+}
+
+GLuint link_program(std::string_view stem) {
+    const std::string vs = std::string(stem) + ".vert", fs = std::string(stem) + ".frag";
+    const GLuint v = compile(GL_VERTEX_SHADER, resource_text(vs), vs);
+    const GLuint f = compile(GL_FRAGMENT_SHADER, resource_text(fs), fs);
+    const GLuint p = glCreateProgram();
+    glAttachShader(p, v);
+    glAttachShader(p, f);
+    glLinkProgram(p);
+    glDeleteShader(v);
+    glDeleteShader(f);
+    GLint ok = 0;
+    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        std::array<char, 2048> log{};
+        glGetProgramInfoLog(p, static_cast<GLsizei>(log.size()), nullptr, log.data());
+        glDeleteProgram(p);
+        throw std::runtime_error("shader program " + std::string(stem) +
+                                 " does not link: " + log.data());
+    }
+    return p;
+}
+
+// One instanced pipeline: a program, a unit quad and a buffer of per-instance floats.
+struct Pipeline {
+    GLuint program = 0, vao = 0, instances = 0;
+    GLint center = -1, scale = -1, viewport = -1;
+    int floats = 0; // per instance
+
+    // `layout`: the width (in floats) of attributes 1, 2, ... of one instance.
+    void init(std::string_view stem, GLuint quad, std::initializer_list<int> layout) {
+        program = link_program(stem);
+        center = glGetUniformLocation(program, "u_center");
+        scale = glGetUniformLocation(program, "u_scale");
+        viewport = glGetUniformLocation(program, "u_viewport");
+        glGenVertexArrays(1, &vao);
+        glGenBuffers(1, &instances);
+        glBindVertexArray(vao);
+        glBindBuffer(GL_ARRAY_BUFFER, quad);
+        glEnableVertexAttribArray(0);
+        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
+        glBindBuffer(GL_ARRAY_BUFFER, instances);
+        floats = 0;
+        for (const int n : layout)
+            floats += n;
+        GLuint index = 1;
+        std::size_t offset = 0;
+        for (const int n : layout) {
+            glEnableVertexAttribArray(index);
+            glVertexAttribPointer(index, n, GL_FLOAT, GL_FALSE,
+                                  static_cast<GLsizei>(floats * sizeof(float)),
+                                  reinterpret_cast<const void*>(offset * sizeof(float)));
+            glVertexAttribDivisor(index, 1);
+            offset += static_cast<std::size_t>(n);
+            ++index;
+        }
+        glBindVertexArray(0);
+    }
+
+    void draw(const std::vector<float>& data, const scene::Camera& c, int w, int h) const {
+        if (data.empty())
+            return;
+        glUseProgram(program);
+        glUniform2f(center, c.center.x, c.center.y);
+        glUniform1f(scale, c.scale);
+        glUniform2f(viewport, static_cast<float>(w), static_cast<float>(h));
+        glBindVertexArray(vao);
+        glBindBuffer(GL_ARRAY_BUFFER, instances);
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.size() * sizeof(float)),
+                     data.data(), GL_STREAM_DRAW);
+        glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4,
+                              static_cast<GLsizei>(data.size() / static_cast<std::size_t>(floats)));
+        glBindVertexArray(0);
+    }
+
+    void release() {
+        glDeleteBuffers(1, &instances);
+        glDeleteVertexArrays(1, &vao);
+        glDeleteProgram(program);
+    }
+};
+
+void push(std::vector<float>& v, const scene::Rgba& c) {
+    v.insert(v.end(), {c.r, c.g, c.b, c.a});
+}
+
+// Text narrower than this many pixels is noise, not information: it is left out.
+constexpr float kMinTextPx = 6.5f;
+
+} // namespace
+
+struct GlRenderer::Programs {
+    GLuint quad = 0;
+    GLuint atlas = 0;
+    Pipeline rects, segments, glyphs;
+    GLint atlas_sampler = -1;
+};
+
+GlRenderer::GlRenderer() : font_(ui_font()), gl_(std::make_unique<Programs>()) {
+    const std::array<float, 8> corners = {0, 0, 1, 0, 0, 1, 1, 1};
+    glGenBuffers(1, &gl_->quad);
+    glBindBuffer(GL_ARRAY_BUFFER, gl_->quad);
+    glBufferData(GL_ARRAY_BUFFER, sizeof corners, corners.data(), GL_STATIC_DRAW);
+    gl_->rects.init("quad", gl_->quad, {4, 4, 4, 2});
+    gl_->segments.init("line", gl_->quad, {4, 4, 3});
+    gl_->glyphs.init("glyph", gl_->quad, {4, 4, 4});
+    gl_->atlas_sampler = glGetUniformLocation(gl_->glyphs.program, "u_atlas");
+    glGenTextures(1, &gl_->atlas);
+    glBindTexture(GL_TEXTURE_2D, gl_->atlas);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, font_.atlas_width(), font_.atlas_height(), 0, GL_RED,
+                 GL_UNSIGNED_BYTE, font_.pixels().data());
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+GlRenderer::~GlRenderer() {
+    gl_->rects.release();
+    gl_->segments.release();
+    gl_->glyphs.release();
+    glDeleteTextures(1, &gl_->atlas);
+    glDeleteBuffers(1, &gl_->quad);
+}
+
+void GlRenderer::set_camera(const scene::Camera& c, int width, int height) {
+    camera_ = c;
+    width_ = std::max(width, 1);
+    height_ = std::max(height, 1);
+    glViewport(0, 0, width_, height_);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_CULL_FACE);
+    glEnable(GL_BLEND);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+}
+
+void GlRenderer::draw(const scene::Scene& s, const scene::Camera& c, int width, int height) {
+    set_camera(c, width, height);
+    glClearColor(s.background.r, s.background.g, s.background.b, s.background.a);
+    glClear(GL_COLOR_BUFFER_BIT);
+    quads(s.panels);
+    lines(s.arrows);
+    quads(s.cells);
+    text(s.cells, s.labels);
+    quads(s.movers);
+    text(s.movers, {});
+}
+
+void GlRenderer::draw_overlay(std::span<const scene::Cell> cells,
+                              std::span<const scene::Label> labels, int width, int height) {
+    scene::Camera pixels;
+    pixels.center = {static_cast<float>(width) / 2, static_cast<float>(height) / 2};
+    pixels.scale = 1.0f;
+    set_camera(pixels, width, height);
+    quads(cells);
+    text(cells, labels);
+}
+
+void GlRenderer::quads(std::span<const scene::Cell> cells) {
+    scratch_.clear();
+    scratch_.reserve(cells.size() * 14);
+    for (const scene::Cell& c : cells) {
+        if (c.fill.a <= 0 && (c.border_width <= 0 || c.border.a <= 0))
+            continue;
+        scratch_.insert(scratch_.end(), {c.rect.x, c.rect.y, c.rect.w, c.rect.h});
+        push(scratch_, c.fill);
+        push(scratch_, c.border);
+        scratch_.insert(scratch_.end(), {c.border_width, c.radius});
+    }
+    gl_->rects.draw(scratch_, camera_, width_, height_);
+}
+
+void GlRenderer::lines(std::span<const scene::Arrow> arrows) {
+    scratch_.clear();
+    scratch_.reserve(arrows.size() * 11);
+    for (const scene::Arrow& a : arrows) {
+        scratch_.insert(scratch_.end(), {a.from.x, a.from.y, a.to.x, a.to.y});
+        push(scratch_, a.color);
+        scratch_.insert(scratch_.end(), {a.width, a.head, a.dashed ? 1.0f : 0.0f});
+    }
+    gl_->segments.draw(scratch_, camera_, width_, height_);
+}
+
+void GlRenderer::text(std::span<const scene::Cell> cells, std::span<const scene::Label> labels) {
+    scratch_.clear();
+    const float px_per_unit = camera_.scale;
+    // Lays out one line: `x`, `baseline` in world units, `size` the em in world units.
+    const auto line = [&](std::string_view utf8, float x, float baseline, float size,
+                          const scene::Rgba& tint) {
+        const std::u32string s = decode_utf8(utf8);
+        float pen = x;
+        for (std::size_t i = 0; i < s.size(); ++i) {
+            const Glyph& g = font_.glyph(s[i]);
+            if (g.x1 > g.x0)
+                scratch_.insert(scratch_.end(), {pen + g.x0 * size, baseline + g.y0 * size,
+                                                 (g.x1 - g.x0) * size, (g.y1 - g.y0) * size, g.u0,
+                                                 g.v0, g.u1, g.v1, tint.r, tint.g, tint.b, tint.a});
+            pen += g.advance * size;
+            if (i + 1 < s.size())
+                pen += font_.kerning(s[i], s[i + 1]) * size;
+        }
+    };
+    for (const scene::Cell& c : cells) {
+        if (c.text.empty() || c.text_size <= 0)
+            continue;
+        const float em_width = font_.width(c.text);
+        const float size = std::min(c.text_size, 0.86f * c.rect.w / std::max(em_width, 1e-3f));
+        if (size * px_per_unit < kMinTextPx)
+            continue;
+        const scene::Vec2 mid = c.rect.center();
+        line(c.text, mid.x - em_width * size / 2, mid.y + font_.digit_height() * size / 2, size,
+             c.text_color);
+    }
+    for (const scene::Label& l : labels) {
+        const float em_width = font_.width(l.text);
+        float size = l.size;
+        if (l.max_width > 0)
+            size = std::min(size, l.max_width / std::max(em_width, 1e-3f));
+        if (size * px_per_unit < kMinTextPx)
+            continue;
+        const float w = em_width * size;
+        const float x = l.align == scene::Align::Left    ? l.pos.x
+                        : l.align == scene::Align::Right ? l.pos.x - w
+                                                         : l.pos.x - w / 2;
+        line(l.text, x, l.pos.y, size, l.color);
+    }
+    if (scratch_.empty())
+        return;
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, gl_->atlas);
+    glUseProgram(gl_->glyphs.program);
+    glUniform1i(gl_->atlas_sampler, 0);
+    gl_->glyphs.draw(scratch_, camera_, width_, height_);
+    glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+std::span<const unsigned char> ui_font() {
+    const auto* r = resources::find("DejaVuSans.ttf");
+    if (!r)
+        throw std::runtime_error("the UI font was not embedded");
+    return r->bytes;
+}
+
+std::span<const unsigned char> code_font() {
+    const auto* r = resources::find("DejaVuSansMono.ttf");
+    return r ? r->bytes : ui_font();
+}
+
+} // namespace pplab::render

@@ -1,0 +1,52 @@
+// Scene -> OpenGL 3.3 core draw calls: instanced quads, line segments and glyphs, drawn with
+// the shaders of shaders/ (embedded). The only GL code of the project besides app/.
+#pragma once
+
+#include "font.hpp"
+
+#include "scene/camera.hpp"
+#include "scene/scene.hpp"
+
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace pplab::render {
+
+class GlRenderer {
+public:
+    // Needs a current OpenGL 3.3 core context whose functions glad has loaded.
+    // Throws std::runtime_error when a shader does not build.
+    GlRenderer();
+    ~GlRenderer();
+    GlRenderer(const GlRenderer&) = delete;
+    GlRenderer& operator=(const GlRenderer&) = delete;
+
+    // Clears the bound framebuffer to the scene's background and draws it, width x height px.
+    void draw(const scene::Scene& s, const scene::Camera& c, int width, int height);
+    // Cells and labels placed in pixels (y down), drawn over whatever is there.
+    void draw_overlay(std::span<const scene::Cell> cells, std::span<const scene::Label> labels,
+                      int width, int height);
+
+    const FontAtlas& font() const { return font_; }
+
+    struct Programs; // GL objects, defined in the .cpp
+
+private:
+    void quads(std::span<const scene::Cell> cells);
+    void lines(std::span<const scene::Arrow> arrows);
+    void text(std::span<const scene::Cell> cells, std::span<const scene::Label> labels);
+    void set_camera(const scene::Camera& c, int width, int height);
+
+    FontAtlas font_;
+    std::unique_ptr<Programs> gl_;
+    scene::Camera camera_;
+    int width_ = 1, height_ = 1;
+    std::vector<float> scratch_;
+};
+
+// The UI fonts, embedded at build time: DejaVu Sans, and DejaVu Sans Mono for source code.
+std::span<const unsigned char> ui_font();
+std::span<const unsigned char> code_font();
+
+} // namespace pplab::render

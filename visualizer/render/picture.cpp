@@ -1,0 +1,124 @@
+#include "picture.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace pplab::render {
+
+std::vector<std::string> wrap(const FontAtlas& font, const std::string& text, float size,
+                              float width) {
+    std::vector<std::string> lines;
+    std::istringstream words(text);
+    std::string word, line;
+    while (words >> word) {
+        const std::string candidate = line.empty() ? word : line + " " + word;
+        if (!line.empty() && font.width(candidate) * size > width) {
+            lines.push_back(line);
+            line = word;
+        } else {
+            line = candidate;
+        }
+    }
+    if (!line.empty())
+        lines.push_back(line);
+    return lines;
+}
+
+std::string counters_line(const scene::Model& m, std::size_t frame) {
+    const Counters& c = m.cost_through(frame);
+    const std::pair<const char*, std::int64_t> items[] = {
+        {"barriers", c.barriers},
+        {"shared reads", c.shared_reads},
+        {"shared writes", c.shared_writes},
+        {"shuffles", c.shuffles},
+        {"shared atomics", c.shared_atomics},
+        {"global atomics", c.global_atomics},
+        {"global reads", c.global_reads},
+        {"global writes", c.global_writes},
+    };
+    std::string out;
+    for (const auto& [name, value] : items)
+        if (value != 0)
+            out += (out.empty() ? "" : "  ·  ") + std::string(name) + " " + std::to_string(value);
+    return out.empty() ? "nothing counted yet" : "so far: " + out;
+}
+
+Picture picture(GlRenderer& gl, RenderTarget& target, const scene::Model& m, std::size_t frame,
+                const PictureOptions& o) {
+    const scene::Palette pal = scene::palette(o.theme);
+    const auto& font = gl.font();
+    const float w = static_cast<float>(o.width), h = static_cast<float>(o.height);
+    const float unit =
+        std::clamp(std::min(w, h * 1.6f) / 1280.0f, 0.5f, 3.0f); // text scales with the image
+    const float margin = 24 * unit;
+    const float title_px = 26 * unit, caption_px = 21 * unit, footer_px = 17 * unit;
+
+    std::vector<scene::Label> labels;
+    float top = margin;
+    if (o.header) {
+        const Request& r = m.request();
+        const AlgorithmInfo& info = pplab::info(r.algorithm);
+        const Frame& f = m.trace().frames.at(frame);
+        std::string title = std::string(info.title) + "  ·  " + std::string(info.section) +
+                            "  ·  step " + std::to_string(m.step_of(frame) + 1) + " of " +
+                            std::to_string(m.steps().size());
+        if (m.grid(f.pass) > 1 && f.block >= 0)
+            title +=
+                "  ·  block " + std::to_string(f.block) + " of " + std::to_string(m.grid(f.pass));
+        labels.push_back({{margin, top + title_px},
+                          title,
+                          title_px,
+                          pal.text,
+                          scene::Align::Left,
+                          w - 2 * margin});
+        top += title_px * 1.45f;
+        for (const std::string& line :
+             wrap(font, m.dataflow().caption(frame), caption_px, w - 2 * margin)) {
+            labels.push_back(
+                {{margin, top + caption_px}, line, caption_px, pal.muted, scene::Align::Left, 0});
+            top += caption_px * 1.3f;
+        }
+        top += 10 * unit;
+        labels.push_back({{margin, h - margin * 0.7f},
+                          counters_line(m, frame),
+                          footer_px,
+                          pal.muted,
+                          scene::Align::Left,
+                          w - 2 * margin});
+    }
+    const float bottom = o.header ? footer_px * 2.2f + margin * 0.4f : margin;
+    const float canvas_h = std::max(h - top - bottom, 40.0f);
+
+    // The level of detail and the labels' world size follow the zoom, and the zoom follows
+    // the scene's extent: a few rounds settle it.
+    scene::ViewOptions vo;
+    vo.theme = o.theme;
+    vo.text_scale = unit;
+    scene::Scene s = scene::build(m, frame, vo, o.anim);
+    scene::Camera cam = scene::fit(s.bounds, w, canvas_h, margin, 90.0f * unit);
+    for (int round = 0; round < 4; ++round) {
+        vo.pixels_per_unit = cam.scale;
+        s = scene::build(m, frame, vo, o.anim);
+        const scene::Camera next = scene::fit(s.bounds, w, canvas_h, margin, 90.0f * unit);
+        const bool settled = std::abs(next.scale - cam.scale) < 0.01f * cam.scale;
+        cam = next;
+        if (settled)
+            break;
+    }
+    // The canvas is the band between header and footer: centre the scene in it.
+    cam.center.y -= (top + canvas_h / 2 - h / 2) / cam.scale;
+
+    target.resize(o.width, o.height);
+    target.bind();
+    gl.draw(s, cam, o.width, o.height);
+    gl.draw_overlay({}, labels, o.width, o.height);
+    Picture p;
+    p.image = target.read();
+    RenderTarget::unbind();
+    p.scene = std::move(s);
+    p.camera = cam;
+    return p;
+}
+
+} // namespace pplab::render

@@ -1,0 +1,41 @@
+// One frame of a trace as a finished picture: a header with the kernel and the step's
+// caption, the canvas fitted below it, the running counters underneath. What `pplab render`
+// writes and what the offscreen tests look at.
+#pragma once
+
+#include "gl_renderer.hpp"
+#include "target.hpp"
+
+#include "scene/model.hpp"
+#include "scene/view.hpp"
+
+#include <string>
+#include <vector>
+
+namespace pplab::render {
+
+struct PictureOptions {
+    int width = 1280;
+    int height = 800;
+    scene::Theme theme = scene::Theme::Light;
+    float anim = 1.0f; // 1: the settled state after the step
+    bool header = true;
+};
+
+struct Picture {
+    Image image;
+    scene::Scene scene;   // what was drawn on the canvas
+    scene::Camera camera; // where: world -> the image's pixels
+};
+
+Picture picture(GlRenderer& gl, RenderTarget& target, const scene::Model& m, std::size_t frame,
+                const PictureOptions& o);
+
+// Splits text into lines no wider than `width` (same units as `size`).
+std::vector<std::string> wrap(const FontAtlas& font, const std::string& text, float size,
+                              float width);
+
+// "barriers 3 · shared reads 24 · …": the counters through a frame, the non-zero ones.
+std::string counters_line(const scene::Model& m, std::size_t frame);
+
+} // namespace pplab::render

@@ -1,0 +1,60 @@
+#include "views.hpp"
+
+#include <algorithm>
+
+namespace pplab::scene {
+
+namespace detail {
+
+Grid rounds_grid(const Composer& c, float y, int n, int per_round, float width) {
+    const int cols = std::max(1, std::min(n, per_round));
+    Grid g = cols * kPitch <= width * 1.001f ? unit_row(0, y, cols) : fitted(0, y, cols, width);
+    g.pitch_y = std::max(g.cell_h + 0.3f, 1.35f * c.label_size); // room for each round's label
+    return g;
+}
+
+std::string range_text(int first, int last) {
+    return first == last ? std::to_string(first)
+                         : std::to_string(first) + "–" + std::to_string(last);
+}
+
+} // namespace detail
+
+Scene build(const Model& m, std::size_t frame, const ViewOptions& o, float anim) {
+    detail::Composer c(m, frame, o, anim);
+    switch (m.request().algorithm) {
+    case Algorithm::ReduceNaive:
+        detail::view_naive(c);
+        break;
+    case Algorithm::ReduceTree:
+    case Algorithm::ReduceCoarsened:
+        detail::view_tree(c);
+        break;
+    case Algorithm::ReduceShuffle:
+        detail::view_shuffle(c);
+        break;
+    case Algorithm::ReduceFull:
+        detail::view_full(c);
+        break;
+    case Algorithm::ReduceAtomic:
+        detail::view_atomic(c);
+        break;
+    case Algorithm::ScanBlelloch:
+        detail::view_blelloch(c);
+        break;
+    case Algorithm::ScanMultiblock:
+        detail::view_multiblock(c);
+        break;
+    case Algorithm::ScanHillisSteele:
+        detail::view_hillis_steele(c);
+        break;
+    case Algorithm::HistGlobal:
+    case Algorithm::HistPrivatised:
+    case Algorithm::HistPerWarp:
+        detail::view_histogram(c);
+        break;
+    }
+    return c.finish();
+}
+
+} // namespace pplab::scene

@@ -1,0 +1,30 @@
+// World-to-screen mapping for a canvas of w x h pixels (y down in both).
+#pragma once
+
+#include "scene.hpp"
+
+namespace pplab::scene {
+
+struct Camera {
+    Vec2 center;         // world point at the canvas centre
+    float scale = 40.0f; // pixels per world unit
+
+    Vec2 to_screen(Vec2 world, float w, float h) const {
+        return {(world.x - center.x) * scale + w / 2, (world.y - center.y) * scale + h / 2};
+    }
+    Vec2 to_world(Vec2 screen, float w, float h) const {
+        return {(screen.x - w / 2) / scale + center.x, (screen.y - h / 2) / scale + center.y};
+    }
+    bool operator==(const Camera&) const = default;
+};
+
+// The camera showing all of `r` with `margin` pixels around it, no closer than max_scale.
+Camera fit(const Rect& r, float w, float h, float margin, float max_scale = 120.0f);
+
+// Zooms by `factor` keeping the world point under screen point `at` where it is.
+Camera zoom_at(const Camera& c, Vec2 at, float factor, float w, float h);
+
+// In between two cameras, t in [0, 1], the scale interpolated geometrically.
+Camera blend(const Camera& a, const Camera& b, float t);
+
+} // namespace pplab::scene

@@ -1,0 +1,150 @@
+// The views' shared machinery (internal to visualizer/scene): frames placed as rows of
+// cells, and the arrows between them drawn from the Dataflow, so that every arrow on screen
+// is a read the kernel's code performs.
+#pragma once
+
+#include "view.hpp"
+
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace pplab::scene::detail {
+
+inline constexpr float kCell = 1.0f;
+inline constexpr float kPitch = 1.14f;  // cell plus the gap to its neighbour
+inline constexpr float kRowGap = 1.45f; // room for the arrows between two rows
+inline constexpr float kRowPitch = kCell + kRowGap;
+inline constexpr float kWarpGap = 0.7f; // between the 32-lane groups of a block
+
+// Where the cells of a frame (or of an input array) sit: row-major columns.
+struct Grid {
+    float x = 0, y = 0;
+    int cols = 1;
+    float pitch_x = kPitch, pitch_y = kRowPitch;
+    float cell_w = kCell, cell_h = kCell;
+    int group = 0; // an extra gap after every `group` columns (warps, blocks)
+    float group_gap = 0;
+    int offset = 0; // cell i of the frame sits at position offset + i
+
+    Rect rect(int i) const;
+    // The rectangle over positions [first, first + count) of one row.
+    Rect span(int first, int count) const;
+    float width() const { return span(0, cols).w; }
+};
+
+// `cols` cells over `width` world units (a strip too long to show at one unit per cell).
+Grid fitted(float x, float y, int cols, float width, float cell_h = kCell);
+// One unit per cell, 32-lane groups set apart when `warps`.
+Grid unit_row(float x, float y, int cols, bool warps = false);
+
+enum class When { Done, Current, Future };
+
+// How a strip of values is coloured.
+enum class Tint {
+    Plain,  // neutral cells: the value is the point
+    Thread, // by the thread of the block that reads the element (grid-stride pattern)
+    Bin,    // by histogram bin (the value is a bin number)
+    Block,  // by block: alternate shades, the selected block outlined
+};
+
+struct Look {
+    bool dim_unchanged = false; // values no thread will read again (the tree's right half)
+    bool threads = false;       // a strip above the row: which of the block's threads worked
+    bool past_flow = true;      // keep this frame's arrows, faint, once its step is past
+    bool in_place = false;      // a slot: cells the step left alone are simply values
+    Tint tint = Tint::Plain;
+};
+
+class Composer {
+public:
+    Composer(const Model& m, std::size_t frame, const ViewOptions& o, float anim);
+
+    const Model& m;
+    const Trace& t;
+    const Request& r;
+    const Palette pal;
+    const ViewOptions opt;
+    const std::size_t frame; // the frame shown
+    const Frame& cur;
+    const int step;  // its playback step
+    const int block; // the block shown
+    const float anim;
+    // Row labels keep a legible size on screen (at least kLabelPx, presenter scale included)
+    // while the cells grow and shrink with the zoom; a sub-label gets its own line when small.
+    float label_size = 0.45f;
+    bool two_line_labels = true;
+    Scene s;
+
+    When when(int f) const;
+    int find(Step st, int pass, int level, int block_, int warp = -1) const {
+        return m.dataflow().find(st, pass, level, block_, warp);
+    }
+    // The frames of one block and pass with this step, by level.
+    std::vector<int> frames_of(Step st, int pass, int block_, int warp = -1) const;
+
+    // A frame's values as cells on `g` (a new row of the picture).
+    void place(int f, const Grid& g, const Look& look = {});
+    // One row updated in place by several frames (grid-stride rounds, running sums, bins):
+    // shows the latest of `frames` reached; ghost cells before the first.
+    void place_slot(const std::vector<int>& frames, const Grid& g, const Look& look = {});
+    // An input array (frame kInput of the pass being shown).
+    void place_input(const Grid& g, std::span<const float> values, Tint tint, int select_first = -1,
+                     int select_count = 0);
+    // Frame kInput of the pass shown is cell 0 of each of `frames`, already placed (a later
+    // pass reads the block totals of the one before).
+    void alias_input(const std::vector<int>& frames);
+    // Histogram bars for the latest of `frames` reached, `height` units for `max` counts.
+    void place_bars(const std::vector<int>& frames, const Grid& g, float height, float max,
+                    bool by_bin);
+
+    void row_label(const Grid& g, const std::string& text, const std::string& sub = {});
+    void title(float x, float y, const std::string& text, float size_factor = 1.3f);
+    void barrier(float y, float x0, float x1, const std::string& text);
+    void outline(const Rect& r, const Rgba& c, float width);
+    void funnel(const Rect& from, const Rect& to);
+    void box(const Rect& r); // a group box behind a part of the picture
+    void legend(Vec2 at, const Rgba& c, const std::string& text);
+    // A row of cells that are not frames (the block's threads, the contention per bin).
+    void strip(const Grid& g, const std::vector<Rgba>& fills, const std::vector<std::string>& texts,
+               CellRole role);
+    void note(Vec2 at, const std::string& text, const Rgba& c, Align align = Align::Left,
+              float size_factor = 0.8f);
+
+    // Arrows (and, for the step being shown, travelling values) into every placed frame.
+    Scene finish();
+
+    // Where a trace cell is drawn, if it is.
+    const Rect* where(const CellRef& ref) const;
+    float value(const CellRef& ref) const;
+
+private:
+    struct Placement {
+        Grid grid;
+        int shown = -1; // the frame whose values the cells show (slots: the latest reached)
+        bool slot = false;
+        bool bars = false;
+        Look look;
+    };
+    struct Shown {
+        std::vector<Rect> rects; // where each cell landed (bars: the full slot)
+    };
+
+    void connect(int f, const Placement& p, bool current);
+    Rgba arrow_color(int f, int cell, std::size_t source, const CellWrite& w, bool current) const;
+    void threads_strip(int f, const Grid& g);
+    Cell value_cell(const Rect& rect, float v, const Rgba& fill, CellRole role) const;
+    bool text_fits(const Grid& g) const;
+
+    std::map<int, Placement> placed_;
+    std::map<int, Shown> shown_;
+    std::vector<float> input_;
+    std::string last_barrier_;
+};
+
+// The input array that frame kInput refers to in `pass`: the request's input for the first
+// launch, the values a later launch reads (block totals) otherwise.
+std::vector<float> pass_input(const Model& m, int pass);
+
+} // namespace pplab::scene::detail

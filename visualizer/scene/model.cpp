@@ -1,0 +1,104 @@
+#include "model.hpp"
+
+#include "pplab/plan.hpp"
+
+namespace pplab::scene {
+
+namespace {
+
+bool grid_wide(Step s) {
+    return s == Step::HistFold || s == Step::AtomicAdd;
+}
+
+} // namespace
+
+Model::Model(Trace t)
+    : trace_(std::move(t)), dataflow_(trace_), step_of_(trace_.frames.size(), 0),
+      costs_(cumulative_costs(trace_)), writes_(trace_.frames.size()),
+      have_writes_(trace_.frames.size(), 0) {
+    const Plan plan = make_plan(trace_.request);
+    for (const Launch& l : plan.launches) {
+        grids_.push_back(l.grid);
+        blocks_.push_back(l.block);
+    }
+    rounds_ = plan.rounds;
+    for (std::size_t i = 0; i < trace_.frames.size(); ++i) {
+        const Frame& f = trace_.frames[i];
+        const bool same_kind = !steps_.empty() && steps_.back().pass == f.pass &&
+                               steps_.back().step == f.step && steps_.back().level == f.level;
+        if (!same_kind || grid_wide(f.step)) {
+            StepGroup g;
+            g.first = g.last = static_cast<int>(i);
+            g.step = f.step;
+            g.pass = f.pass;
+            g.level = f.level;
+            g.block = grid_wide(f.step) ? f.block : -1;
+            steps_.push_back(g);
+        } else {
+            steps_.back().last = static_cast<int>(i);
+        }
+        step_of_[i] = static_cast<int>(steps_.size()) - 1;
+    }
+}
+
+StepKey Model::key(int step) const {
+    const StepGroup& g = steps_.at(static_cast<std::size_t>(step));
+    return {g.pass, g.step, g.level, g.block};
+}
+
+int Model::find(const StepKey& k) const {
+    int same_kind = -1;
+    for (std::size_t i = 0; i < steps_.size(); ++i) {
+        const StepGroup& g = steps_[i];
+        if (g.pass != k.pass || g.step != k.step)
+            continue;
+        if (g.level == k.level && g.block == k.block)
+            return static_cast<int>(i);
+        if (same_kind < 0)
+            same_kind = static_cast<int>(i);
+    }
+    return same_kind;
+}
+
+std::size_t Model::frame_at(int step, int block) const {
+    const StepGroup& g = steps_.at(static_cast<std::size_t>(step));
+    for (int i = g.first; i <= g.last; ++i)
+        if (trace_.frames[static_cast<std::size_t>(i)].block == block)
+            return static_cast<std::size_t>(i);
+    return static_cast<std::size_t>(g.first);
+}
+
+int Model::grid(int pass) const {
+    return grids_.at(static_cast<std::size_t>(pass));
+}
+int Model::block_size(int pass) const {
+    return blocks_.at(static_cast<std::size_t>(pass));
+}
+
+Counters Model::cost_of(std::size_t frame) const {
+    return frame == 0 ? costs_[0] : costs_[frame] - costs_[frame - 1];
+}
+
+const std::vector<CellWrite>& Model::writes(std::size_t frame) const {
+    if (!have_writes_[frame]) {
+        writes_[frame] = dataflow_.writes(frame);
+        have_writes_[frame] = 1;
+    }
+    return writes_[frame];
+}
+
+Counters operator-(const Counters& a, const Counters& b) {
+    Counters c;
+    c.barriers = a.barriers - b.barriers;
+    c.shared_reads = a.shared_reads - b.shared_reads;
+    c.shared_writes = a.shared_writes - b.shared_writes;
+    c.shuffles = a.shuffles - b.shuffles;
+    c.shared_atomics = a.shared_atomics - b.shared_atomics;
+    c.global_atomics = a.global_atomics - b.global_atomics;
+    c.global_reads = a.global_reads - b.global_reads;
+    c.global_writes = a.global_writes - b.global_writes;
+    c.additions = a.additions - b.additions;
+    return c;
+}
+
+} // namespace pplab::scene

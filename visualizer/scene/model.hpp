@@ -1,0 +1,81 @@
+// Everything the views derive from one trace, computed once when the trace arrives:
+// the data flow, the playback steps and the running cost counters.
+#pragma once
+
+#include "pplab/dataflow.hpp"
+#include "pplab/stats.hpp"
+#include "pplab/trace.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace pplab::scene {
+
+// One step of playback: the frames of one (pass, step, level) across every block and warp,
+// in canonical order. A step that carries grid-wide state from block to block (the fold,
+// the atomic sum) is one playback step per block.
+struct StepGroup {
+    int first = 0; // frames [first, last] of the trace
+    int last = 0;
+    Step step = Step::Load;
+    int pass = 0;
+    int level = 0;
+    int block = -1; // the one block this step covers; -1: every block (or none)
+};
+
+// Where playback stands, in terms that survive a re-trace with other options.
+struct StepKey {
+    int pass = 0;
+    Step step = Step::Load;
+    int level = 0;
+    int block = -1;
+};
+
+class Model {
+public:
+    explicit Model(Trace t);
+    Model(const Model&) = delete;
+    Model& operator=(const Model&) = delete;
+
+    const Trace& trace() const { return trace_; }
+    const Request& request() const { return trace_.request; }
+    const Dataflow& dataflow() const { return dataflow_; }
+    const std::vector<StepGroup>& steps() const { return steps_; }
+    int step_of(std::size_t frame) const { return step_of_[frame]; }
+    StepKey key(int step) const;
+    // The step matching `k`, or the first step of the same kind and pass, or -1.
+    int find(const StepKey& k) const;
+
+    // The frame a view shows for a playback step and a selected block: that block's first
+    // frame in the step, or the step's first frame when the block has none in it.
+    std::size_t frame_at(int step, int block) const;
+    // Blocks of a launch (pass).
+    int grid(int pass) const;
+    int block_size(int pass) const;
+    int passes() const { return static_cast<int>(grids_.size()); }
+    int rounds() const { return rounds_; } // grid-stride rounds of the main launch
+
+    // Running totals through a frame, and what the frame's own step cost.
+    const Counters& cost_through(std::size_t frame) const { return costs_[frame]; }
+    Counters cost_of(std::size_t frame) const;
+
+    // The writes of frames[frame], cached because every redraw asks for the same frames.
+    // The cache makes a Model single-threaded once built: one thread draws from it.
+    const std::vector<CellWrite>& writes(std::size_t frame) const;
+
+private:
+    Trace trace_;
+    Dataflow dataflow_;
+    std::vector<StepGroup> steps_;
+    std::vector<int> step_of_;
+    std::vector<Counters> costs_;
+    std::vector<int> grids_, blocks_;
+    int rounds_ = 0;
+    mutable std::vector<std::vector<CellWrite>> writes_;
+    mutable std::vector<char> have_writes_;
+};
+
+Counters operator-(const Counters& a, const Counters& b);
+
+} // namespace pplab::scene

@@ -1,0 +1,46 @@
+// Colours of every view, chosen to stay distinguishable with the common colour-vision
+// deficiencies: the accents are Okabe & Ito's palette and value/bin maps are viridis.
+#pragma once
+
+#include "scene.hpp"
+
+#include <string_view>
+
+namespace pplab::scene {
+
+enum class Theme : std::uint8_t { Light, Dark };
+
+struct Palette {
+    Rgba background;
+    Rgba panel; // group boxes
+    Rgba panel_border;
+    Rgba text;  // labels
+    Rgba muted; // secondary labels, idle things
+    Rgba cell;  // a settled value
+    Rgba cell_border;
+    Rgba cell_text;
+    Rgba future;     // outline of a step not reached yet
+    Rgba active;     // thread that worked in an earlier step of the row's chain
+    Rgba highlight;  // written by the step being shown
+    Rgba read;       // read by the step being shown (its outline)
+    Rgba idle_warp;  // a warp with no active lane
+    Rgba keeps_own;  // shuffle lane whose source lane is outside the warp
+    Rgba arrow;      // the current step's data flow
+    Rgba arrow_own;  // a thread's own value flowing straight down
+    Rgba arrow_past; // data flow of earlier steps
+    Rgba carry;      // Blelloch: the carry
+    Rgba left_sum;   // Blelloch: the left subtree's sum
+    Rgba barrier;    // __syncthreads()
+    Rgba selection;  // the selected block in an overview strip
+};
+
+Palette palette(Theme theme);
+std::string_view theme_id(Theme theme);
+
+// viridis(t), t in [0, 1]: perceptually uniform, readable in grey and by colour-blind viewers.
+Rgba viridis(float t);
+
+// Black or white, whichever reads better on `fill`.
+Rgba text_on(const Rgba& fill);
+
+} // namespace pplab::scene

@@ -1,0 +1,109 @@
+// What a view draws, as plain data: cells, arrows and labels in world units.
+//
+// Produced by scene::build (pure, no GL) and consumed by render::GlRenderer and the tests.
+// World units: one cell of a row is about 1 x 1; y grows downwards, as rows of a trace do.
+#pragma once
+
+#include "pplab/dataflow.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pplab::scene {
+
+struct Vec2 {
+    float x = 0, y = 0;
+    bool operator==(const Vec2&) const = default;
+};
+
+struct Rect {
+    float x = 0, y = 0, w = 0, h = 0;
+
+    float right() const { return x + w; }
+    float bottom() const { return y + h; }
+    Vec2 center() const { return {x + w / 2, y + h / 2}; }
+    Vec2 top_center() const { return {x + w / 2, y}; }
+    Vec2 bottom_center() const { return {x + w / 2, y + h}; }
+    bool contains(Vec2 p) const { return p.x >= x && p.x <= x + w && p.y >= y && p.y <= y + h; }
+    bool empty() const { return w <= 0 || h <= 0; }
+    bool operator==(const Rect&) const = default;
+};
+
+// The smallest rectangle holding both (an empty rectangle holds nothing).
+Rect unite(const Rect& a, const Rect& b);
+Rect inflate(const Rect& r, float dx, float dy);
+
+struct Rgba {
+    float r = 0, g = 0, b = 0, a = 1;
+    bool operator==(const Rgba&) const = default;
+};
+
+// Straight mix of two colours: t = 0 gives a, t = 1 gives b.
+Rgba mix(const Rgba& a, const Rgba& b, float t);
+Rgba with_alpha(Rgba c, float a);
+
+// What a cell says about the step, for tests, hover text and the practice mode.
+enum class CellRole : std::uint8_t {
+    Value,     // a settled value
+    Written,   // written by the step being shown: the highlight colour
+    Active,    // written by an earlier step of this row's chain
+    Read,      // read by the step being shown
+    Unchanged, // its thread was idle in this step (an idle lane of an active warp)
+    IdleWarp,  // its whole warp was idle in this step: greyed
+    KeepsOwn,  // a shuffle lane whose source is outside the warp: it adds its own value
+    Future,    // a step not reached yet: an empty outline
+    Heat,      // merged into a heat strip (too small for text)
+    Bar,       // a histogram bar
+    Panel,     // a background box
+};
+
+struct Cell {
+    Rect rect;
+    Rgba fill;
+    Rgba border;
+    float border_width = 0; // world units, drawn inside the rectangle
+    float radius = 0;       // corner radius, world units
+    std::string text;       // shown centred, shrunk to fit the width; empty: none
+    Rgba text_color;
+    float text_size = 0; // em height, world units
+    CellRole role = CellRole::Value;
+    std::optional<CellRef> ref; // the trace cell it shows (hover, tests)
+};
+
+struct Arrow {
+    Vec2 from, to;
+    Rgba color;
+    float width = 0.05f; // world units
+    float head = 0;      // arrowhead length, world units; 0: a plain line
+    bool dashed = false;
+};
+
+enum class Align : std::uint8_t { Left, Center, Right };
+
+struct Label {
+    Vec2 pos; // the baseline's anchor point (left, centre or right end, by align)
+    std::string text;
+    float size = 0.5f; // em height, world units
+    Rgba color;
+    Align align = Align::Left;
+    float max_width = 0; // shrink to fit when wider; 0: no limit
+};
+
+struct Scene {
+    Rect bounds; // everything, for "fit"
+    Rect focus;  // the current step and what it reads, for "follow"
+    Rgba background;
+    std::vector<Cell> panels; // group boxes and bands, drawn first
+    std::vector<Arrow> arrows;
+    std::vector<Cell> cells;
+    std::vector<Label> labels;
+    std::vector<Cell> movers; // values travelling along their arrows, drawn last
+    std::string caption;      // the chapter's words for the step
+};
+
+// The topmost cell showing a trace value (movers excluded) under the point, or nullptr.
+const Cell* hit_test(const Scene& s, Vec2 world);
+
+} // namespace pplab::scene

@@ -1,0 +1,36 @@
+// The pure heart of the front end: (model, frame, view options, animation time) -> Scene.
+// No GL, no ImGui: the window, `pplab render` and the tests all draw what this returns.
+#pragma once
+
+#include "model.hpp"
+#include "palette.hpp"
+#include "scene.hpp"
+
+#include <cstddef>
+
+namespace pplab::scene {
+
+struct ViewOptions {
+    Theme theme = Theme::Light;
+    // The camera's scale, pixels per world unit: cells narrower than a few pixels merge
+    // into a heat strip and text is left out where it could not be read.
+    float pixels_per_unit = 40.0f;
+    bool past_arrows = true; // earlier steps' data flow, faint
+    float text_scale = 1.0f; // presenter scale: labels this many times their normal size
+};
+
+// Phases of the transition into a step, as fractions of its duration.
+namespace timing {
+inline constexpr float kArrowsGrown = 0.3f; // arrows grow from their source until here
+inline constexpr float kTravelStart = 0.15f;
+inline constexpr float kLand = 0.85f; // values arrive; the written cells light up
+} // namespace timing
+
+// The scene for trace frame `frame` (which fixes the playback step and the block shown).
+// anim in [0, 1]: 0 is the state before the step, 1 the settled state after it.
+Scene build(const Model& m, std::size_t frame, const ViewOptions& o, float anim = 1.0f);
+
+// How a value is printed in a cell: short enough to read ("0.7244", "1.2e+06").
+std::string cell_text(float v);
+
+} // namespace pplab::scene

@@ -1,0 +1,257 @@
+// The reductions of §8.2-§8.6: one thread, the shared-memory tree, coarsening, warp
+// shuffles, the complete kernel and the atomic variant.
+#include "views.hpp"
+
+#include "pplab/plan.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace pplab::scene::detail {
+
+namespace {
+
+int log2i(int x) {
+    return std::bit_width(static_cast<unsigned>(x)) - 1;
+}
+
+float warp_x(int w) {
+    return static_cast<float>(w) * (kWarpSize * kPitch + kWarpGap);
+}
+
+// The input strip over `width`, the selected block's slice outlined, a funnel to `below`.
+float input_strip(Composer& c, float y, float width, int block_size, bool funnel_to_row,
+                  const Grid& row) {
+    const std::vector<float> in = pass_input(c.m, c.cur.pass);
+    const int n = static_cast<int>(in.size());
+    Grid g = n * kPitch <= width * 1.001f ? unit_row(0, y, n) : fitted(0, y, n, width);
+    const int first = c.block * block_size;
+    const int count = std::max(0, std::min(block_size, n - first));
+    c.place_input(g, in, Tint::Block, first, count);
+    c.row_label(g, "in[]", "n = " + std::to_string(n));
+    if (funnel_to_row && count > 0) {
+        Grid r = row;
+        r.y = y + g.cell_h + 3.0f;
+        c.funnel(g.span(first, count), r.span(0, count));
+        return r.y;
+    }
+    return y + g.cell_h + kRowGap;
+}
+
+// The grid-stride input, one row per round, each element coloured by the thread that reads it.
+float rounds_strip(Composer& c, float y, float width, const std::string& what) {
+    const int p = c.cur.pass;
+    const int B = c.m.block_size(p), G = c.m.grid(p);
+    const std::vector<float> in = pass_input(c.m, p);
+    const int n = static_cast<int>(in.size());
+    const int rounds = grid_stride_rounds(n, G, B);
+    Grid g = rounds_grid(c, y, n, G * B, width);
+    c.title(0, y - 0.55f * c.label_size,
+            what + ": n = " + std::to_string(n) + ", read in " + std::to_string(rounds) +
+                (rounds == 1 ? " round" : " rounds") + " of " + std::to_string(G) + " × " +
+                std::to_string(B) + " threads; colour = the reading thread",
+            1.0f);
+    c.place_input(g, in, Tint::Thread, c.block * B, B);
+    for (int round = 0; round < rounds; ++round) {
+        Grid rg = g;
+        rg.y = y + static_cast<float>(round) * g.pitch_y;
+        c.row_label(rg, "round " + std::to_string(round + 1));
+    }
+    return y + static_cast<float>(rounds) * g.pitch_y + kRowGap;
+}
+
+// Out[] of a pass: each block's total, in block order.
+float totals_row(Composer& c, float y, float width, int pass, const std::string& sub) {
+    const int G = c.m.grid(pass);
+    Grid g = G * kPitch <= width * 1.001f ? unit_row(0, y, G) : fitted(0, y, G, width);
+    for (int b = 0; b < G; ++b) {
+        Grid one = g;
+        one.offset = b;
+        c.place(c.find(Step::BlockTotal, pass, 0, b), one, Look{.past_flow = b == c.block});
+    }
+    c.row_label(g, "out[]", sub);
+    return y + g.cell_h + kRowGap;
+}
+
+} // namespace
+
+void view_naive(Composer& c) {
+    const int n = c.r.n(), B = c.m.block_size(0);
+    const float width = std::min(n, 48) * kPitch;
+    Grid in = n * kPitch <= width * 1.001f ? unit_row(0, 0, n) : fitted(0, 0, n, width);
+    c.place_input(in, c.r.input, Tint::Plain);
+    c.row_label(in, "in[]", "n = " + std::to_string(n));
+    Grid sums = in;
+    sums.y = in.cell_h + kRowGap;
+    constexpr int kPlaceEach = 4096;
+    if (n <= kPlaceEach) {
+        for (int i = 0; i < n; ++i) {
+            Grid one = sums;
+            one.offset = i;
+            c.place(i, one, Look{.past_flow = n <= 64});
+        }
+    } else {
+        // Too many to place one by one: the sums reached so far as a strip, the step itself placed.
+        const int now = static_cast<int>(c.frame);
+        std::vector<Rgba> fills;
+        for (int i = 0; i < n; ++i)
+            fills.push_back(i < now ? viridis(static_cast<float>(i) / static_cast<float>(n))
+                                    : c.pal.future);
+        c.strip(sums, fills, {}, CellRole::Heat);
+        for (const int i : {now - 1, now})
+            if (i >= 0) {
+                Grid one = sums;
+                one.offset = i;
+                c.place(i, one);
+            }
+    }
+    c.row_label(sums, "sum", "after each addition");
+    Grid threads = B * kPitch <= width * 1.001f ? unit_row(0, 0, B) : fitted(0, 0, B, width);
+    threads.y = sums.y + sums.cell_h + kRowGap;
+    threads.cell_h = 0.45f;
+    std::vector<Rgba> fills(static_cast<std::size_t>(B), c.pal.idle_warp);
+    fills[0] = c.pal.arrow;
+    c.strip(threads, fills, {}, CellRole::IdleWarp);
+    c.row_label(threads, "threads",
+                B > 1 ? "1 works, " + std::to_string(B - 1) + " idle" : "1 works");
+}
+
+void view_tree(Composer& c) {
+    const int B = c.m.block_size(0), b = c.block, L = log2i(B);
+    const bool coarse = c.r.algorithm == Algorithm::ReduceCoarsened;
+    Grid row = unit_row(0, 0, B, B > kWarpSize);
+    const float W = row.width();
+    float y = 0;
+    if (coarse) {
+        y = rounds_strip(c, y, W, "in[]");
+        Grid reg = row;
+        reg.y = y;
+        c.place_slot(c.frames_of(Step::Accumulate, 0, b), reg, Look{.past_flow = false});
+        c.row_label(reg, "sum", "registers");
+        y += kRowPitch;
+    } else {
+        y = input_strip(c, y, W, B, true, row);
+    }
+    for (int level = 0; level <= L; ++level) {
+        const int f =
+            level == 0 ? c.find(Step::Load, 0, 0, b) : c.find(Step::TreeLevel, 0, level, b);
+        Grid g = row;
+        g.y = y;
+        if (level > 0)
+            c.barrier(y - 0.95f, 0, W, "__syncthreads()");
+        c.place(f, g,
+                Look{.dim_unchanged = level > 0,
+                     .threads = level > 0,
+                     .past_flow = level > 0 || coarse});
+        if (level == 0)
+            c.row_label(g, coarse ? "s[t] = sum" : "s[] load", "block " + std::to_string(b));
+        else
+            c.row_label(g, "level " + std::to_string(level),
+                        "stride " + std::to_string(B >> level));
+        y += kRowPitch;
+    }
+    totals_row(c, y, W, 0, "block totals");
+}
+
+void view_shuffle(Composer& c) {
+    const int B = c.m.block_size(0), warps = B / kWarpSize, b = c.block;
+    const float W = warp_x(warps - 1) + kWarpSize * kPitch - (kPitch - kCell);
+    Grid lanes = unit_row(0, 0, B, true);
+    float y = input_strip(c, 0, W, B, true, lanes);
+    for (int w = 0; w < warps; ++w) {
+        Grid g = unit_row(warp_x(w), y, kWarpSize);
+        c.note({g.x, y - 0.5f * c.label_size}, "warp " + std::to_string(w), c.pal.muted,
+               Align::Left, 0.8f);
+        for (int level = 0; level <= 5; ++level) {
+            g.y = y + static_cast<float>(level) * kRowPitch;
+            const int f =
+                level == 0 ? c.find(Step::Load, 0, 0, b, w) : c.find(Step::Shuffle, 0, level, b, w);
+            c.place(f, g, Look{.past_flow = level > 0});
+            if (w == 0)
+                c.row_label(g, level == 0 ? "val" : "shuffle " + std::to_string(level),
+                            level == 0 ? "one element per lane"
+                                       : "offset " + std::to_string(kWarpSize >> level));
+        }
+    }
+    const float last = y + 5 * kRowPitch;
+    c.note({0, last + kCell + 0.9f * c.label_size},
+           "lane 0 of each warp holds the warp's total; no barrier, no shared memory", c.pal.muted,
+           Align::Left, 0.85f);
+}
+
+void view_full(Composer& c) {
+    const int p = c.cur.pass, B = c.m.block_size(p), G = c.m.grid(p), warps = B / kWarpSize,
+              b = c.block;
+    const float W =
+        std::max(warp_x(warps - 1) + kWarpSize * kPitch - (kPitch - kCell), 24 * kPitch);
+    float y = rounds_strip(c, 0, W, p == 0 ? "in[]" : "Second pass: the first pass's block totals");
+    Grid reg = unit_row(0, y, B, true);
+    c.place_slot(c.frames_of(Step::Accumulate, p, b), reg, Look{.past_flow = false});
+    c.row_label(reg, "sum", "registers, block " + std::to_string(b));
+    y += kRowPitch + 0.5f;
+    for (int w = 0; w < warps; ++w) {
+        Grid g = unit_row(warp_x(w), y, kWarpSize);
+        c.note({g.x, y - 0.45f * c.label_size}, "warp " + std::to_string(w), c.pal.muted,
+               Align::Left, 0.8f);
+        for (int level = 1; level <= 5; ++level) {
+            g.y = y + static_cast<float>(level - 1) * kRowPitch;
+            c.place(c.find(Step::Shuffle, p, level, b, w), g);
+            if (w == 0)
+                c.row_label(g, "shuffle " + std::to_string(level),
+                            "offset " + std::to_string(kWarpSize >> level));
+        }
+    }
+    y += 5 * kRowPitch;
+    Grid slots = unit_row(0, y, warps);
+    slots.pitch_x = kWarpSize * kPitch + kWarpGap;
+    c.place(c.find(Step::WarpTotals, p, 0, b), slots);
+    c.row_label(slots, "s[WARPS]", "lane 0 of each warp");
+    y += kCell + 0.75f;
+    c.barrier(y, 0, W, "__syncthreads(): the only barrier");
+    y += 0.7f;
+    for (int level = 0; level <= 5; ++level) {
+        Grid g = unit_row(0, y, kWarpSize);
+        c.place(c.find(Step::FinalShuffle, p, level, b), g, Look{.past_flow = level > 0});
+        c.row_label(g, level == 0 ? "first warp" : "shuffle " + std::to_string(level),
+                    level == 0 ? "v = s[lane] or 0"
+                               : "offset " + std::to_string(kWarpSize >> level));
+        y += kRowPitch;
+    }
+    y = totals_row(c, y, W, p, G > 1 ? "block totals" : "the sum");
+    if (p == 0 && c.m.passes() > 1)
+        c.note({0, y - kRowGap + 0.9f * c.label_size},
+               "a second launch of the same kernel reduces these " + std::to_string(G) + " totals",
+               c.pal.muted, Align::Left, 0.85f);
+}
+
+void view_atomic(Composer& c) {
+    const int B = c.m.block_size(0), G = c.m.grid(0);
+    const float pitch = 1.7f;
+    const float W = std::max(G * pitch, 16 * kPitch);
+    Grid row = unit_row(0, 0, B);
+    float y = input_strip(c, 0, W, B, false, row);
+    y = totals_row(c, y, W, 0, "each block reduced as reduceFull does");
+    y += 0.6f;
+    // The arrivals, in order: each frame's block is the block whose atomicAdd landed.
+    int k = 0;
+    for (std::size_t f = 0; f < c.t.frames.size(); ++f) {
+        const Frame& fr = c.t.frames[f];
+        if (fr.step != Step::AtomicAdd)
+            continue;
+        Grid g;
+        g.x = static_cast<float>(k++) * pitch;
+        g.y = y;
+        g.pitch_y = kCell + 1.1f;
+        c.place(static_cast<int>(f), g);
+        const bool known = c.when(static_cast<int>(f)) != When::Future;
+        c.note({g.x + 0.5f, y - 0.35f * c.label_size},
+               known ? "block " + std::to_string(fr.block) : "?", c.pal.muted, Align::Center, 0.7f);
+    }
+    Grid top;
+    top.y = y;
+    c.row_label(top, "arrives", "in the order the blocks finish");
+    top.y = y + kCell + 1.1f;
+    c.row_label(top, "sum", "atomicAdd(&out, total)");
+}
+
+} // namespace pplab::scene::detail

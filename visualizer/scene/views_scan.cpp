@@ -1,0 +1,179 @@
+// The scans of §8.7: Blelloch's upsweep / clear-root / downsweep in one block, the
+// multi-block scheme (block scans, a scan of the totals, carries added back), Hillis-Steele.
+#include "views.hpp"
+
+#include "pplab/plan.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace pplab::scene::detail {
+
+namespace {
+
+int log2i(int x) {
+    return std::bit_width(static_cast<unsigned>(x)) - 1;
+}
+
+// scanBlock's rows for one block of one launch, from y; returns the y below them.
+float blelloch_chain(Composer& c, int pass, int block, float y, const Grid& row) {
+    const int B = c.m.block_size(pass), L = log2i(B);
+    const float W = row.width();
+    const auto put = [&](int f, const std::string& label, const std::string& sub, bool threads,
+                         const char* barrier_before) {
+        if (f < 0)
+            return;
+        Grid g = row;
+        g.y = y;
+        if (barrier_before)
+            c.barrier(y - 0.95f, row.x, row.x + W, barrier_before);
+        c.place(f, g, Look{.threads = threads, .past_flow = threads});
+        c.row_label(g, label, sub);
+        y += kRowPitch;
+    };
+    put(c.find(Step::Load, pass, 0, block), "s[] load", "block " + std::to_string(block), false,
+        nullptr);
+    for (int level = 1; level <= L; ++level)
+        put(c.find(Step::Upsweep, pass, level, block), "upsweep " + std::to_string(level),
+            "stride " + std::to_string(1 << (level - 1)), true, "__syncthreads()");
+    put(c.find(Step::ClearRoot, pass, 0, block), "clear root",
+        "s[" + std::to_string(B - 1) + "] = 0", true, nullptr);
+    const float down_top = y;
+    for (int level = 1; level <= L; ++level)
+        put(c.find(Step::Downsweep, pass, level, block), "downsweep " + std::to_string(level),
+            "stride " + std::to_string(B >> level), true, "__syncthreads()");
+    if (L > 0) {
+        c.legend({row.x + W + 0.8f, down_top + 0.2f + c.label_size}, c.pal.carry,
+                 "carry: old s[t], passed on");
+        c.legend({row.x + W + 0.8f, down_top + 0.2f + 2.2f * c.label_size}, c.pal.left_sum,
+                 "left sum s[t−stride], added on the right");
+    }
+    const int shift = c.find(Step::InclusiveShift, pass, 0, block);
+    const char* final_barrier = "__syncthreads(): the final barrier";
+    if (shift >= 0) {
+        put(shift, "inclusive", "s[t] = s[t+1]", false, final_barrier);
+    } else if (L > 0) {
+        c.barrier(y - 0.95f, row.x, row.x + W, final_barrier);
+    }
+    return y;
+}
+
+} // namespace
+
+void view_blelloch(Composer& c) {
+    const int B = c.m.block_size(0), n = c.r.n();
+    Grid row = unit_row(0, 0, B, B > kWarpSize);
+    Grid in = unit_row(0, 0, n, B > kWarpSize);
+    c.place_input(in, c.r.input, Tint::Plain);
+    c.row_label(in, "in[]", "n = " + std::to_string(n));
+    blelloch_chain(c, 0, 0, kRowPitch, row);
+}
+
+void view_multiblock(Composer& c) {
+    const int n = c.r.n(), B = c.r.block;
+    const std::vector<ScanLevel> levels = scan_levels(n, B);
+    Grid row = unit_row(0, 0, B, B > kWarpSize);
+    const float W = std::max(row.width() + 8.0f, std::min(n, 64) * kPitch);
+    // Which level's block the detail shows: the launch being traced, or level 0 while carries
+    // flow back.
+    std::size_t detail_level = 0;
+    for (std::size_t k = 0; k < levels.size(); ++k)
+        if (levels[k].scan_pass == c.cur.pass)
+            detail_level = k;
+    const int detail_pass = levels[detail_level].scan_pass;
+    const int detail_block = c.block;
+
+    float y = 0;
+    Grid in = n * kPitch <= W * 1.001f ? unit_row(0, y, n) : fitted(0, y, n, W);
+    in.group = B;
+    in.group_gap = in.pitch_x < kPitch ? 0.0f : 0.4f;
+    const int first = detail_level == 0 ? detail_block * B : 0;
+    c.place_input(in, c.r.input, Tint::Block, detail_level == 0 ? first : -1,
+                  detail_level == 0 ? std::max(0, std::min(B, n - first)) : 0);
+    c.row_label(in, "in[]", "n = " + std::to_string(n) + ", blocks of " + std::to_string(B));
+    y += in.cell_h + 2.2f;
+    const float detail_y = y;
+    // The detail rows are laid out after the totals rows they may read, so reserve them.
+    const int L = log2i(B);
+    const bool inclusive0 = c.r.options.inclusive;
+    const int detail_rows = 2 * L + 2 + ((inclusive0 && detail_level == 0) ? 1 : 0);
+    y += static_cast<float>(detail_rows) * kRowPitch + 0.8f;
+
+    // Totals of each level, going down the recursion.
+    std::vector<std::vector<int>> totals(levels.size());
+    for (std::size_t k = 0; k + 1 < levels.size(); ++k) {
+        const ScanLevel& lv = levels[k];
+        Grid g =
+            lv.grid * kPitch <= W * 1.001f ? unit_row(0, y, lv.grid) : fitted(0, y, lv.grid, W);
+        g.group = B;
+        g.group_gap = g.pitch_x < kPitch ? 0.0f : 0.4f;
+        for (int b = 0; b < lv.grid; ++b) {
+            Grid one = g;
+            one.offset = b;
+            const int f = c.find(Step::BlockTotal, lv.scan_pass, 0, b);
+            c.place(f, one, Look{.past_flow = k == detail_level && b == detail_block});
+            totals[k].push_back(f);
+        }
+        c.row_label(g, "totals[]", "level " + std::to_string(k + 1) + ": one per block");
+        y += kRowPitch;
+    }
+    // The detail: the scan of one block of the level being traced.
+    if (detail_level > 0)
+        c.alias_input(totals[detail_level - 1]);
+    blelloch_chain(c, detail_pass, detail_block, detail_y, row);
+
+    // Carries coming back up: each level's final scan, then the sums with carries added.
+    for (std::size_t k = levels.size(); k-- > 1;) {
+        const ScanLevel& lv = levels[k];
+        if (lv.grid == 1) {
+            if (k == detail_level)
+                continue; // already in the detail rows
+            const int f = c.find(Step::Downsweep, lv.scan_pass, L, 0);
+            Grid g = unit_row(0, y, B, B > kWarpSize);
+            c.place(f, g, Look{.past_flow = false});
+            c.row_label(g, "carries", "level " + std::to_string(k) + ": scan of the totals");
+            y += kRowPitch;
+        }
+    }
+    for (std::size_t k = levels.size() - 1; k-- > 0;) {
+        const ScanLevel& lv = levels[k];
+        const int count = lv.n;
+        Grid g = count * kPitch <= W * 1.001f ? unit_row(0, y, lv.grid * B)
+                                              : fitted(0, y, lv.grid * B, W);
+        g.group = B;
+        g.group_gap = g.pitch_x < kPitch ? 0.0f : 0.4f;
+        for (int b = 0; b < lv.grid; ++b) {
+            Grid part = g;
+            part.offset = b * B;
+            c.place(c.find(Step::AddCarries, lv.carry_pass, 0, b), part,
+                    Look{.past_flow = b == c.block});
+        }
+        c.row_label(g, k == 0 ? "out[]" : "carries",
+                    k == 0 ? "block scan + carries[block]"
+                           : "level " + std::to_string(k) + ", carries added");
+        y += kRowPitch;
+    }
+}
+
+void view_hillis_steele(Composer& c) {
+    const int B = c.m.block_size(0), n = c.r.n(), L = log2i(B);
+    Grid row = unit_row(0, 0, B, B > kWarpSize);
+    Grid in = unit_row(0, 0, n, B > kWarpSize);
+    c.place_input(in, c.r.input, Tint::Plain);
+    c.row_label(in, "in[]", "n = " + std::to_string(n));
+    float y = kRowPitch;
+    for (int level = 0; level <= L; ++level) {
+        Grid g = row;
+        g.y = y;
+        const int f =
+            level == 0 ? c.find(Step::Load, 0, 0, 0) : c.find(Step::HillisSteele, 0, level, 0);
+        if (level > 0)
+            c.barrier(y - 0.95f, 0, row.width(), "2 × __syncthreads()");
+        c.place(f, g, Look{.threads = level > 0});
+        c.row_label(g, level == 0 ? "s[] load" : "step " + std::to_string(level),
+                    level == 0 ? "" : "offset " + std::to_string(1 << (level - 1)));
+        y += kRowPitch;
+    }
+}
+
+} // namespace pplab::scene::detail
