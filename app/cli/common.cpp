@@ -20,8 +20,12 @@ void RequestOptions::add_to(CLI::App& cmd, bool with_backend) {
                    "generator: seq, ones, random-int, random-float, uniform-bytes, one-bin, skewed")
         ->capture_default_str();
     cmd.add_option("--seed", seed, "generator seed")->capture_default_str();
-    cmd.add_option("--block", block, "threads per block (default: the chapter's 256)");
-    cmd.add_option("--grid", grid, "blocks (default: ELEMS_PER_THREAD = 4 elements per thread)");
+    // 0 is what an absent option leaves, so an explicit 0 is refused here rather than
+    // silently replaced by the default.
+    cmd.add_option("--block", block, "threads per block (default: the chapter's 256)")
+        ->check(CLI::Range(1, kMaxBlock));
+    cmd.add_option("--grid", grid, "blocks (default: ELEMS_PER_THREAD = 4 elements per thread)")
+        ->check(CLI::Range(1, 65535));
     cmd.add_option("--bins", bins, "histogram bins")->capture_default_str();
     cmd.add_flag("--inclusive", inclusive, "scans: inclusive instead of exclusive");
     cmd.add_flag("--no-skip-empty", no_skip_empty,

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <sstream>
 
@@ -61,9 +62,15 @@ std::string json_string(std::string_view s) {
     return o + "\"";
 }
 
+// A JSON reader takes "-0" for the integer 0 and loses the sign, so negative zero is
+// written "-0.0": the file then reads back bit for bit.
 std::string json_floats(const std::vector<float>& v) {
     std::string s(1, '[');
-    s += join(v, ", ");
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i)
+            s += ", ";
+        s += v[i] == 0.0f && std::signbit(v[i]) ? "-0.0" : format_value(v[i]);
+    }
     s += ']';
     return s;
 }

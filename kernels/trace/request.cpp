@@ -4,7 +4,9 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 namespace pplab {
@@ -186,6 +188,22 @@ void check_input(const Request& r) {
                              ") is not a bin: histogram input must be whole numbers from 0 to " +
                              std::to_string(r.bins - 1));
     }
+    if (i.family == F::Histogram)
+        return;
+    // Finite elements can still sum to infinity, which a trace cannot show (nor JSON hold).
+    // A partial sum in any order is at most the sum of the magnitudes, times 1.07 for the
+    // rounding of 2^20 additions; warpReduce's out-of-warp lanes double their value at each
+    // of five shuffles (32x). A margin of 64x covers both.
+    double magnitude = 0;
+    for (const float v : r.input)
+        magnitude += std::fabs(static_cast<double>(v));
+    if (magnitude > static_cast<double>(std::numeric_limits<float>::max()) / 64) {
+        char total[32];
+        std::snprintf(total, sizeof total, "%.3g", magnitude);
+        throw InputError(std::string("the elements' magnitudes add up to ") + total +
+                         ": partial sums would overflow fp32 to infinity (keep the total below "
+                         "5e36)");
+    }
 }
 
 void check_bins(const Request& r) {
@@ -193,6 +211,8 @@ void check_bins(const Request& r) {
         return;
     if (r.bins < 1)
         throw InputError("bins must be at least 1");
+    if (r.algorithm == A::HistGlobal)
+        return; // its atomics go straight to global memory: no private copy to fit
     const int copies = r.algorithm == A::HistPerWarp ? r.block / kWarpSize : 1;
     const long long bytes = 4LL * r.bins * copies;
     if (bytes > kSharedBytesPerBlock)
@@ -240,14 +260,17 @@ const AlgorithmInfo& find_algorithm(std::string_view id) {
 Request normalize(Request r) {
     if (r.block == 0)
         r.block = default_block(r);
-    check_input(r);
+    // The bins before the input: an element is checked against them.
     check_block(r);
     check_bins(r);
+    check_input(r);
     check_grid(r);
     if (info(r.algorithm).family != F::Histogram)
         r.bins = 0; // meaningless outside histograms; keeps equal requests equal
     if (info(r.algorithm).family != F::Scan)
         r.options.inclusive = false;
+    if (r.algorithm == A::ScanHillisSteele)
+        r.options.inclusive = true; // inclusive by construction, whatever was asked
     if (r.algorithm != A::HistPrivatised && r.algorithm != A::HistPerWarp)
         r.options.skip_empty = true;
     if (r.algorithm != A::ReduceAtomic)

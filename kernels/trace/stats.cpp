@@ -72,6 +72,19 @@ public:
             }
             break;
         case Step::BlockTotal:
+            if (r.algorithm == Algorithm::ReduceAtomic) {
+                // reduceFull's block reduction, which this trace does not record step by step
+                // (grid-stride loop, 5 shuffles per warp and 5 more, its one barrier); the
+                // total then goes to the atomicAdd, not to out[blockIdx.x].
+                for (int round = 1; round <= plan_.rounds; ++round)
+                    c.global_reads += in_round(round, 0, B);
+                c.shuffles = (W + 1) * 5;
+                c.additions = c.global_reads + c.shuffles * kWarpSize;
+                c.shared_writes = W;
+                c.shared_reads = W;
+                c.barriers = 1;
+                break;
+            }
             c.global_writes = 1;
             if (r.algorithm == Algorithm::ReduceTree || r.algorithm == Algorithm::ReduceCoarsened)
                 c.shared_reads = 1;
@@ -90,8 +103,11 @@ public:
         case Step::ClearRoot:
             c.shared_writes = 1;
             c.shared_reads = l.segment(Step::BlockTotal) >= 0 ? 1 : 0; // the total, kept first
-            if (levels == 0)
-                add_output(c, f, l);
+            if (levels == 0) {  // no downsweep level: what follows the last one happens here
+                c.barriers = 1; // the final __syncthreads()
+                if (l.segment(Step::InclusiveShift) < 0)
+                    add_output(c, f, l);
+            }
             break;
         case Step::Downsweep: {
             const long long active = 1LL << (f.level - 1);

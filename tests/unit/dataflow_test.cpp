@@ -1,0 +1,256 @@
+// Dataflow: which thread wrote each cell, from which cells. Known frames of the chapter are
+// checked cell by cell, and for every algorithm the named sources must reproduce the values.
+#include "pplab/backend.hpp"
+#include "pplab/dataflow.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace pplab {
+namespace {
+
+Request request(Algorithm a, std::vector<float> input, int block = 0) {
+    Request r;
+    r.algorithm = a;
+    r.block = block;
+    r.input = std::move(input);
+    return r;
+}
+
+Trace trace(const Request& r) {
+    return make_cpu_backend()->trace(r);
+}
+
+std::size_t index_of(const Trace& t, Step s, int level, int block = 0, int warp = -1,
+                     int pass = 0) {
+    for (std::size_t i = 0; i < t.frames.size(); ++i) {
+        const Frame& f = t.frames[i];
+        if (f.step == s && f.level == level && f.block == block && f.warp == warp && f.pass == pass)
+            return i;
+    }
+    throw std::runtime_error("no frame " + std::string(step_id(s)) + " " + std::to_string(level));
+}
+
+bool mentions(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+TEST(Dataflow, TreeLevel2AtBlock8) {
+    // Level 2 of TILE 8 has stride 2: threads 0-1 add s[t + 2] into s[t]; the rest idle.
+    const Trace t = trace(request(Algorithm::ReduceTree, {1, 2, 3, 4, 5, 6, 7, 8}, 8));
+    const Dataflow flow(t);
+    const std::size_t level1 = index_of(t, Step::TreeLevel, 1),
+                      level2 = index_of(t, Step::TreeLevel, 2);
+    EXPECT_EQ(flow.predecessor(level2), static_cast<int>(level1));
+    EXPECT_EQ(flow.predecessor(level1), static_cast<int>(index_of(t, Step::Load, 0)));
+    EXPECT_EQ(flow.predecessor(index_of(t, Step::Load, 0)), -1);
+    const auto w = flow.writes(level2);
+    ASSERT_EQ(w.size(), 8u);
+    const int L1 = static_cast<int>(level1);
+    for (int c = 0; c < 2; ++c) {
+        EXPECT_EQ(w[c].thread, c);
+        EXPECT_EQ(w[c].from, (std::vector<CellRef>{{L1, c}, {L1, c + 2}}));
+    }
+    EXPECT_EQ(w[0].expression, "s[0] = s[0] + s[2]");
+    for (int c = 2; c < 8; ++c) {
+        EXPECT_EQ(w[c].thread, -1) << "s[" << c << "] is not written at level 2";
+        EXPECT_EQ(w[c].from, (std::vector<CellRef>{{L1, c}}));
+    }
+    const std::string caption = flow.caption(level2);
+    EXPECT_TRUE(mentions(caption, "threads 0–1")) << caption;
+    EXPECT_TRUE(mentions(caption, "s[t+2]")) << caption;
+    EXPECT_TRUE(mentions(caption, "Level 2 of 3")) << caption;
+    EXPECT_TRUE(mentions(flow.caption(index_of(t, Step::TreeLevel, 3)), "thread 0 "))
+        << "one thread, singular";
+}
+
+TEST(Dataflow, ShuffleOffset16LanesPastTheWarpKeepTheirOwn) {
+    std::vector<float> in(32);
+    for (int i = 0; i < 32; ++i)
+        in[static_cast<std::size_t>(i)] = static_cast<float>(i);
+    const Trace t = trace(request(Algorithm::ReduceShuffle, in, 32));
+    const Dataflow flow(t);
+    const std::size_t load = index_of(t, Step::Load, 0, 0, 0),
+                      step1 = index_of(t, Step::Shuffle, 1, 0, 0);
+    const int L = static_cast<int>(load);
+    const auto w = flow.writes(step1);
+    ASSERT_EQ(w.size(), 32u);
+    for (int lane = 0; lane < 16; ++lane) {
+        EXPECT_FALSE(w[lane].keeps_own) << "lane " << lane;
+        EXPECT_EQ(w[lane].from, (std::vector<CellRef>{{L, lane}, {L, lane + 16}}));
+    }
+    for (int lane = 16; lane < 32; ++lane) {
+        EXPECT_TRUE(w[lane].keeps_own) << "lane " << lane << " reads lane " << lane + 16;
+        EXPECT_EQ(w[lane].from, (std::vector<CellRef>{{L, lane}, {L, lane}}));
+        EXPECT_EQ(t.frames[step1].values[static_cast<std::size_t>(lane)],
+                  2.0f * static_cast<float>(lane));
+    }
+    const std::string caption = flow.caption(step1);
+    EXPECT_TRUE(mentions(caption, "offset 16")) << caption;
+    EXPECT_TRUE(mentions(caption, "lanes 0–15")) << caption;
+    EXPECT_TRUE(mentions(caption, "lanes 16–31")) << caption;
+    EXPECT_TRUE(mentions(flow.caption(index_of(t, Step::Shuffle, 5, 0, 0)), "lane 31 "))
+        << "offset 1: one lane";
+}
+
+TEST(Dataflow, BlellochUpsweepAndDownsweepOn1234) {
+    const Trace t = trace(request(Algorithm::ScanBlelloch, {1, 2, 3, 4}));
+    const Dataflow flow(t);
+    // Upsweep 2 (stride 2): thread 0 adds s[1] into the root s[3].
+    const std::size_t up1 = index_of(t, Step::Upsweep, 1), up2 = index_of(t, Step::Upsweep, 2);
+    const auto u = flow.writes(up2);
+    EXPECT_EQ(u[3].thread, 0);
+    EXPECT_EQ(u[3].from,
+              (std::vector<CellRef>{{static_cast<int>(up1), 3}, {static_cast<int>(up1), 1}}));
+    EXPECT_EQ(u[1].thread, -1);
+
+    // Downsweep 1 (stride 2): thread 0 owns the pair (1, 3): s[1] = carry = old s[3];
+    // s[3] = carry + s[1].
+    const int clear = static_cast<int>(index_of(t, Step::ClearRoot, 0));
+    const std::size_t down1 = index_of(t, Step::Downsweep, 1),
+                      down2 = index_of(t, Step::Downsweep, 2);
+    auto d = flow.writes(down1);
+    EXPECT_EQ(d[3].thread, 0);
+    EXPECT_EQ(d[3].from, (std::vector<CellRef>{{clear, 3}, {clear, 1}}));
+    EXPECT_EQ(d[1].thread, 0);
+    EXPECT_EQ(d[1].from, (std::vector<CellRef>{{clear, 3}}));
+    EXPECT_EQ(d[0].thread, -1);
+    EXPECT_EQ(d[2].thread, -1);
+
+    // Downsweep 2 (stride 1): thread 0 owns (0, 1), thread 1 owns (2, 3).
+    const int D1 = static_cast<int>(down1);
+    d = flow.writes(down2);
+    EXPECT_EQ(d[0].thread, 0);
+    EXPECT_EQ(d[1].thread, 0);
+    EXPECT_EQ(d[2].thread, 1);
+    EXPECT_EQ(d[3].thread, 1);
+    EXPECT_EQ(d[3].from, (std::vector<CellRef>{{D1, 3}, {D1, 2}}));
+    EXPECT_EQ(d[2].from, (std::vector<CellRef>{{D1, 3}}));
+    EXPECT_EQ(d[1].from, (std::vector<CellRef>{{D1, 1}, {D1, 0}}));
+    EXPECT_EQ(d[0].from, (std::vector<CellRef>{{D1, 1}}));
+    EXPECT_TRUE(mentions(d[3].expression, "carry")) << d[3].expression;
+
+    const std::string c1 = flow.caption(down1), c2 = flow.caption(down2);
+    EXPECT_TRUE(mentions(c1, "stride 2")) << c1;
+    EXPECT_TRUE(mentions(c1, "1 thread passes")) << c1;
+    EXPECT_TRUE(mentions(c2, "stride 1")) << c2;
+    EXPECT_TRUE(mentions(c2, "2 threads pass")) << c2;
+    EXPECT_TRUE(mentions(flow.caption(clear), "s[3] = 0")) << flow.caption(clear);
+}
+
+TEST(Dataflow, SerialAddReadsTheInputInOrder) {
+    const Trace t = trace(request(Algorithm::ReduceNaive, {5, 6, 7}));
+    const Dataflow flow(t);
+    EXPECT_EQ(flow.writes(0)[0].from, (std::vector<CellRef>{{CellRef::kInput, 0}}));
+    EXPECT_EQ(flow.writes(2)[0].from, (std::vector<CellRef>{{1, 0}, {CellRef::kInput, 2}}));
+    EXPECT_TRUE(mentions(flow.caption(2), "in[2]")) << flow.caption(2);
+    EXPECT_TRUE(mentions(flow.caption(2), "thread 0")) << flow.caption(2);
+}
+
+TEST(Dataflow, HistogramAtomicsPerBin) {
+    // The Exercise 4 golden case: block 1's second round reads elements 6 and 7, both bin 1.
+    Request r = request(Algorithm::HistPrivatised, {0, 0, 1, 3, 0, 2, 1, 1}, 2);
+    r.grid = 2;
+    r.bins = 4;
+    const Trace t = trace(r);
+    const Dataflow flow(t);
+    const auto w = flow.writes(index_of(t, Step::HistAccumulate, 2, 1));
+    EXPECT_EQ(w[1].atomics, 2);
+    EXPECT_EQ(w[0].atomics + w[2].atomics + w[3].atomics, 0);
+    // The fold of block 0 (bins 0 and 2 non-empty) touches only those bins.
+    const auto fold = flow.writes(index_of(t, Step::HistFold, 0, 0));
+    EXPECT_EQ(fold[0].atomics, 1);
+    EXPECT_EQ(fold[1].atomics, 0);
+    EXPECT_EQ(fold[2].atomics, 1);
+    EXPECT_EQ(fold[3].atomics, 0);
+    EXPECT_TRUE(mentions(flow.caption(index_of(t, Step::HistFold, 0, 1)), "2 atomicAdds"));
+}
+
+// Arrows point back in time: every source is an earlier frame (or the input) and a cell that
+// exists; every frame has a caption. Over every algorithm, with several blocks and passes.
+TEST(Dataflow, SourcesAreEarlierCellsForEveryAlgorithm) {
+    for (const AlgorithmInfo& a : algorithms()) {
+        SCOPED_TRACE(std::string(a.id));
+        Request r = request(a.algorithm,
+                            generate(Generator::RandomInt, a.single_block ? 64 : 3000, 4,
+                                     a.family == Family::Histogram ? 16 : 0),
+                            64);
+        r.bins = 16;
+        const Trace t = trace(r);
+        const Dataflow flow(t);
+        for (std::size_t i = 0; i < t.frames.size(); ++i) {
+            const auto w = flow.writes(i);
+            ASSERT_EQ(w.size(), t.frames[i].values.size());
+            for (std::size_t c = 0; c < w.size(); ++c)
+                for (const CellRef& src : w[c].from) {
+                    if (src.frame == CellRef::kInput) {
+                        ASSERT_GE(src.cell, 0);
+                        ASSERT_LT(src.cell, t.request.n()) << "frame " << i << " cell " << c;
+                        continue;
+                    }
+                    ASSERT_GE(src.frame, 0)
+                        << "frame " << i << " cell " << c << ": " << w[c].expression;
+                    ASSERT_LT(src.frame, static_cast<int>(i)) << "frame " << i << " cell " << c;
+                    ASSERT_LT(static_cast<std::size_t>(src.cell),
+                              t.frames[static_cast<std::size_t>(src.frame)].values.size());
+                }
+            EXPECT_FALSE(flow.caption(i).empty()) << "frame " << i;
+        }
+    }
+}
+
+// For every algorithm, the cells writes() names must give the recorded value: a + b for two
+// sources, a copy for one, 0 for none (a load past n, the cleared root, the identity).
+TEST(Dataflow, NamedSourcesReproduceEveryValue) {
+    for (const AlgorithmInfo& a : algorithms()) {
+        SCOPED_TRACE(std::string(a.id));
+        Request r = request(a.algorithm,
+                            generate(Generator::RandomInt, a.single_block ? 60 : 300, 4,
+                                     a.family == Family::Histogram ? 16 : 0),
+                            64);
+        r.bins = 16;
+        r.options.inclusive = true;
+        r.options.skip_empty = false;
+        for (const bool inclusive : {false, true}) {
+            r.options.inclusive = inclusive;
+            const Trace t = trace(r);
+            const Dataflow flow(t);
+            const auto value = [&](const CellRef& c) {
+                return c.frame == CellRef::kInput
+                           ? t.request.input.at(static_cast<std::size_t>(c.cell))
+                           : t.frames.at(static_cast<std::size_t>(c.frame))
+                                 .values.at(static_cast<std::size_t>(c.cell));
+            };
+            int failures = 0;
+            for (std::size_t i = 0; i < t.frames.size() && failures < 3; ++i) {
+                const Frame& f = t.frames[i];
+                if (f.step == Step::HistAccumulate ||
+                    (f.step == Step::BlockTotal && a.algorithm == Algorithm::ReduceAtomic))
+                    continue; // counts of atomics; a block reduction recorded elsewhere
+                const auto w = flow.writes(i);
+                ASSERT_EQ(w.size(), f.values.size());
+                for (std::size_t c = 0; c < w.size(); ++c) {
+                    float want = 0.0f;
+                    for (const CellRef& src : w[c].from)
+                        want += value(src);
+                    if (w[c].from.size() == 1)
+                        want = value(w[c].from[0]);
+                    if (w[c].from.size() == 2)
+                        want = value(w[c].from[0]) + value(w[c].from[1]);
+                    if (f.values[c] != want) {
+                        ADD_FAILURE()
+                            << step_id(f.step) << " " << f.level << " block " << f.block << " cell "
+                            << c << ": " << f.values[c] << ", its sources give " << want << " ("
+                            << w[c].expression << ")";
+                        ++failures;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+} // namespace
+} // namespace pplab

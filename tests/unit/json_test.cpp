@@ -1,0 +1,224 @@
+// JSON: what to_json writes, trace_from_json reads back as the same recording, bit for bit;
+// a file that is not such a trace (or was edited into something no request records) is
+// refused with an InputError.
+#include "pplab/backend.hpp"
+#include "pplab/io.hpp"
+#include "pplab/stats.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace pplab {
+namespace {
+
+using nlohmann::json;
+
+Request request(Algorithm a, std::vector<float> input, int block = 0) {
+    Request r;
+    r.algorithm = a;
+    r.block = block;
+    r.input = std::move(input);
+    return r;
+}
+
+Trace trace(const Request& r) {
+    return make_cpu_backend()->trace(r);
+}
+
+void expect_round_trip(const Trace& t) {
+    const Trace back = trace_from_json(to_json(t));
+    EXPECT_TRUE(back.same_recording(t));
+    EXPECT_EQ(back.backend, t.backend);
+    EXPECT_EQ(back.device, t.device);
+}
+
+TEST(Json, RoundTripsEveryAlgorithmBitForBit) {
+    for (const AlgorithmInfo& a : algorithms()) {
+        SCOPED_TRACE(std::string(a.id));
+        const bool hist = a.family == Family::Histogram;
+        Request r = request(a.algorithm,
+                            generate(hist ? Generator::Skewed : Generator::RandomFloat,
+                                     a.single_block ? 128 : 2000, 3, hist ? 64 : 0),
+                            128);
+        r.bins = 64;
+        r.options.order_seed = 99;
+        expect_round_trip(trace(r));
+        if (a.family == Family::Scan) {
+            r.options.inclusive = true;
+            expect_round_trip(trace(r));
+        }
+        if (hist) {
+            r.options.skip_empty = false;
+            expect_round_trip(trace(r));
+        }
+    }
+}
+
+TEST(Json, RoundTripsAwkwardFloats) {
+    // Values whose shortest decimal form is long, tiny, huge, or negative zero.
+    const float denormal = std::numeric_limits<float>::denorm_min();
+    const std::vector<float> in{0.1f,   1.0f / 3.0f, -2.5e-30f, denormal, 1e36f,
+                                -1e36f, 16777217.0f, 0.0f,      -0.0f};
+    for (const Algorithm a :
+         {Algorithm::ReduceNaive, Algorithm::ReduceTree, Algorithm::ScanBlelloch}) {
+        SCOPED_TRACE(std::string(info(a).id));
+        expect_round_trip(trace(request(a, in, 16)));
+    }
+}
+
+TEST(Json, KeepsNegativeZero) {
+    // -0 + -0 is -0 in fp32: the tree's every level holds it, and Frame equality tells -0
+    // from +0, so the file must too.
+    const Trace t = trace(request(Algorithm::ReduceTree, {-0.0f, -0.0f}, 2));
+    ASSERT_TRUE(std::signbit(t.result.at(0)));
+    const Trace back = trace_from_json(to_json(t));
+    ASSERT_EQ(back.result.size(), 1u);
+    EXPECT_TRUE(std::signbit(back.result[0]));
+    EXPECT_TRUE(std::signbit(back.request.input.at(0)));
+    EXPECT_TRUE(back.same_recording(t));
+}
+
+TEST(Json, HasTheDocumentedShape) {
+    const Trace t = trace(request(Algorithm::ScanBlelloch, {1, 2, 3, 4}));
+    const json j = json::parse(to_json(t));
+    EXPECT_EQ(j.at("algorithm"), "scan-blelloch");
+    EXPECT_EQ(j.at("backend"), "cpu");
+    EXPECT_TRUE(j.at("device").is_string());
+    EXPECT_EQ(j.at("config").at("n"), 4);
+    EXPECT_EQ(j.at("config").at("block"), 4);
+    EXPECT_EQ(j.at("config").at("grid"), 1);
+    ASSERT_EQ(j.at("frames").size(), 6u);
+    const json& down2 = j.at("frames").at(5);
+    EXPECT_EQ(down2.at("step"), "downsweep");
+    EXPECT_EQ(down2.at("level"), 2);
+    EXPECT_EQ(down2.at("block"), 0);
+    EXPECT_EQ(down2.at("warp"), -1);
+    EXPECT_EQ(down2.at("buffer"), "shared");
+    EXPECT_EQ(down2.at("values"), json({0, 1, 3, 6}));
+    EXPECT_EQ(j.at("result"), json({0, 1, 3, 6}));
+    EXPECT_EQ(j.at("stats").at("barriers_per_block"), 5);
+}
+
+// ---- Malformed files -------------------------------------------------------------------
+
+class JsonRejects : public ::testing::Test {
+protected:
+    void SetUp() override {
+        t_ = trace(request(Algorithm::ReduceTree, generate(Generator::RandomInt, 100, 1, 0), 32));
+        good_ = json::parse(to_json(t_));
+        ASSERT_NO_THROW(trace_from_json(good_.dump()));
+    }
+    void expect_refused(const json& j, const std::string& why_part) const {
+        try {
+            trace_from_json(j.dump());
+            ADD_FAILURE() << "accepted an edited file; expected an error about " << why_part;
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(why_part), std::string::npos) << e.what();
+        }
+    }
+    Trace t_;
+    json good_;
+};
+
+TEST_F(JsonRejects, TextThatIsNotJson) {
+    for (const char* text : {"", "{", "hello", "{\"format\": \"pplab-trace\",}", "[1, 2, 3"}) {
+        EXPECT_THROW(trace_from_json(text), InputError) << "'" << text << "'";
+    }
+}
+
+TEST_F(JsonRejects, AWrongFormatTagOrVersion) {
+    json j = good_;
+    j["format"] = "chrome-trace";
+    expect_refused(j, "not a pplab trace");
+    j = good_;
+    j.erase("format");
+    expect_refused(j, "not a pplab trace");
+    j = good_;
+    j["version"] = 99;
+    expect_refused(j, "version");
+    EXPECT_THROW(trace_from_json("[]"), InputError);
+}
+
+TEST_F(JsonRejects, AFrameRemoved) {
+    json j = good_;
+    j["frames"].erase(j["frames"].begin() + 3);
+    expect_refused(j, "frame");
+    j = good_;
+    j["frames"].erase(j["frames"].end() - 1);
+    expect_refused(j, "frames");
+}
+
+TEST_F(JsonRejects, AValueCountChanged) {
+    json j = good_;
+    j["frames"][2]["values"].push_back(1.0);
+    expect_refused(j, "values");
+    j = good_;
+    j["result"].push_back(1.0);
+    expect_refused(j, "result");
+    j = good_;
+    j["input"].erase(j["input"].begin(), j["input"].begin() + 40);
+    expect_refused(j, "grid"); // 60 elements need 2 blocks of 32, not the file's 4
+}
+
+TEST_F(JsonRejects, AConfigNormalizeWouldChange) {
+    json j = good_;
+    j["config"]["bins"] = 256; // a reduction has no bins: normalize() writes 0
+    expect_refused(j, "config");
+    j = good_;
+    j["config"]["block"] = 0; // a default left unfilled: 256, and then the grid is wrong
+    expect_refused(j, "");
+    j = good_;
+    j["config"]["block"] = 48; // not a power of two: normalize() refuses it outright
+    expect_refused(j, "power of two");
+    j = good_;
+    j["config"]["order_seed"] = 5; // only the atomic reduction has an arrival order
+    expect_refused(j, "config");
+}
+
+TEST_F(JsonRejects, MissingFieldsAndUnknownNames) {
+    for (const char* field : {"algorithm", "config", "input", "frames", "result", "backend"}) {
+        json j = good_;
+        j.erase(field);
+        EXPECT_THROW(trace_from_json(j.dump()), InputError) << "without " << field;
+    }
+    json j = good_;
+    j["algorithm"] = "reduce-magic";
+    expect_refused(j, "unknown algorithm");
+    j = good_;
+    j["frames"][0]["step"] = "teleport";
+    expect_refused(j, "unknown step");
+    j = good_;
+    j["frames"][0]["values"][0] = "seven";
+    EXPECT_THROW(trace_from_json(j.dump()), InputError);
+}
+
+TEST(Markdown, HasACaptionedRowPerFrame) {
+    const Trace t = trace(request(Algorithm::ScanBlelloch, {1, 2, 3, 4}));
+    const std::string md = to_markdown(t);
+    EXPECT_NE(md.find("scanBlock"), std::string::npos);
+    EXPECT_NE(md.find("| downsweep 2 | Downsweep level 2 of 2"), std::string::npos) << md;
+    EXPECT_NE(md.find("`0 1 3 6`"), std::string::npos);
+    std::size_t rows = 0;
+    for (std::size_t p = md.find("\n| "); p != std::string::npos; p = md.find("\n| ", p + 1))
+        ++rows;
+    EXPECT_EQ(rows, 1 + t.frames.size()); // the header row and one per frame
+}
+
+TEST(FormatValue, ShortestTextThatReadsBack) {
+    EXPECT_EQ(format_value(3.0f), "3");
+    EXPECT_EQ(format_value(0.1f), "0.1");
+    EXPECT_EQ(format_value(-0.0f), "-0");
+    for (const float v : {0.1f, 1.0f / 3.0f, 1e-40f, 3.4028235e38f, -7.25f}) {
+        const float back = std::strtof(format_value(v).c_str(), nullptr);
+        EXPECT_EQ(std::bit_cast<std::uint32_t>(back), std::bit_cast<std::uint32_t>(v))
+            << format_value(v);
+    }
+}
+
+} // namespace
+} // namespace pplab
