@@ -2,6 +2,7 @@
 
 #include "pplab/backend.hpp"
 #include "pplab/io.hpp"
+#include "pplab/timing.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -62,50 +63,118 @@ std::vector<CaptureRow> measure_capture(Backend& backend, const std::vector<int>
     return rows;
 }
 
+std::vector<Family> parse_families(const std::string& text) {
+    std::vector<Family> out;
+    std::stringstream in(text);
+    std::string part;
+    while (std::getline(in, part, ',')) {
+        if (part == "reduce")
+            out.push_back(Family::Reduce);
+        else if (part == "scan")
+            out.push_back(Family::Scan);
+        else if (part == "histogram")
+            out.push_back(Family::Histogram);
+        else
+            throw InputError("unknown family '" + part + "': choose reduce, scan, histogram");
+    }
+    return out;
+}
+
+std::string capture_report(Backend& backend, int runs, std::string& json) {
+    const auto rows = measure_capture(backend, {4096, 65536}, 256, runs);
+    std::ostringstream table, js;
+    table << "trace capture on " << backend.device() << " (median of " << runs
+          << " runs after a warm-up; block 256)\n";
+    table << "algorithm              n   trace ms  trace+json ms\n";
+    js << "{\"what\": \"capture\", \"backend\": \"" << backend.name() << "\", \"device\": \""
+       << backend.device() << "\", \"runs\": " << runs << ", \"rows\": [";
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        char line[160];
+        std::snprintf(line, sizeof line, "%-20s %6d %10.3f %14.3f\n", rows[i].algorithm.c_str(),
+                      rows[i].n, rows[i].trace_ms, rows[i].json_ms);
+        table << line;
+        js << (i ? ", " : "") << "{\"algorithm\": \"" << rows[i].algorithm << "\", \"n\": "
+           << rows[i].n << ", \"trace_ms\": " << rows[i].trace_ms
+           << ", \"trace_json_ms\": " << rows[i].json_ms << "}";
+    }
+    js << "]}\n";
+    json = js.str();
+    return table.str();
+}
+
 } // namespace
 
 void add_bench(CLI::App& app) {
-    auto* cmd = app.add_subcommand("bench", "measure: trace capture (--capture), or the kernels "
-                                            "against CUB and the copy bandwidth (GPU)");
-    auto capture = std::make_shared<bool>(false);
-    auto backend = std::make_shared<std::string>("auto");
-    auto runs = std::make_shared<int>(20);
-    auto json = std::make_shared<std::string>();
-    cmd->add_flag("--capture", *capture,
-                  "time trace capture end to end for every algorithm at n = 4096 and 65536, block 256");
-    cmd->add_option("--backend", *backend, "auto, cpu or cuda")->capture_default_str();
-    cmd->add_option("--runs", *runs, "timed runs per figure (the median is reported)")
+    auto* cmd = app.add_subcommand(
+        "bench", "time every stage beside CUB and the copy bandwidth (GPU); --capture times "
+                 "trace capture; --show prints saved figures");
+    struct Args {
+        bool capture = false;
+        std::string backend = "auto";
+        int runs = 20;
+        int warmups = 3;
+        std::string json;
+        std::string show;
+        std::string families = "reduce,scan,histogram";
+        int min_log2 = 20;
+        int max_log2 = 28;
+        std::vector<int> blocks{64, 128, 256, 512, 1024};
+        std::vector<std::string> stages;
+        std::string image;
+    };
+    auto a = std::make_shared<Args>();
+    cmd->add_flag("--capture", a->capture,
+                  "time trace capture end to end for every algorithm (n = 4096 and 65536)");
+    cmd->add_option("--backend", a->backend, "with --capture: auto, cpu or cuda")
+        ->capture_default_str();
+    cmd->add_option("--runs", a->runs, "timed runs per figure (the median is reported)")
         ->check(CLI::Range(1, 1000))
         ->capture_default_str();
-    cmd->add_option("--json", *json, "also write the figures to FILE as JSON");
-    cmd->callback([=] {
-        BackendChoice choice = choose_backend(*backend);
-        if (!choice.note.empty())
-            std::cerr << "note: " << choice.note << "\n";
-        if (!*capture)
-            throw InputError("kernel timing needs the CUDA back end, which this build lacks; "
-                             "`pplab bench --capture` times trace capture on the CPU model");
-        const auto rows = measure_capture(*choice.backend, {4096, 65536}, 256, *runs);
-        std::ostringstream table, js;
-        table << "trace capture on " << choice.backend->device() << " (median of " << *runs
-              << " runs after a warm-up; block 256)\n";
-        table << "algorithm              n   trace ms  trace+json ms\n";
-        js << "{\"what\": \"capture\", \"backend\": \"" << choice.backend->name()
-           << "\", \"device\": \"" << choice.backend->device() << "\", \"runs\": " << *runs
-           << ", \"rows\": [";
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            char line[160];
-            std::snprintf(line, sizeof line, "%-20s %6d %10.3f %14.3f\n", rows[i].algorithm.c_str(),
-                          rows[i].n, rows[i].trace_ms, rows[i].json_ms);
-            table << line;
-            js << (i ? ", " : "") << "{\"algorithm\": \"" << rows[i].algorithm << "\", \"n\": "
-               << rows[i].n << ", \"trace_ms\": " << rows[i].trace_ms
-               << ", \"trace_json_ms\": " << rows[i].json_ms << "}";
+    cmd->add_option("--warmups", a->warmups, "untimed runs first")->check(CLI::Range(0, 100));
+    cmd->add_option("--families", a->families, "reduce,scan,histogram")->capture_default_str();
+    cmd->add_option("--min-log2", a->min_log2, "smallest size, 2^k elements (bytes)")
+        ->capture_default_str();
+    cmd->add_option("--max-log2", a->max_log2, "largest size")->capture_default_str();
+    cmd->add_option("--blocks", a->blocks, "block sizes of the textbook stages")->delimiter(',');
+    cmd->add_option("--stages", a->stages,
+                    "only these stages (algorithm ids, reduce-fast, scan-fast, hist-fast, cub)")
+        ->delimiter(',');
+    cmd->add_option("--image", a->image, "a picture whose bytes make an extra histogram input");
+    cmd->add_option("--json", a->json, "also write the figures to FILE as JSON");
+    cmd->add_option("--show", a->show, "print the figures saved in FILE (no GPU needed)");
+    cmd->callback([a] {
+        if (!a->show.empty()) {
+            std::cout << timing_to_table(timing_from_json(read_file(a->show)));
+            return;
         }
-        js << "]}\n";
-        std::cout << table.str();
-        if (!json->empty())
-            write_output(*json, js.str());
+        if (a->capture) {
+            BackendChoice choice = choose_backend(a->backend);
+            if (!choice.note.empty())
+                std::cerr << "note: " << choice.note << "\n";
+            std::string json;
+            std::cout << capture_report(*choice.backend, a->runs, json);
+            if (!a->json.empty())
+                write_output(a->json, json);
+            return;
+        }
+        TimingOptions o;
+        o.families = parse_families(a->families);
+        o.min_log2 = a->min_log2;
+        o.max_log2 = a->max_log2;
+        o.blocks = a->blocks;
+        o.runs = a->runs;
+        o.warmups = a->warmups;
+        o.stages = a->stages;
+        o.image = a->image;
+        o.progress = [](double done, const std::string& what) {
+            std::cerr << "\r[" << static_cast<int>(done * 100) << "%] " << what << "          "
+                      << std::flush;
+        };
+        const TimingReport report = measure_kernels(o);
+        std::cerr << "\n";
+        std::cout << timing_to_table(report);
+        if (!a->json.empty())
+            write_output(a->json, timing_to_json(report));
     });
 }
 

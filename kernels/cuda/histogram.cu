@@ -114,14 +114,17 @@ __global__ void histogramPerWarp(const T* data, int* g_hist, int n, int bins, bo
 
 // ---- Launchers -----------------------------------------------------------------------------
 
+// Launches one kernel; the caller checks (traces synchronise, timing loops do not).
 template <class T, class Rec>
-void launch_histogram(const Request& r, const T* data, int* g_hist, const Rec& rec) {
-    const int n = r.n(), B = r.block, G = r.grid, K = r.bins;
-    const bool skip = r.options.skip_empty;
-    const std::size_t smem = static_cast<std::size_t>(shared_bytes(r));
+void launch_histogram(Algorithm a, const T* data, int* g_hist, int n, int K, int G, int B,
+                      bool skip, const Rec& rec, cudaStream_t stream) {
+    const std::size_t smem = sizeof(int) * static_cast<std::size_t>(K) *
+                             (a == Algorithm::HistPerWarp ? static_cast<std::size_t>(B / 32)
+                              : a == Algorithm::HistPrivatised ? 1u
+                                                               : 0u);
     const void* kernel = nullptr;
     const char* name = nullptr;
-    switch (r.algorithm) {
+    switch (a) {
     case Algorithm::HistGlobal:
         kernel = reinterpret_cast<const void*>(&histogramGlobal<T, Rec>);
         name = "histogramGlobal";
@@ -149,27 +152,26 @@ void launch_histogram(const Request& r, const T* data, int* g_hist, const Rec& r
         Rec copy = rec;
         int n_arg = n, k_arg = K;
         bool skip_arg = skip;
-        void* args_global[] = {const_cast<T**>(&data), &g_hist, &n_arg, &copy};
-        void* args_private[] = {const_cast<T**>(&data), &g_hist, &n_arg, &k_arg, &skip_arg, &copy};
+        void* args_global[] = {&data, &g_hist, &n_arg, &copy};
+        void* args_private[] = {&data, &g_hist, &n_arg, &k_arg, &skip_arg, &copy};
         check(cudaLaunchCooperativeKernel(kernel, G, B,
-                                          r.algorithm == Algorithm::HistGlobal ? args_global
+                                          a == Algorithm::HistGlobal ? args_global
                                                                                : args_private,
-                                          smem, nullptr),
+                                          smem, stream),
               std::string("launching kernel ") + name);
     } else {
-        switch (r.algorithm) {
+        switch (a) {
         case Algorithm::HistGlobal:
-            histogramGlobal<<<G, B>>>(data, g_hist, n, rec);
+            histogramGlobal<<<G, B, 0, stream>>>(data, g_hist, n, rec);
             break;
         case Algorithm::HistPrivatised:
-            histogramPrivatised<<<G, B, smem>>>(data, g_hist, n, K, skip, rec);
+            histogramPrivatised<<<G, B, smem, stream>>>(data, g_hist, n, K, skip, rec);
             break;
         default:
-            histogramPerWarp<<<G, B, smem>>>(data, g_hist, n, K, skip, rec);
+            histogramPerWarp<<<G, B, smem, stream>>>(data, g_hist, n, K, skip, rec);
             break;
         }
     }
-    check_launch(name);
 }
 
 template <class T>
@@ -183,10 +185,13 @@ std::vector<float> run(const Request& r, const Plan* plan, DeviceBuffer<std::uin
         TraceRecorder rec;
         rec.words = words->data();
         rec.layout = plan->launches.front().layout;
-        launch_histogram(r, data.data(), g_hist.data(), rec);
+        launch_histogram(r.algorithm, data.data(), g_hist.data(), r.n(), r.bins, r.grid, r.block,
+                         r.options.skip_empty, rec, nullptr);
     } else {
-        launch_histogram(r, data.data(), g_hist.data(), NullRecorder{});
+        launch_histogram(r.algorithm, data.data(), g_hist.data(), r.n(), r.bins, r.grid, r.block,
+                         r.options.skip_empty, NullRecorder{}, nullptr);
     }
+    check_launch(kernel_name(r.algorithm));
     const std::vector<int> counts = g_hist.to_host();
     return {counts.begin(), counts.end()};
 }
@@ -197,6 +202,11 @@ std::vector<float> run(const Request& r, const Plan* plan, DeviceBuffer<std::uin
 
 std::vector<float> histogram(const Request& r, const Plan* plan, DeviceBuffer<std::uint32_t>* words) {
     return r.bins <= 256 ? run<std::uint8_t>(r, plan, words) : run<std::uint16_t>(r, plan, words);
+}
+
+void histogram_untraced(Algorithm a, const unsigned char* data, int* g_hist, int n, int bins,
+                        int grid, int block, bool skip_empty, cudaStream_t stream) {
+    launch_histogram(a, data, g_hist, n, bins, grid, block, skip_empty, NullRecorder{}, stream);
 }
 
 int max_resident_blocks(const void* kernel, int block, std::size_t shared_bytes) {

@@ -11,3 +11,19 @@ std::unique_ptr<Backend> make_cuda_backend(std::string& why) {
 }
 
 } // namespace pplab
+
+#include "pplab/timing.hpp"
+
+namespace pplab {
+
+bool timing_available(std::string& why) {
+    why = "this build has no CUDA back end";
+    return false;
+}
+
+TimingReport measure_kernels(const TimingOptions&) {
+    throw InputError("kernel timing needs the CUDA back end, which this build lacks; open saved "
+                     "figures with `pplab bench --show FILE` (the H200's are in bench/results/)");
+}
+
+} // namespace pplab

@@ -15,6 +15,8 @@
 #include "cuda/launch.hpp"
 #include "cuda/recorder.cuh"
 
+#include <algorithm>
+
 namespace pplab::cuda {
 
 namespace {
@@ -163,72 +165,98 @@ __global__ void reduceAtomic(const float* in, float* out, int n, Rec rec) {
 
 // ---- Launchers -----------------------------------------------------------------------------
 
+// Launches one kernel; the caller checks (traces synchronise, timing loops do not).
 template <class Rec>
-void launch_reduce(Algorithm a, const Request& r, int grid, const float* in, int n, float* out,
-                   const Rec& rec) {
-    const int B = r.block;
+void launch_reduce(Algorithm a, int grid, int B, const float* in, int n, float* out,
+                   const Rec& rec, cudaStream_t stream) {
     const std::size_t warp_slots = sizeof(float) * static_cast<std::size_t>(B / 32);
     const std::size_t tile = sizeof(float) * static_cast<std::size_t>(B);
     switch (a) {
     case Algorithm::ReduceNaive:
-        reduceNaive<<<1, B>>>(in, out, n, rec);
-        check_launch("reduceNaive");
+        reduceNaive<<<1, B, 0, stream>>>(in, out, n, rec);
         break;
     case Algorithm::ReduceTree:
-        reduceTree<<<grid, B, tile>>>(in, out, n, rec);
-        check_launch("reduceTree");
+        reduceTree<<<grid, B, tile, stream>>>(in, out, n, rec);
         break;
     case Algorithm::ReduceCoarsened:
-        reduceCoarsened<<<grid, B, tile>>>(in, out, n, rec);
-        check_launch("reduceCoarsened");
+        reduceCoarsened<<<grid, B, tile, stream>>>(in, out, n, rec);
         break;
     case Algorithm::ReduceShuffle:
-        reduceShuffle<<<grid, B>>>(in, out, n, rec);
-        check_launch("reduceShuffle");
+        reduceShuffle<<<grid, B, 0, stream>>>(in, out, n, rec);
         break;
     case Algorithm::ReduceFull:
-        reduceFull<<<grid, B, warp_slots>>>(in, out, n, rec);
-        check_launch("reduceFull");
+        reduceFull<<<grid, B, warp_slots, stream>>>(in, out, n, rec);
         break;
     case Algorithm::ReduceAtomic:
-        reduceAtomic<<<grid, B, warp_slots>>>(in, out, n, rec);
-        check_launch("reduceAtomic");
+        reduceAtomic<<<grid, B, warp_slots, stream>>>(in, out, n, rec);
         break;
     default:
-        throw std::logic_error("not a reduction");
+        throw std::logic_error("not a textbook reduction");
     }
 }
 
 } // namespace
+
+const char* kernel_name(Algorithm a) {
+    switch (a) {
+    case Algorithm::ReduceNaive:
+        return "reduceNaive";
+    case Algorithm::ReduceTree:
+        return "reduceTree";
+    case Algorithm::ReduceCoarsened:
+        return "reduceCoarsened";
+    case Algorithm::ReduceShuffle:
+        return "reduceShuffle";
+    case Algorithm::ReduceFull:
+        return "reduceFull";
+    case Algorithm::ReduceAtomic:
+        return "reduceAtomic";
+    case Algorithm::ScanBlelloch:
+        return "scanBlock";
+    case Algorithm::ScanMultiblock:
+        return "scanBlocks";
+    case Algorithm::ScanHillisSteele:
+        return "scanHillisSteele";
+    case Algorithm::HistGlobal:
+        return "histogramGlobal";
+    case Algorithm::HistPrivatised:
+        return "histogramPrivatised";
+    case Algorithm::HistPerWarp:
+        return "histogramPerWarp";
+    }
+    return "?";
+}
+
+void reduce_untraced(Algorithm a, const float* in, float* out, int n, int grid, int block,
+                     cudaStream_t stream) {
+    launch_reduce(a, grid, block, in, n, out, NullRecorder{}, stream);
+}
 
 // ---- Dispatch ------------------------------------------------------------------------------
 
 std::vector<float> reduce(const Request& r, const Plan* plan, DeviceBuffer<std::uint32_t>* words) {
     const int n = r.n();
     DeviceBuffer<float> in(r.input);
-    const std::size_t out_size = result_size(r) > static_cast<std::size_t>(r.grid)
-                                     ? result_size(r)
-                                     : static_cast<std::size_t>(r.grid);
+    const std::size_t out_size = std::max(result_size(r), static_cast<std::size_t>(r.grid));
     DeviceBuffer<float> out(out_size, 0.0f);
     DeviceBuffer<unsigned long long> arrivals(1, 0ull);
-    const auto recorder = [&](int pass) {
-        TraceRecorder rec;
-        rec.words = words->data();
-        rec.layout = plan->launches.at(static_cast<std::size_t>(pass)).layout;
-        rec.arrivals = arrivals.data();
-        return rec;
+    const auto run = [&](int pass, int grid, const float* src, int count, float* dst) {
+        if (plan) {
+            TraceRecorder rec;
+            rec.words = words->data();
+            rec.layout = plan->launches.at(static_cast<std::size_t>(pass)).layout;
+            rec.arrivals = arrivals.data();
+            launch_reduce(r.algorithm, grid, r.block, src, count, dst, rec, nullptr);
+        } else {
+            launch_reduce(r.algorithm, grid, r.block, src, count, dst, NullRecorder{}, nullptr);
+        }
+        check_launch(kernel_name(r.algorithm));
     };
-    if (plan)
-        launch_reduce(r.algorithm, r, r.grid, in.data(), n, out.data(), recorder(0));
-    else
-        launch_reduce(r.algorithm, r, r.grid, in.data(), n, out.data(), NullRecorder{});
+    run(0, r.grid, in.data(), n, out.data());
     if (r.algorithm == Algorithm::ReduceFull && r.grid > 1) {
         // The second pass: one block reduces the block totals to the single sum.
         DeviceBuffer<float> total(1, 0.0f);
-        if (plan)
-            launch_reduce(r.algorithm, r, 1, out.data(), r.grid, total.data(), recorder(1));
-        else
-            launch_reduce(r.algorithm, r, 1, out.data(), r.grid, total.data(), NullRecorder{});
+        run(1, 1, out.data(), r.grid, total.data());
         return total.to_host();
     }
     std::vector<float> result = out.to_host();

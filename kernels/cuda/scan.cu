@@ -93,14 +93,11 @@ __global__ void addCarries(float* out, const float* carries, Rec rec) {
     rec.registers(Step::AddCarries, 0, v);
 }
 
-// Inclusive scan of one block: at step k thread t >= 2^k adds s[t - 2^k]. Two barriers per
-// step: everyone reads the old values before anyone writes new ones.
+// Inclusive scan of a block's s[0..blockDim.x): at step k thread t >= 2^k adds s[t - 2^k].
+// Two barriers per step: everyone reads the old values before anyone writes new ones.
 template <class Rec>
-__global__ void scanHillisSteele(const float* in, float* out, int n, Rec rec) {
-    extern __shared__ float s[];
+__device__ void hillisSteeleBlock(float* s, const Rec& rec) {
     const int t = threadIdx.x;
-    s[t] = (t < n) ? in[t] : 0.0f;
-    rec.shared(Step::Load, 0, s);
     int level = 1;
     for (int offset = 1; offset < static_cast<int>(blockDim.x); offset <<= 1, ++level) {
         __syncthreads();
@@ -111,8 +108,30 @@ __global__ void scanHillisSteele(const float* in, float* out, int n, Rec rec) {
         s[t] = v;
         rec.shared(Step::HillisSteele, level, s);
     }
+}
+
+template <class Rec>
+__global__ void scanHillisSteele(const float* in, float* out, int n, Rec rec) {
+    extern __shared__ float s[];
+    const int t = threadIdx.x;
+    s[t] = (t < n) ? in[t] : 0.0f;
+    rec.shared(Step::Load, 0, s);
+    hillisSteeleBlock(s, rec);
     if (t < n)
         out[t] = s[t];
+}
+
+// scanBlocks with Hillis-Steele block scans (timed, for comparing work with Blelloch at the
+// same sizes): the inclusive block scan is shifted right into an exclusive one.
+__global__ void scanBlocksHillisSteele(const float* in, float* out, float* totals, int n) {
+    extern __shared__ float s[];
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    s[threadIdx.x] = (i < n) ? in[i] : 0.0f;
+    hillisSteeleBlock(s, NullRecorder{});
+    __syncthreads();
+    out[i] = threadIdx.x > 0 ? s[threadIdx.x - 1] : 0.0f;
+    if (totals != nullptr && threadIdx.x == 0)
+        totals[blockIdx.x] = s[blockDim.x - 1];
 }
 
 // ---- Launchers -----------------------------------------------------------------------------
@@ -134,34 +153,59 @@ struct Recorders {
     }
 };
 
-// Scans level k of the recursion in place of `out` (padded to whole tiles): block scans,
-// then, with more than one block, the scan of the totals and the carries added back.
-void scan_level(const float* in, float* out, const std::vector<ScanLevel>& levels,
-                std::size_t k, int B, bool inclusive, const Recorders& recs) {
-    const ScanLevel& lv = levels[k];
-    const std::size_t tile = sizeof(float) * static_cast<std::size_t>(B + 1);
-    if (lv.grid == 1) {
-        recs.with(lv.scan_pass, [&](const auto& rec) {
-            scanBlocks<<<1, B, tile>>>(in, out, nullptr, lv.n, inclusive, rec);
-        });
-        check_launch("scanBlocks");
-        return;
+struct ScanLaunch {
+    const ScanWorkspace& ws;
+    const Recorders& recs;
+    bool hillis_steele;
+    bool sync; // tracing: synchronise and name the kernel after each launch
+    cudaStream_t stream;
+
+    void checked(const char* kernel) const {
+        if (sync)
+            check_launch(kernel);
     }
-    DeviceBuffer<float> totals(static_cast<std::size_t>(lv.grid));
-    recs.with(lv.scan_pass, [&](const auto& rec) {
-        scanBlocks<<<lv.grid, B, tile>>>(in, out, totals.data(), lv.n, inclusive, rec);
-    });
-    check_launch("scanBlocks");
-    const ScanLevel& next = levels[k + 1];
-    DeviceBuffer<float> carries(static_cast<std::size_t>(next.grid) * B);
-    scan_level(totals.data(), carries.data(), levels, k + 1, B, false, recs);
-    recs.with(lv.carry_pass, [&](const auto& rec) {
-        addCarries<<<lv.grid, B>>>(out, carries.data(), rec);
-    });
-    check_launch("addCarries");
-}
+
+    // Scans level k of the recursion into out (padded to whole tiles): block scans, then,
+    // with more than one block, the scan of the totals and the carries added back.
+    void level(const float* in, float* out, std::size_t k, bool inclusive) const {
+        const ScanLevel& lv = ws.levels()[k];
+        const int B = ws.block();
+        const std::size_t tile = sizeof(float) * static_cast<std::size_t>(B + 1);
+        float* totals = lv.grid > 1 ? ws.totals(k) : nullptr;
+        if (hillis_steele) {
+            scanBlocksHillisSteele<<<lv.grid, B, tile, stream>>>(in, out, totals, lv.n);
+        } else {
+            recs.with(lv.scan_pass, [&](const auto& rec) {
+                scanBlocks<<<lv.grid, B, tile, stream>>>(in, out, totals, lv.n, inclusive, rec);
+            });
+        }
+        checked("scanBlocks");
+        if (lv.grid == 1)
+            return;
+        level(totals, ws.carries(k), k + 1, false);
+        recs.with(lv.carry_pass, [&](const auto& rec) {
+            addCarries<<<lv.grid, B, 0, stream>>>(out, ws.carries(k), rec);
+        });
+        checked("addCarries");
+    }
+};
 
 } // namespace
+
+ScanWorkspace::ScanWorkspace(int n, int block) : block_(block), levels_(scan_levels(n, block)) {
+    for (std::size_t k = 0; k + 1 < levels_.size(); ++k) {
+        totals_.emplace_back(static_cast<std::size_t>(levels_[k].grid));
+        carries_.emplace_back(static_cast<std::size_t>(levels_[k + 1].grid) * block);
+    }
+}
+
+void scan_untraced(const float* in, float* out, int n, bool hillis_steele, bool inclusive,
+                   const ScanWorkspace& ws, cudaStream_t stream) {
+    if (ws.levels().front().n != n)
+        throw std::logic_error("scan workspace sized for another n");
+    const Recorders none{nullptr, nullptr};
+    ScanLaunch{ws, none, hillis_steele, false, stream}.level(in, out, 0, inclusive);
+}
 
 // ---- Dispatch ------------------------------------------------------------------------------
 
@@ -179,9 +223,10 @@ std::vector<float> scan(const Request& r, const Plan* plan, DeviceBuffer<std::ui
         check_launch("scanHillisSteele");
         result = out.to_host();
     } else {
-        const std::vector<ScanLevel> levels = scan_levels(n, B);
-        DeviceBuffer<float> out(static_cast<std::size_t>(levels.front().grid) * B);
-        scan_level(in.data(), out.data(), levels, 0, B, r.options.inclusive, recs);
+        const ScanWorkspace ws(n, B);
+        DeviceBuffer<float> out(static_cast<std::size_t>(ws.levels().front().grid) * B);
+        ScanLaunch{ws, recs, false, true, nullptr}.level(in.data(), out.data(), 0,
+                                                          r.options.inclusive);
         result = out.to_host();
     }
     result.resize(static_cast<std::size_t>(n));

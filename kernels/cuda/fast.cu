@@ -1,0 +1,381 @@
+// The production kernels: the chapter's ideas taken to the limit of the memory system.
+//
+//   reduceFast     §8.6 plus: 16-byte loads, four independent sums per thread (bytes in
+//                  flight), a grid sized to the SMs, and ONE launch: the last block to finish
+//                  adds the block totals in block order, so the sum stays bit-reproducible
+//   scanFast       §8.7 in a single pass: decoupled look-back (Merrill & Garland). Each tile
+//                  publishes its total at once and its inclusive prefix when known; a tile
+//                  looks back over up to 32 predecessors per step, so the input is read once
+//                  and the output written once: scan at copy speed
+//   histogramFast  §8.8 plus: 16-byte loads, and 32 copies of every bin interleaved so that
+//                  lane l always uses copy l: a warp's 32 atomics land in 32 different banks
+//                  and never on one address, whatever the data (uniform or one value)
+//
+// These are timed, not traced: the look-back reads whichever predecessors happen to have
+// published, so no two runs of scanFast take the same steps.
+#include "cuda/fast.hpp"
+#include "cuda/launch.hpp"
+
+#include <cstdint>
+
+namespace pplab::cuda {
+
+namespace {
+
+constexpr int kFastBlock = 256;
+constexpr int kWarps = kFastBlock / 32;
+
+__device__ __forceinline__ float warp_sum(float v) {
+    for (int offset = 16; offset > 0; offset >>= 1)
+        v += __shfl_down_sync(0xffffffffu, v, offset);
+    return v;
+}
+
+// Block total in thread 0 (fixed order: deterministic).
+__device__ __forceinline__ float block_sum(float v, float* s_warp) {
+    v = warp_sum(v);
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    if (lane == 0)
+        s_warp[warp] = v;
+    __syncthreads();
+    v = threadIdx.x < kWarps ? s_warp[threadIdx.x] : 0.0f;
+    if (warp == 0)
+        v = warp_sum(v);
+    return v;
+}
+
+// ---- reduceFast ----------------------------------------------------------------------------
+
+__global__ void __launch_bounds__(kFastBlock)
+    reduceFast(const float* __restrict__ in, float* __restrict__ partials,
+               unsigned* __restrict__ finished, float* __restrict__ out, int n) {
+    __shared__ float s_warp[kWarps];
+    __shared__ bool s_last;
+    const int n4 = n / 4;
+    const float4* in4 = reinterpret_cast<const float4*>(in);
+    const int stride = gridDim.x * kFastBlock;
+    // Four independent sums: four 16-byte loads in flight per thread per round.
+    float a = 0.0f, b = 0.0f, c = 0.0f, d = 0.0f;
+    int i = blockIdx.x * kFastBlock + threadIdx.x;
+    for (; i + 3 * stride < n4; i += 4 * stride) {
+        const float4 x = __ldcs(in4 + i), y = __ldcs(in4 + i + stride),
+                     z = __ldcs(in4 + i + 2 * stride), w = __ldcs(in4 + i + 3 * stride);
+        a += (x.x + x.y) + (x.z + x.w);
+        b += (y.x + y.y) + (y.z + y.w);
+        c += (z.x + z.y) + (z.z + z.w);
+        d += (w.x + w.y) + (w.z + w.w);
+    }
+    for (; i < n4; i += stride) {
+        const float4 x = __ldcs(in4 + i);
+        a += (x.x + x.y) + (x.z + x.w);
+    }
+    // The n % 4 elements past the last whole float4.
+    if (blockIdx.x == 0 && threadIdx.x < n - 4 * n4)
+        b += in[4 * n4 + threadIdx.x];
+    const float total = block_sum((a + b) + (c + d), s_warp);
+
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = total;
+        __threadfence(); // the total is visible before the ticket says so
+        s_last = atomicAdd(finished, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!s_last)
+        return;
+    // The last block adds the block totals in block order: the same sum every run.
+    __threadfence();
+    float v = 0.0f;
+    for (int k = threadIdx.x; k < static_cast<int>(gridDim.x); k += kFastBlock)
+        v += __ldcg(partials + k);
+    __syncthreads(); // s_warp is reused
+    v = block_sum(v, s_warp);
+    if (threadIdx.x == 0) {
+        *out = v;
+        *finished = 0; // ready for the next launch, without a memset
+    }
+}
+
+// ---- scanFast ------------------------------------------------------------------------------
+
+constexpr int kItems = 16; // per thread: four float4
+constexpr int kTile = kFastBlock * kItems;
+constexpr int kWarpItems = 32 * kItems; // a warp scans 512 consecutive elements
+
+// Tile descriptor: (epoch << 2 | status) in the high word, the float in the low word, one
+// 64-bit store so status and value are seen together. The epoch makes a launch ignore the
+// descriptors of earlier launches, so nothing needs clearing between runs.
+enum : unsigned { kInvalid = 0, kAggregate = 1, kInclusive = 2 };
+
+__device__ __forceinline__ unsigned long long pack(unsigned epoch, unsigned status, float v) {
+    return (static_cast<unsigned long long>(epoch << 2 | status) << 32) | __float_as_uint(v);
+}
+
+__device__ __forceinline__ unsigned long long load_volatile(const unsigned long long* p) {
+    return *reinterpret_cast<const volatile unsigned long long*>(p);
+}
+
+// Volatile: the store goes to L2 now, where the successors' volatile loads look.
+__device__ __forceinline__ void publish(unsigned long long* p, unsigned long long d) {
+    *reinterpret_cast<volatile unsigned long long*>(p) = d;
+}
+
+// Inclusive scan of one value per lane.
+__device__ __forceinline__ float warp_inclusive(float v, int lane) {
+#pragma unroll
+    for (int offset = 1; offset < 32; offset <<= 1) {
+        const float up = __shfl_up_sync(0xffffffffu, v, offset);
+        if (lane >= offset)
+            v += up;
+    }
+    return v;
+}
+
+// Warp 0's look-back: the sum of every tile before `tile`, taken from the nearest
+// predecessor that has published its inclusive prefix and the aggregates in between.
+__device__ float look_back(const unsigned long long* descriptors, int tile, unsigned epoch,
+                           int lane) {
+    float exclusive = 0.0f;
+    for (int pred = tile - 1 - lane;; pred -= 32) {
+        unsigned status = kInclusive; // before tile 0 there is nothing: an inclusive 0
+        float v = 0.0f;
+        if (pred >= 0) {
+            unsigned long long d;
+            do {
+                d = load_volatile(descriptors + pred);
+            } while (static_cast<unsigned>(d >> 34) != epoch || ((d >> 32) & 3u) == kInvalid);
+            status = static_cast<unsigned>(d >> 32) & 3u;
+            v = __uint_as_float(static_cast<unsigned>(d));
+        }
+        const unsigned inclusive = __ballot_sync(0xffffffffu, status == kInclusive);
+        const int stop = inclusive ? __ffs(inclusive) - 1 : 31;
+        exclusive += __shfl_sync(0xffffffffu, warp_sum(lane <= stop ? v : 0.0f), 0);
+        if (inclusive)
+            return exclusive;
+    }
+}
+
+__global__ void __launch_bounds__(kFastBlock)
+    scanFast(const float* __restrict__ in, float* __restrict__ out, int n,
+             unsigned long long* __restrict__ descriptors, unsigned long long* __restrict__ tiles,
+             unsigned long long tile_base, unsigned epoch) {
+    __shared__ float s_warp[kWarps];
+    __shared__ float s_exclusive;
+    __shared__ int s_tile;
+    // Tiles are numbered in the order blocks start, so every tile a block waits for has
+    // started already: the look-back cannot wait on a block that is not running.
+    if (threadIdx.x == 0)
+        s_tile = static_cast<int>(atomicAdd(tiles, 1ull) - tile_base);
+    __syncthreads();
+    const int tile = s_tile;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    // Round k of a warp covers 128 consecutive elements, four per lane: every load and store
+    // instruction moves 512 contiguous bytes.
+    const long long base = static_cast<long long>(tile) * kTile + warp * kWarpItems + 4 * lane;
+    const bool whole = static_cast<long long>(tile + 1) * kTile <= n;
+
+    float4 v[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        const long long i = base + 128 * k;
+        if (whole) {
+            v[k] = __ldcs(reinterpret_cast<const float4*>(in + i));
+        } else {
+            v[k].x = i < n ? in[i] : 0.0f;
+            v[k].y = i + 1 < n ? in[i + 1] : 0.0f;
+            v[k].z = i + 2 < n ? in[i + 2] : 0.0f;
+            v[k].w = i + 3 < n ? in[i + 3] : 0.0f;
+        }
+    }
+    // Scan within the warp, round by round: the lane's own four, then across the lanes.
+    float lane_prefix[4];
+    float warp_total = 0.0f;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        const float own = ((v[k].x + v[k].y) + v[k].z) + v[k].w;
+        const float incl = warp_inclusive(own, lane);
+        float before = __shfl_up_sync(0xffffffffu, incl, 1);
+        if (lane == 0)
+            before = 0.0f;
+        lane_prefix[k] = warp_total + before;
+        warp_total += __shfl_sync(0xffffffffu, incl, 31);
+    }
+    if (lane == 0)
+        s_warp[warp] = warp_total;
+    __syncthreads();
+    float warp_prefix = 0.0f, aggregate = 0.0f;
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+        const float t = s_warp[w];
+        warp_prefix += w < warp ? t : 0.0f;
+        aggregate += t;
+    }
+
+    if (warp == 0) {
+        float exclusive = 0.0f;
+        if (tile == 0) {
+            if (lane == 0)
+                publish(descriptors, pack(epoch, kInclusive, aggregate));
+        } else {
+            if (lane == 0) // at once: successors can use it before this tile knows its prefix
+                publish(descriptors + tile, pack(epoch, kAggregate, aggregate));
+            exclusive = look_back(descriptors, tile, epoch, lane);
+            if (lane == 0)
+                publish(descriptors + tile, pack(epoch, kInclusive, exclusive + aggregate));
+        }
+        if (lane == 0)
+            s_exclusive = exclusive;
+    }
+    __syncthreads();
+    const float prefix = s_exclusive + warp_prefix;
+
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        const long long i = base + 128 * k;
+        const float p = prefix + lane_prefix[k];
+        const float4 o = make_float4(p, p + v[k].x, (p + v[k].x) + v[k].y,
+                                     ((p + v[k].x) + v[k].y) + v[k].z);
+        if (whole) {
+            __stcs(reinterpret_cast<float4*>(out + i), o);
+        } else {
+            if (i < n)
+                out[i] = o.x;
+            if (i + 1 < n)
+                out[i + 1] = o.y;
+            if (i + 2 < n)
+                out[i + 2] = o.z;
+            if (i + 3 < n)
+                out[i + 3] = o.w;
+        }
+    }
+}
+
+// ---- histogramFast -------------------------------------------------------------------------
+
+constexpr int kCopies = 32; // one per lane: bank (bin * 32 + lane) % 32 == lane
+
+__device__ __forceinline__ void count_word(unsigned* s, unsigned word, int lane) {
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+        atomicAdd(s + ((word >> (8 * k)) & 0xFFu) * kCopies + lane, 1u);
+}
+
+__device__ __forceinline__ void count16(unsigned* s, uint4 v, int lane) {
+    // Sixteen equal bytes (one-value data, long runs): one atomic instead of sixteen.
+    const unsigned b = v.x & 0xFFu;
+    const unsigned all = b * 0x01010101u;
+    if (v.x == all && v.y == all && v.z == all && v.w == all) {
+        atomicAdd(s + b * kCopies + lane, 16u);
+        return;
+    }
+    count_word(s, v.x, lane);
+    count_word(s, v.y, lane);
+    count_word(s, v.z, lane);
+    count_word(s, v.w, lane);
+}
+
+__global__ void __launch_bounds__(kFastBlock)
+    histogramFast(const unsigned char* __restrict__ data, unsigned* __restrict__ g_hist,
+                  long long n, int bins) {
+    extern __shared__ unsigned s_copies[]; // bins * 32
+    for (int k = threadIdx.x; k < bins * kCopies; k += kFastBlock)
+        s_copies[k] = 0;
+    __syncthreads();
+    const int lane = threadIdx.x % 32;
+    const long long n16 = n / 16;
+    const uint4* d16 = reinterpret_cast<const uint4*>(data);
+    const long long stride = static_cast<long long>(gridDim.x) * kFastBlock;
+    long long i = static_cast<long long>(blockIdx.x) * kFastBlock + threadIdx.x;
+    for (; i + stride < n16; i += 2 * stride) { // two 16-byte loads in flight
+        const uint4 u = __ldcs(d16 + i), v = __ldcs(d16 + i + stride);
+        count16(s_copies, u, lane);
+        count16(s_copies, v, lane);
+    }
+    for (; i < n16; i += stride)
+        count16(s_copies, __ldcs(d16 + i), lane);
+    for (long long k = 16 * n16 + static_cast<long long>(blockIdx.x) * kFastBlock + threadIdx.x;
+         k < n; k += stride)
+        atomicAdd(s_copies + data[k] * kCopies + lane, 1u);
+    __syncthreads();
+    // Fold: thread per bin sums its 32 copies, starting at its own lane's copy so the warp's
+    // reads fall in 32 different banks.
+    for (int bin = threadIdx.x; bin < bins; bin += kFastBlock) {
+        unsigned sum = 0;
+#pragma unroll 8
+        for (int c = 0; c < kCopies; ++c)
+            sum += s_copies[bin * kCopies + (c + lane) % kCopies];
+        if (sum != 0)
+            atomicAdd(g_hist + bin, sum);
+    }
+}
+
+int resident_grid(const void* kernel, std::size_t smem) {
+    return max_resident_blocks(kernel, kFastBlock, smem);
+}
+
+} // namespace
+
+// ---- Launchers -----------------------------------------------------------------------------
+
+FastReduce::FastReduce() {
+    grid_ = resident_grid(reinterpret_cast<const void*>(&reduceFast), 0);
+    check(cudaMalloc(&partials_, sizeof(float) * static_cast<std::size_t>(grid_)), "cudaMalloc");
+    check(cudaMalloc(&finished_, sizeof(unsigned)), "cudaMalloc");
+    check(cudaMemset(finished_, 0, sizeof(unsigned)), "cudaMemset");
+}
+
+FastReduce::~FastReduce() {
+    cudaFree(partials_);
+    cudaFree(finished_);
+}
+
+void FastReduce::launch(const float* in, float* out, int n, cudaStream_t stream) const {
+    // Small inputs want fewer, fuller blocks: at least eight 16-byte loads per thread, and
+    // fewer block totals for the last block to add.
+    const int wanted = (n / 4 + kFastBlock * 8 - 1) / (kFastBlock * 8);
+    const int grid = wanted < 1 ? 1 : (wanted < grid_ ? wanted : grid_);
+    reduceFast<<<grid, kFastBlock, 0, stream>>>(in, partials_, finished_, out, n);
+}
+
+FastScan::FastScan(int max_n) {
+    const std::size_t tiles = static_cast<std::size_t>((max_n + kTile - 1) / kTile) + 1;
+    check(cudaMalloc(&descriptors_, sizeof(unsigned long long) * tiles), "cudaMalloc");
+    check(cudaMemset(descriptors_, 0, sizeof(unsigned long long) * tiles), "cudaMemset");
+    check(cudaMalloc(&tiles_, sizeof(unsigned long long)), "cudaMalloc");
+    check(cudaMemset(tiles_, 0, sizeof(unsigned long long)), "cudaMemset");
+    max_n_ = max_n;
+}
+
+FastScan::~FastScan() {
+    cudaFree(descriptors_);
+    cudaFree(tiles_);
+}
+
+void FastScan::launch(const float* in, float* out, int n, cudaStream_t stream) {
+    if (n > max_n_)
+        throw std::logic_error("FastScan sized for fewer elements");
+    const int tiles = (n + kTile - 1) / kTile;
+    ++epoch_; // 30 bits: a billion launches before it wraps
+    scanFast<<<tiles, kFastBlock, 0, stream>>>(in, out, n, descriptors_, tiles_, tile_base_,
+                                              epoch_ & 0x3FFFFFFFu);
+    tile_base_ += static_cast<unsigned long long>(tiles);
+}
+
+FastHistogram::FastHistogram(int bins) : bins_(bins) {
+    smem_ = sizeof(unsigned) * static_cast<std::size_t>(bins) * kCopies;
+    if (smem_ > 48 * 1024)
+        check(cudaFuncSetAttribute(histogramFast, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(smem_)),
+              "cudaFuncSetAttribute");
+    grid_ = resident_grid(reinterpret_cast<const void*>(&histogramFast), smem_);
+}
+
+void FastHistogram::launch(const unsigned char* data, unsigned* g_hist, long long n,
+                           cudaStream_t stream) const {
+    check(cudaMemsetAsync(g_hist, 0, sizeof(unsigned) * static_cast<std::size_t>(bins_), stream),
+          "cudaMemsetAsync");
+    const long long wanted = (n / 16 + kFastBlock - 1) / kFastBlock;
+    const int grid = wanted < 1 ? 1 : static_cast<int>(wanted < grid_ ? wanted : grid_);
+    histogramFast<<<grid, kFastBlock, smem_, stream>>>(data, g_hist, n, bins_);
+}
+
+} // namespace pplab::cuda

@@ -1,0 +1,56 @@
+// Launchers of the production kernels (fast.cu). Each owns the small device state its kernel
+// keeps between launches (block totals, tile descriptors), so timing loops allocate nothing.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace pplab::cuda {
+
+// One launch: grid sized to the SMs; the last block to finish adds the block totals.
+class FastReduce {
+public:
+    FastReduce();
+    ~FastReduce();
+    FastReduce(const FastReduce&) = delete;
+    FastReduce& operator=(const FastReduce&) = delete;
+    void launch(const float* in, float* out, int n, cudaStream_t stream = nullptr) const;
+
+private:
+    int grid_ = 0;
+    float* partials_ = nullptr;
+    unsigned* finished_ = nullptr;
+};
+
+// Single-pass exclusive scan with decoupled look-back, for up to max_n elements.
+class FastScan {
+public:
+    explicit FastScan(int max_n);
+    ~FastScan();
+    FastScan(const FastScan&) = delete;
+    FastScan& operator=(const FastScan&) = delete;
+    void launch(const float* in, float* out, int n, cudaStream_t stream = nullptr);
+
+private:
+    int max_n_ = 0;
+    unsigned long long* descriptors_ = nullptr;
+    unsigned long long* tiles_ = nullptr;
+    unsigned long long tile_base_ = 0;
+    unsigned epoch_ = 0;
+};
+
+// 8-bit histogram into `bins` (<= 256) bins; zeroes g_hist itself.
+class FastHistogram {
+public:
+    explicit FastHistogram(int bins);
+    void launch(const unsigned char* data, unsigned* g_hist, long long n,
+                cudaStream_t stream = nullptr) const;
+
+private:
+    int bins_ = 0;
+    int grid_ = 0;
+    std::size_t smem_ = 0;
+};
+
+} // namespace pplab::cuda
