@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <stdexcept>
 
 namespace pplab {
 
@@ -58,9 +59,19 @@ std::string label_of(const Trace& t, int frame) {
     return frame < 0 ? std::string("the input") : frame_label(t.frames[static_cast<std::size_t>(frame)], label_parts(t));
 }
 
-float value_of(const Trace& t, const CellRef& ref) {
-    return ref.frame == CellRef::kInput ? t.request.input.at(static_cast<std::size_t>(ref.cell))
-                                        : t.frames.at(static_cast<std::size_t>(ref.frame)).values.at(static_cast<std::size_t>(ref.cell));
+// kInput is the input of the launch that wrote the cell: a later launch (reduce-full's second
+// pass, a deeper level of the multi-block scan) reads the block totals of the launch before.
+float value_of(const Trace& t, int pass, const CellRef& ref) {
+    if (ref.frame != CellRef::kInput)
+        return t.frames.at(static_cast<std::size_t>(ref.frame))
+            .values.at(static_cast<std::size_t>(ref.cell));
+    if (pass == 0)
+        return t.request.input.at(static_cast<std::size_t>(ref.cell));
+    for (const Frame& f : t.frames)
+        if (f.pass == pass - 1 && f.step == Step::BlockTotal && f.block == ref.cell)
+            return f.values.at(0);
+    throw std::logic_error("no block total " + std::to_string(ref.cell) + " before pass " +
+                           std::to_string(pass));
 }
 
 } // namespace
@@ -175,14 +186,15 @@ std::string explain_cell(const Trace& t, int frame, int cell, float given) {
     if (w.atomics > 1 || f.step == Step::HistAccumulate) {
         s += "; the bin went from ";
         const bool had_before = !w.from.empty() && w.from.front().frame >= 0;
-        s += had_before ? format_value(value_of(t, w.from.front())) : std::string("0");
+        s += had_before ? format_value(value_of(t, f.pass, w.from.front())) : std::string("0");
         return s + " to " + format_value(expected) + ".";
     }
     if (w.from.size() == 2) {
-        s += " = " + format_value(value_of(t, w.from[0])) + " + " + format_value(value_of(t, w.from[1]));
+        s += " = " + format_value(value_of(t, f.pass, w.from[0])) + " + " +
+             format_value(value_of(t, f.pass, w.from[1]));
         s += " = " + format_value(expected);
     } else if (w.from.size() == 1) {
-        s += " = " + format_value(value_of(t, w.from[0]));
+        s += " = " + format_value(value_of(t, f.pass, w.from[0]));
     }
     if (!w.from.empty() && w.from.front().frame >= 0)
         s += " (reading " + label_of(t, w.from.front().frame) + ")";

@@ -61,13 +61,7 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
     const Request& r = t_.request;
     const int pred = predecessor(index);
     const auto P = [&](int cell) { return CellRef{pred, cell}; };
-    // What a launch reads: the request's input in the first; the second launch of reduce-full
-    // and each deeper level of the multi-block scan read the block totals of the launch before.
-    const auto input = [&](long long i) {
-        if (f.pass == 0)
-            return CellRef{CellRef::kInput, static_cast<int>(i)};
-        return CellRef{find(Step::BlockTotal, f.pass - 1, 0, static_cast<int>(i), -1), 0};
-    };
+    const auto input = [](long long i) { return CellRef{CellRef::kInput, static_cast<int>(i)}; };
 
     // Geometry of this frame's launch.
     const Plan plan = make_plan(r);

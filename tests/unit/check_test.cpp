@@ -139,6 +139,30 @@ TEST(Check, ExplainCellForAReductionLane) {
     EXPECT_TRUE(mentions(why, "expected 2")) << why;
 }
 
+TEST(Check, ExplainsASecondPassFromTheBlockTotalsItReads) {
+    // reduce-full over 12 blocks: the second launch's thread 3 starts its sum with the block
+    // total of block 3, not with element 3 of the user's input.
+    Request r;
+    r.algorithm = Algorithm::ReduceFull;
+    r.block = 64;
+    r.input = generate(Generator::Seq, 3000, 0, 0); // 1, 2, 3, ...: element 3 is 4
+    const Trace t = make_cpu_backend()->trace(r);
+    ASSERT_EQ(t.request.grid, 12);
+    float total3 = 0;
+    int round1 = -1;
+    for (std::size_t i = 0; i < t.frames.size(); ++i) {
+        const Frame& f = t.frames[i];
+        if (f.pass == 0 && f.step == Step::BlockTotal && f.block == 3)
+            total3 = f.values.at(0);
+        if (f.pass == 1 && f.step == Step::Accumulate && f.level == 1)
+            round1 = static_cast<int>(i);
+    }
+    ASSERT_GE(round1, 0);
+    EXPECT_EQ(t.frames[static_cast<std::size_t>(round1)].values.at(3), total3);
+    const std::string why = explain_cell(t, round1, 3, 0.0f);
+    EXPECT_TRUE(mentions(why, "= " + format_value(total3) + ".")) << why;
+}
+
 TEST(Check, ByValueSoZeroMatchesNegativeZero) {
     Request r;
     r.algorithm = Algorithm::ReduceTree;

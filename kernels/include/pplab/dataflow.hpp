@@ -15,7 +15,9 @@
 
 namespace pplab {
 
-// A cell of an earlier frame of the trace, or (frame == kInput) of the request's input.
+// A cell of an earlier frame of the trace, or (frame == kInput) of the input of the frame's
+// launch: the request's input for the first launch; the block totals of the launch before for
+// reduce-full's second pass and each deeper level of the multi-block scan.
 struct CellRef {
     static constexpr int kInput = -1;
     int frame = kInput;
