@@ -49,5 +49,7 @@ std::vector<float> run_reduce(const Request& r, const Plan& plan, std::vector<st
 std::vector<float> run_scan(const Request& r, const Plan& plan, std::vector<std::uint32_t>& words);
 std::vector<float> run_histogram(const Request& r, const Plan& plan,
                                  std::vector<std::uint32_t>& words);
+// The production kernels' results (they are not traced): see fast.cpp.
+std::vector<float> run_fast(const Request& r);
 
 } // namespace pplab::cpu

@@ -35,6 +35,8 @@ public:
 private:
     static std::vector<float> dispatch(const Request& r, const Plan* plan,
                                        cuda::DeviceBuffer<std::uint32_t>* words) {
+        if (!info(r.algorithm).traced)
+            return cuda::fast(r);
         switch (info(r.algorithm).family) {
         case Family::Reduce:
             return cuda::reduce(r, plan, words);

@@ -15,6 +15,7 @@
 // published, so no two runs of scanFast take the same steps.
 #include "cuda/fast.hpp"
 #include "cuda/launch.hpp"
+#include "pplab/request.hpp"
 
 #include <cstdint>
 
@@ -22,8 +23,8 @@ namespace pplab::cuda {
 
 namespace {
 
-constexpr int kFastBlock = 256;
 constexpr int kWarps = kFastBlock / 32;
+constexpr int kMaxGrid = 65535;
 
 __device__ __forceinline__ float warp_sum(float v) {
     for (int offset = 16; offset > 0; offset >>= 1)
@@ -318,7 +319,7 @@ int resident_grid(const void* kernel, std::size_t smem) {
 
 FastReduce::FastReduce() {
     grid_ = resident_grid(reinterpret_cast<const void*>(&reduceFast), 0);
-    check(cudaMalloc(&partials_, sizeof(float) * static_cast<std::size_t>(grid_)), "cudaMalloc");
+    check(cudaMalloc(&partials_, sizeof(float) * kMaxGrid), "cudaMalloc");
     check(cudaMalloc(&finished_, sizeof(unsigned)), "cudaMalloc");
     check(cudaMemset(finished_, 0, sizeof(unsigned)), "cudaMemset");
 }
@@ -328,11 +329,15 @@ FastReduce::~FastReduce() {
     cudaFree(finished_);
 }
 
-void FastReduce::launch(const float* in, float* out, int n, cudaStream_t stream) const {
-    // Small inputs want fewer, fuller blocks: at least eight 16-byte loads per thread, and
-    // fewer block totals for the last block to add.
-    const int wanted = (n / 4 + kFastBlock * 8 - 1) / (kFastBlock * 8);
-    const int grid = wanted < 1 ? 1 : (wanted < grid_ ? wanted : grid_);
+void FastReduce::launch(const float* in, float* out, int n, int grid, cudaStream_t stream) const {
+    if (grid == 0) {
+        // Small inputs want fewer, fuller blocks: at least eight 16-byte loads per thread,
+        // and fewer block totals for the last block to add.
+        const int wanted = (n / 4 + kFastBlock * 8 - 1) / (kFastBlock * 8);
+        grid = wanted < 1 ? 1 : (wanted < grid_ ? wanted : grid_);
+    }
+    if (grid > kMaxGrid)
+        throw std::logic_error("reduceFast grid too large");
     reduceFast<<<grid, kFastBlock, 0, stream>>>(in, partials_, finished_, out, n);
 }
 
@@ -376,6 +381,35 @@ void FastHistogram::launch(const unsigned char* data, unsigned* g_hist, long lon
     const long long wanted = (n / 16 + kFastBlock - 1) / kFastBlock;
     const int grid = wanted < 1 ? 1 : static_cast<int>(wanted < grid_ ? wanted : grid_);
     histogramFast<<<grid, kFastBlock, smem_, stream>>>(data, g_hist, n, bins_);
+}
+
+std::vector<float> fast(const Request& r) {
+    DeviceBuffer<float> in(r.input);
+    switch (r.algorithm) {
+    case Algorithm::ReduceFast: {
+        DeviceBuffer<float> out(1);
+        FastReduce().launch(in.data(), out.data(), r.n(), r.grid);
+        check_launch("reduceFast");
+        return out.to_host();
+    }
+    case Algorithm::ScanFast: {
+        DeviceBuffer<float> out(static_cast<std::size_t>(r.n()));
+        FastScan(r.n()).launch(in.data(), out.data(), r.n());
+        check_launch("scanFast");
+        return out.to_host();
+    }
+    case Algorithm::HistFast: {
+        std::vector<unsigned char> bytes(r.input.begin(), r.input.end());
+        DeviceBuffer<unsigned char> data(bytes);
+        DeviceBuffer<unsigned> counts(static_cast<std::size_t>(r.bins));
+        FastHistogram(r.bins).launch(data.data(), counts.data(), r.n());
+        check_launch("histogramFast");
+        const std::vector<unsigned> c = counts.to_host();
+        return {c.begin(), c.end()};
+    }
+    default:
+        throw std::logic_error("not a production kernel");
+    }
 }
 
 } // namespace pplab::cuda

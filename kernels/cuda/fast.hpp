@@ -15,7 +15,9 @@ public:
     ~FastReduce();
     FastReduce(const FastReduce&) = delete;
     FastReduce& operator=(const FastReduce&) = delete;
-    void launch(const float* in, float* out, int n, cudaStream_t stream = nullptr) const;
+    // grid 0: sized to the device (resident blocks, at least eight float4 per thread).
+    void launch(const float* in, float* out, int n, int grid = 0,
+                cudaStream_t stream = nullptr) const;
 
 private:
     int grid_ = 0;

@@ -90,6 +90,9 @@ std::vector<float> reduce(const Request& r, const Plan* plan, DeviceBuffer<std::
 std::vector<float> scan(const Request& r, const Plan* plan, DeviceBuffer<std::uint32_t>* words);
 std::vector<float> histogram(const Request& r, const Plan* plan, DeviceBuffer<std::uint32_t>* words);
 
+// The production kernels (fast.cu) for a request: their output.
+std::vector<float> fast(const Request& r);
+
 // The chapter's name of an algorithm's (main) kernel, for messages.
 const char* kernel_name(Algorithm a);
 

@@ -223,6 +223,12 @@ const char* kernel_name(Algorithm a) {
         return "histogramPrivatised";
     case Algorithm::HistPerWarp:
         return "histogramPerWarp";
+    case Algorithm::ReduceFast:
+        return "reduceFast";
+    case Algorithm::ScanFast:
+        return "scanFast";
+    case Algorithm::HistFast:
+        return "histogramFast";
     }
     return "?";
 }

@@ -97,14 +97,17 @@ std::size_t result_size(const Request& r) {
     case Algorithm::ReduceNaive:
     case Algorithm::ReduceFull:
     case Algorithm::ReduceAtomic:
+    case Algorithm::ReduceFast:
         return 1;
     case Algorithm::ScanBlelloch:
     case Algorithm::ScanMultiblock:
     case Algorithm::ScanHillisSteele:
+    case Algorithm::ScanFast:
         return static_cast<std::size_t>(r.n());
     case Algorithm::HistGlobal:
     case Algorithm::HistPrivatised:
     case Algorithm::HistPerWarp:
+    case Algorithm::HistFast:
         return static_cast<std::size_t>(r.bins);
     }
     return 0;
@@ -135,6 +138,10 @@ std::vector<ScanLevel> scan_levels(int n, int block) {
 }
 
 Plan make_plan(const Request& r) {
+    if (!info(r.algorithm).traced)
+        throw InputError(std::string(info(r.algorithm).id) +
+                         " is a production kernel: it is timed (`pplab bench`) and checked, "
+                         "not traced; trace the chapter's stages instead");
     Plan plan;
     const int B = r.block, G = r.grid, n = r.n();
     const int W = B / kWarpSize;
@@ -217,6 +224,10 @@ Plan make_plan(const Request& r) {
             .add(Step::HistZero, Buffer::PrivateHist, 0, 1, G, 0, r.bins)
             .add(Step::HistAccumulate, Buffer::PrivateHist, 1, plan.rounds, G, 0, r.bins)
             .add(Step::HistFold, Buffer::Global, 0, 1, G, 0, r.bins);
+        break;
+    case Algorithm::ReduceFast:
+    case Algorithm::ScanFast:
+    case Algorithm::HistFast:
         break;
     case Algorithm::HistPerWarp:
         plan.rounds = grid_stride_rounds(n, G, B);

@@ -3,6 +3,7 @@
 #include <array>
 #include <bit>
 #include <charconv>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -92,6 +93,26 @@ constexpr std::array kAlgorithms{
         "atomics contend within one warp, not the whole block; the copies are merged per bin and "
         "folded into global memory as in the privatised kernel.",
         false, true, false, true},
+    AlgorithmInfo{A::ReduceFast, "reduce-fast", "reduceFast", "production", F::Reduce,
+        "reduceFull taken to the limit: 16-byte loads, one launch, the last block adds up",
+        "The production reduction: four independent 16-byte loads in flight per thread, a grid "
+        "sized to the SMs, and one launch: the last block to finish adds the block totals in "
+        "block order, so the sum is still bit-reproducible. Timed beside CUB; not traced.",
+        false, false, false, true, false},
+    AlgorithmInfo{A::ScanFast, "scan-fast", "scanFast", "production", F::Scan,
+        "single-pass scan with decoupled look-back: input read once, output written once",
+        "Merrill and Garland's single pass: each tile publishes its total at once and its "
+        "inclusive prefix when known; a tile adds up the totals of up to 32 predecessors per "
+        "step until it meets a published prefix. Not traced: which predecessors have published "
+        "differs from run to run, and so do the last bits of a float scan.",
+        false, false, false, false, false},
+    AlgorithmInfo{A::HistFast, "hist-fast", "histogramFast", "production", F::Histogram,
+        "16-byte loads; 32 interleaved copies of every bin, one per lane: no bank conflicts",
+        "The production histogram: each thread reads 16 bytes at a time, and every bin has 32 "
+        "copies interleaved so that lane l always counts into copy l: a warp's atomics land in "
+        "32 different banks and never on one address, whatever the data. Sixteen equal bytes "
+        "count with one atomic. Timed beside CUB; not traced.",
+        false, false, false, true, false},
 };
 // clang-format on
 
@@ -109,6 +130,8 @@ int ceil_div(long long a, long long b) { return static_cast<int>((a + b - 1) / b
 
 int default_block(const Request& r) {
     const auto& i = info(r.algorithm);
+    if (!i.traced)
+        return kFastBlock;
     if (i.single_block) {
         // The chapter's scanBlock scans blockDim.x elements: the smallest block that holds n.
         const int n = std::max(r.n(), 1);
@@ -121,6 +144,9 @@ int default_block(const Request& r) {
 void check_block(const Request& r) {
     const auto& i = info(r.algorithm);
     const std::string who = std::string(i.id);
+    if (!i.traced && r.block != kFastBlock)
+        throw InputError(who + " runs blocks of " + std::to_string(kFastBlock) +
+                         " threads: it is tuned for them");
     if (r.block < 1 || r.block > kMaxBlock)
         throw InputError("block size " + std::to_string(r.block) +
                          " is out of range: a block has 1 to 1024 threads");
@@ -147,6 +173,12 @@ void check_grid(Request& r) {
     int natural = 1;
     if (r.algorithm == A::ReduceNaive || i.single_block)
         natural = 1;
+    else if (r.algorithm == A::ReduceFast) // at least eight float4 per thread
+        natural = std::clamp(ceil_div(n, 4LL * kFastBlock * 8), 1, kFastReduceMaxGrid);
+    else if (r.algorithm == A::ScanFast) // one tile of 16 elements per thread per block
+        natural = ceil_div(n, 16LL * kFastBlock);
+    else if (r.algorithm == A::HistFast) // 16 bytes per thread per round
+        natural = std::max(1, ceil_div(n, 16LL * kFastBlock));
     else if (i.grid_stride)
         natural = std::max(1, ceil_div(n, static_cast<long long>(r.block) * kElemsPerThread));
     else
@@ -215,6 +247,8 @@ void check_bins(const Request& r) {
         return; // its atomics go straight to global memory: no private copy to fit
     const int copies = r.algorithm == A::HistPerWarp ? r.block / kWarpSize : 1;
     const long long bytes = 4LL * r.bins * copies;
+    if (r.algorithm == A::HistFast && r.bins > 256)
+        throw InputError("hist-fast counts bytes: at most 256 bins");
     if (bytes > kSharedBytesPerBlock)
         throw InputError(std::to_string(r.bins) + " bins" +
                          (copies > 1 ? " x " + std::to_string(copies) + " warps" : std::string()) +
@@ -271,7 +305,8 @@ Request normalize(Request r) {
         r.options.inclusive = false;
     if (r.algorithm == A::ScanHillisSteele)
         r.options.inclusive = true; // inclusive by construction, whatever was asked
-    if (r.algorithm != A::HistPrivatised && r.algorithm != A::HistPerWarp)
+    if (r.algorithm != A::HistPrivatised && r.algorithm != A::HistPerWarp &&
+        r.algorithm != A::HistFast)
         r.options.skip_empty = true;
     if (r.algorithm != A::ReduceAtomic)
         r.options.order_seed = 0;
@@ -293,6 +328,8 @@ int shared_bytes(const Request& r) {
         return 4 * r.bins;
     case A::HistPerWarp:
         return 4 * r.bins * (r.block / kWarpSize);
+    case A::HistFast:
+        return 4 * r.bins * kWarpSize; // one copy per lane
     default:
         return 0;
     }

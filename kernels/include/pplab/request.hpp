@@ -35,6 +35,9 @@ enum class Algorithm {
     HistGlobal,       // §8.8 naive
     HistPrivatised,   // §8.8
     HistPerWarp,      // §8.8 next-level fix
+    ReduceFast,       // production: 16-byte loads, one launch (timed, not traced)
+    ScanFast,         // production: single pass, decoupled look-back (timed, not traced)
+    HistFast,         // production: lane-interleaved private copies (timed, not traced)
 };
 
 // What an algorithm needs of its launch; the validation and the UI read it from here.
@@ -50,6 +53,7 @@ struct AlgorithmInfo {
     bool warp_multiple_block; // warp shuffles need whole warps
     bool single_block;        // scans one block: n <= block size
     bool grid_stride;         // the grid is a free parameter (coarsened loops)
+    bool traced = true;       // false: a production kernel, timed and checked, not traced
 };
 
 std::span<const AlgorithmInfo> algorithms();
@@ -62,6 +66,11 @@ inline constexpr int kMaxBlock = 1024;
 // The chapter's #define ELEMS_PER_THREAD 4: a default grid leaves each thread about four
 // elements of the grid-stride loop.
 inline constexpr int kElemsPerThread = 4;
+// The production kernels' block size (kernels/cuda/fast.cu).
+inline constexpr int kFastBlock = 256;
+// reduce-fast's default grid: 8 blocks of 256 threads on each of the H200's 132 SMs, and at
+// least eight 16-byte loads per thread.
+inline constexpr int kFastReduceMaxGrid = 8 * 132;
 // Shared memory a block may use without opting in; private histograms must fit in it.
 inline constexpr int kSharedBytesPerBlock = 48 * 1024;
 // A trace records every level of every block; these caps keep one under 64 MiB and turn an
