@@ -7,6 +7,7 @@
 // in L2; random data, never zeros. GB/s counts the bytes that must move.
 #include "cuda/fast.hpp"
 #include "cuda/launch.hpp"
+#include "cuda/timer.hpp"
 #include "pplab/timing.hpp"
 
 #include <cub/device/device_histogram.cuh>
@@ -33,59 +34,6 @@ using cuda::check;
 using cuda::DeviceBuffer;
 
 std::string pow2(int k) { return "2^" + std::to_string(k); }
-
-class Events {
-public:
-    Events() {
-        check(cudaEventCreate(&start_), "cudaEventCreate");
-        check(cudaEventCreate(&stop_), "cudaEventCreate");
-    }
-    ~Events() {
-        cudaEventDestroy(start_);
-        cudaEventDestroy(stop_);
-    }
-    Events(const Events&) = delete;
-    Events& operator=(const Events&) = delete;
-
-    // Median of `runs` timed calls after `warmups` untimed ones; fn(k) gets the run number.
-    double median_ms(const std::function<void(int)>& fn, int warmups, int runs) {
-        for (int k = 0; k < warmups; ++k)
-            fn(k);
-        check(cudaGetLastError(), "a warm-up launch");
-        check(cudaDeviceSynchronize(), "the warm-up runs");
-        std::vector<float> ms(static_cast<std::size_t>(runs));
-        for (int k = 0; k < runs; ++k) {
-            check(cudaEventRecord(start_), "cudaEventRecord");
-            fn(warmups + k);
-            check(cudaEventRecord(stop_), "cudaEventRecord");
-            check(cudaEventSynchronize(stop_), "a timed run");
-            check(cudaEventElapsedTime(&ms[static_cast<std::size_t>(k)], start_, stop_),
-                  "cudaEventElapsedTime");
-        }
-        check(cudaGetLastError(), "a timed launch");
-        std::sort(ms.begin(), ms.end());
-        const std::size_t m = ms.size() / 2;
-        return ms.size() % 2 ? ms[m] : 0.5 * (ms[m - 1] + ms[m]);
-    }
-
-private:
-    cudaEvent_t start_{}, stop_{};
-};
-
-// Run k reads copy (k % copies) of a region: together the copies span at least four L2s.
-struct Rotation {
-    std::size_t copies = 1;
-    std::size_t offset(int run, std::size_t size) const {
-        return static_cast<std::size_t>(run) % copies * size;
-    }
-};
-
-Rotation rotation(std::size_t size_bytes, std::size_t capacity_bytes, std::size_t l2_bytes) {
-    Rotation r;
-    const std::size_t wanted = (4 * l2_bytes + size_bytes - 1) / size_bytes;
-    r.copies = std::max<std::size_t>(1, std::min(wanted, capacity_bytes / size_bytes));
-    return r;
-}
 
 struct SplitMix {
     std::uint64_t state;
@@ -226,7 +174,7 @@ private:
         for (int k = o_.min_log2; k <= o_.max_log2; ++k, ++done_steps_) {
             const long long n = 1LL << k;
             const double bytes = 4.0 * static_cast<double>(n);
-            const Rotation rot = rotation(static_cast<std::size_t>(n) * 4, capacity_ * 4, l2_);
+            const cuda::Rotation rot = cuda::rotation(static_cast<std::size_t>(n) * 4, capacity_ * 4, l2_);
             double ref = 0;
             for (long long i = 0; i < n; ++i)
                 ref += host[static_cast<std::size_t>(i)];
@@ -340,7 +288,7 @@ private:
         for (int k = o_.min_log2; k <= o_.max_log2; ++k, ++done_steps_) {
             const long long n = 1LL << k;
             const double bytes = 8.0 * static_cast<double>(n);
-            const Rotation rot = rotation(static_cast<std::size_t>(n) * 4, capacity_ * 4, l2_);
+            const cuda::Rotation rot = cuda::rotation(static_cast<std::size_t>(n) * 4, capacity_ * 4, l2_);
             ref.assign(static_cast<std::size_t>(n), 0.0);
             double run_sum = 0;
             for (long long i = 0; i < n; ++i) {
@@ -453,7 +401,7 @@ private:
             DeviceBuffer<unsigned char> data(dist.bytes);
             for (int k = o_.min_log2; k <= o_.max_log2; ++k) {
                 const long long n = 1LL << k;
-                const Rotation rot = rotation(static_cast<std::size_t>(n), capacity, l2_);
+                const cuda::Rotation rot = cuda::rotation(static_cast<std::size_t>(n), capacity, l2_);
                 std::vector<int> ref(kBins, 0);
                 for (long long i = 0; i < n; ++i)
                     ++ref[dist.bytes[static_cast<std::size_t>(i)]];
@@ -520,7 +468,7 @@ private:
 
     TimingOptions o_;
     TimingReport report_;
-    Events events_;
+    cuda::Events events_;
     std::size_t l2_ = 0;
     std::size_t max_elems_ = 0;
     std::size_t capacity_ = 0;

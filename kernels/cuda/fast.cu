@@ -98,9 +98,9 @@ __global__ void __launch_bounds__(kFastBlock)
 
 // ---- scanFast ------------------------------------------------------------------------------
 
-constexpr int kItems = 16; // per thread: four float4
-constexpr int kTile = kFastBlock * kItems;
-constexpr int kWarpItems = 32 * kItems; // a warp scans 512 consecutive elements
+// A tile is Rounds x 128 elements per warp; production uses four rounds (4096 per tile).
+template <int Rounds>
+inline constexpr int kTileSize = kFastBlock * 4 * Rounds;
 
 // Tile descriptor: (epoch << 2 | status) in the high word, the float in the low word, one
 // 64-bit store so status and value are seen together. The epoch makes a launch ignore the
@@ -155,6 +155,7 @@ __device__ float look_back(const unsigned long long* descriptors, int tile, unsi
     }
 }
 
+template <int Rounds>
 __global__ void __launch_bounds__(kFastBlock)
     scanFast(const float* __restrict__ in, float* __restrict__ out, int n,
              unsigned long long* __restrict__ descriptors, unsigned long long* __restrict__ tiles,
@@ -171,12 +172,13 @@ __global__ void __launch_bounds__(kFastBlock)
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     // Round k of a warp covers 128 consecutive elements, four per lane: every load and store
     // instruction moves 512 contiguous bytes.
-    const long long base = static_cast<long long>(tile) * kTile + warp * kWarpItems + 4 * lane;
+    constexpr int kTile = kTileSize<Rounds>;
+    const long long base = static_cast<long long>(tile) * kTile + warp * 128 * Rounds + 4 * lane;
     const bool whole = static_cast<long long>(tile + 1) * kTile <= n;
 
-    float4 v[4];
+    float4 v[Rounds];
 #pragma unroll
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < Rounds; ++k) {
         const long long i = base + 128 * k;
         if (whole) {
             v[k] = __ldcs(reinterpret_cast<const float4*>(in + i));
@@ -188,10 +190,10 @@ __global__ void __launch_bounds__(kFastBlock)
         }
     }
     // Scan within the warp, round by round: the lane's own four, then across the lanes.
-    float lane_prefix[4];
+    float lane_prefix[Rounds];
     float warp_total = 0.0f;
 #pragma unroll
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < Rounds; ++k) {
         const float own = ((v[k].x + v[k].y) + v[k].z) + v[k].w;
         const float incl = warp_inclusive(own, lane);
         float before = __shfl_up_sync(0xffffffffu, incl, 1);
@@ -230,7 +232,7 @@ __global__ void __launch_bounds__(kFastBlock)
     const float prefix = s_exclusive + warp_prefix;
 
 #pragma unroll
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < Rounds; ++k) {
         const long long i = base + 128 * k;
         const float p = prefix + lane_prefix[k];
         const float4 o = make_float4(p, p + v[k].x, (p + v[k].x) + v[k].y,
@@ -317,7 +319,7 @@ int resident_grid(const void* kernel, std::size_t smem) {
 
 // ---- Launchers -----------------------------------------------------------------------------
 
-FastReduce::FastReduce() {
+FastReduce::FastReduce(int min_loads) : min_loads_(min_loads) {
     grid_ = resident_grid(reinterpret_cast<const void*>(&reduceFast), 0);
     check(cudaMalloc(&partials_, sizeof(float) * kMaxGrid), "cudaMalloc");
     check(cudaMalloc(&finished_, sizeof(unsigned)), "cudaMalloc");
@@ -333,7 +335,8 @@ void FastReduce::launch(const float* in, float* out, int n, int grid, cudaStream
     if (grid == 0) {
         // Small inputs want fewer, fuller blocks: at least eight 16-byte loads per thread,
         // and fewer block totals for the last block to add.
-        const int wanted = (n / 4 + kFastBlock * 8 - 1) / (kFastBlock * 8);
+        const int per_block = kFastBlock * min_loads_;
+        const int wanted = (n / 4 + per_block - 1) / per_block;
         grid = wanted < 1 ? 1 : (wanted < grid_ ? wanted : grid_);
     }
     if (grid > kMaxGrid)
@@ -341,8 +344,11 @@ void FastReduce::launch(const float* in, float* out, int n, int grid, cudaStream
     reduceFast<<<grid, kFastBlock, 0, stream>>>(in, partials_, finished_, out, n);
 }
 
-FastScan::FastScan(int max_n) {
-    const std::size_t tiles = static_cast<std::size_t>((max_n + kTile - 1) / kTile) + 1;
+FastScan::FastScan(int max_n, int rounds) : rounds_(rounds) {
+    if (rounds != 2 && rounds != 4 && rounds != 8)
+        throw std::logic_error("scanFast is built for 2, 4 or 8 rounds");
+    const int smallest_tile = kTileSize<2>;
+    const std::size_t tiles = static_cast<std::size_t>((max_n + smallest_tile - 1) / smallest_tile) + 1;
     check(cudaMalloc(&descriptors_, sizeof(unsigned long long) * tiles), "cudaMalloc");
     check(cudaMemset(descriptors_, 0, sizeof(unsigned long long) * tiles), "cudaMemset");
     check(cudaMalloc(&tiles_, sizeof(unsigned long long)), "cudaMalloc");
@@ -358,10 +364,16 @@ FastScan::~FastScan() {
 void FastScan::launch(const float* in, float* out, int n, cudaStream_t stream) {
     if (n > max_n_)
         throw std::logic_error("FastScan sized for fewer elements");
-    const int tiles = (n + kTile - 1) / kTile;
+    const int tile = kFastBlock * 4 * rounds_;
+    const int tiles = (n + tile - 1) / tile;
     ++epoch_; // 30 bits: a billion launches before it wraps
-    scanFast<<<tiles, kFastBlock, 0, stream>>>(in, out, n, descriptors_, tiles_, tile_base_,
-                                              epoch_ & 0x3FFFFFFFu);
+    const unsigned e = epoch_ & 0x3FFFFFFFu;
+    if (rounds_ == 2)
+        scanFast<2><<<tiles, kFastBlock, 0, stream>>>(in, out, n, descriptors_, tiles_, tile_base_, e);
+    else if (rounds_ == 4)
+        scanFast<4><<<tiles, kFastBlock, 0, stream>>>(in, out, n, descriptors_, tiles_, tile_base_, e);
+    else
+        scanFast<8><<<tiles, kFastBlock, 0, stream>>>(in, out, n, descriptors_, tiles_, tile_base_, e);
     tile_base_ += static_cast<unsigned long long>(tiles);
 }
 

@@ -11,7 +11,8 @@ namespace pplab::cuda {
 // One launch: grid sized to the SMs; the last block to finish adds the block totals.
 class FastReduce {
 public:
-    FastReduce();
+    // min_loads: 16-byte loads per thread at least, before the grid grows (small inputs).
+    explicit FastReduce(int min_loads = 8);
     ~FastReduce();
     FastReduce(const FastReduce&) = delete;
     FastReduce& operator=(const FastReduce&) = delete;
@@ -20,15 +21,17 @@ public:
                 cudaStream_t stream = nullptr) const;
 
 private:
+    int min_loads_ = 8;
     int grid_ = 0;
     float* partials_ = nullptr;
     unsigned* finished_ = nullptr;
 };
 
-// Single-pass exclusive scan with decoupled look-back, for up to max_n elements.
+// Single-pass exclusive scan with decoupled look-back, for up to max_n elements. A tile is
+// rounds x 128 elements per warp of the 256-thread block (2, 4 or 8 rounds).
 class FastScan {
 public:
-    explicit FastScan(int max_n);
+    explicit FastScan(int max_n, int rounds = 4);
     ~FastScan();
     FastScan(const FastScan&) = delete;
     FastScan& operator=(const FastScan&) = delete;
@@ -36,6 +39,7 @@ public:
 
 private:
     int max_n_ = 0;
+    int rounds_ = 4;
     unsigned long long* descriptors_ = nullptr;
     unsigned long long* tiles_ = nullptr;
     unsigned long long tile_base_ = 0;

@@ -53,6 +53,8 @@ std::vector<Case> matrix(const std::vector<int>& sizes, const std::vector<int>& 
                          bool every_input = true) {
     std::vector<Case> cases;
     for (const AlgorithmInfo& a : algorithms()) {
+        if (!a.traced)
+            continue; // the production kernels: FastKernels below
         const std::vector<Generator> gens =
             a.family == Family::Histogram
                 ? std::vector<Generator>{Generator::UniformBytes, Generator::OneBin, Generator::Skewed}
@@ -171,6 +173,65 @@ INSTANTIATE_TEST_SUITE_P(Matrix, GpuTrace,
 //  --gtest_filter='Sanitize*'`.
 INSTANTIATE_TEST_SUITE_P(Sanitize, GpuTrace,
                          ::testing::ValuesIn(matrix({33, 4097}, {32, 256, 1024}, false)),
+                         [](const auto& p) { return p.param.name(); });
+
+// ---- The production kernels (timed, not traced) ------------------------------------------
+
+struct FastCase {
+    Algorithm algorithm;
+    int n;
+    Generator gen;
+    int grid; // reduce-fast: 0 for the default
+    std::string name() const {
+        std::string s = std::string(info(algorithm).id) + "_n" + std::to_string(n) + "_" +
+                        std::string(generator_id(gen)) + (grid ? "_g" + std::to_string(grid) : "");
+        std::replace(s.begin(), s.end(), '-', '_');
+        return s;
+    }
+};
+
+std::vector<FastCase> fast_cases() {
+    // Non-multiples of the 16-byte vector, of the block and of scanFast's 4096-element tile.
+    const std::vector<int> sizes{1, 2, 3, 5, 31, 255, 1023, 1025, 4095, 4096, 4097, 65539,
+                                 1 << 20, (1 << 22) + 7};
+    std::vector<FastCase> cases;
+    for (int n : sizes) {
+        for (Generator g : {Generator::RandomInt, Generator::RandomFloat}) {
+            cases.push_back({Algorithm::ReduceFast, n, g, 0});
+            cases.push_back({Algorithm::ScanFast, n, g, 0});
+        }
+        for (Generator g : {Generator::UniformBytes, Generator::OneBin, Generator::Skewed})
+            cases.push_back({Algorithm::HistFast, n, g, 0});
+    }
+    for (int grid : {1, 7, 1056})
+        cases.push_back({Algorithm::ReduceFast, 1 << 20, Generator::RandomFloat, grid});
+    return cases;
+}
+
+class FastKernels : public ::testing::TestWithParam<FastCase> {};
+
+TEST_P(FastKernels, GiveTheCpuModelsResult) {
+    REQUIRE_GPU();
+    const FastCase& c = GetParam();
+    Request r;
+    r.algorithm = c.algorithm;
+    r.grid = c.grid;
+    r.input = generate(c.gen, c.n, 0xFA57 + static_cast<std::uint64_t>(c.n),
+                       info(c.algorithm).family == Family::Histogram ? 256 : 0);
+    const std::vector<float> want = backends().cpu->run(r);
+    const std::vector<float> got = backends().gpu->run(r);
+    ASSERT_EQ(got.size(), want.size());
+    const bool exact = c.algorithm != Algorithm::ScanFast || c.gen == Generator::RandomInt;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        if (exact) // reduceFast's order is fixed by its code; integer sums and counts are exact
+            ASSERT_EQ(got[i], want[i]) << "element " << i;
+        else // the look-back's order varies; the reference is the exact sum, rounded once
+            ASSERT_NEAR(got[i], want[i], 1e-5 * std::max(1.0f, std::fabs(want[i])))
+                << "element " << i;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Production, FastKernels, ::testing::ValuesIn(fast_cases()),
                          [](const auto& p) { return p.param.name(); });
 
 TEST(GpuAtomic, RunToRunVariationIsReportedNotHidden) {

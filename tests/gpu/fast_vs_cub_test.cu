@@ -1,0 +1,90 @@
+// The production kernels against CUB on the same device data: the answer a user would get
+// from the library instead.
+#include "cuda/fast.hpp"
+#include "cuda/launch.hpp"
+#include "pplab/backend.hpp"
+
+#include <cub/device/device_histogram.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+namespace pplab {
+namespace {
+
+using cuda::DeviceBuffer;
+
+bool have_gpu(std::string& why) {
+    const auto gpu = make_cuda_backend(why);
+    return gpu != nullptr;
+}
+
+#define REQUIRE_GPU()                                                                              \
+    do {                                                                                           \
+        std::string why;                                                                           \
+        if (!have_gpu(why))                                                                        \
+            GTEST_SKIP() << "no GPU: " << why;                                                     \
+    } while (0)
+
+class FastVsCub : public ::testing::TestWithParam<int> {};
+
+TEST_P(FastVsCub, ReduceAgreesWithDeviceReduceSum) {
+    REQUIRE_GPU();
+    const int n = GetParam();
+    DeviceBuffer<float> in(generate(Generator::RandomFloat, n, 11, 0));
+    DeviceBuffer<float> ours(1), theirs(1);
+    cuda::FastReduce().launch(in.data(), ours.data(), n);
+    std::size_t bytes = 0;
+    cub::DeviceReduce::Sum(nullptr, bytes, in.data(), theirs.data(), n);
+    DeviceBuffer<unsigned char> temp(bytes);
+    ASSERT_EQ(cub::DeviceReduce::Sum(temp.data(), bytes, in.data(), theirs.data(), n), cudaSuccess);
+    const float a = ours.to_host()[0], b = theirs.to_host()[0];
+    EXPECT_NEAR(a, b, 1e-5 * std::fabs(b));
+}
+
+TEST_P(FastVsCub, ScanAgreesWithDeviceScanExclusiveSum) {
+    REQUIRE_GPU();
+    const int n = GetParam();
+    DeviceBuffer<float> in(generate(Generator::RandomInt, n, 12, 0)); // exact sums: equal bits
+    DeviceBuffer<float> ours(static_cast<std::size_t>(n)), theirs(static_cast<std::size_t>(n));
+    cuda::FastScan(n).launch(in.data(), ours.data(), n);
+    std::size_t bytes = 0;
+    cub::DeviceScan::ExclusiveSum(nullptr, bytes, in.data(), theirs.data(), n);
+    DeviceBuffer<unsigned char> temp(bytes);
+    ASSERT_EQ(cub::DeviceScan::ExclusiveSum(temp.data(), bytes, in.data(), theirs.data(), n),
+              cudaSuccess);
+    const auto a = ours.to_host(), b = theirs.to_host();
+    for (std::size_t i = 0; i < a.size(); ++i)
+        ASSERT_EQ(a[i], b[i]) << "element " << i;
+}
+
+TEST_P(FastVsCub, HistogramAgreesWithHistogramEven) {
+    REQUIRE_GPU();
+    const int n = GetParam();
+    const std::vector<float> values = generate(Generator::Skewed, n, 13, 256);
+    DeviceBuffer<unsigned char> data(std::vector<unsigned char>(values.begin(), values.end()));
+    DeviceBuffer<unsigned> ours(256);
+    DeviceBuffer<int> theirs(256);
+    cuda::FastHistogram(256).launch(data.data(), ours.data(), n);
+    std::size_t bytes = 0;
+    cub::DeviceHistogram::HistogramEven(nullptr, bytes, data.data(), theirs.data(), 257, 0, 256, n);
+    DeviceBuffer<unsigned char> temp(bytes);
+    ASSERT_EQ(cub::DeviceHistogram::HistogramEven(temp.data(), bytes, data.data(), theirs.data(),
+                                                  257, 0, 256, n),
+              cudaSuccess);
+    const auto a = ours.to_host();
+    const auto b = theirs.to_host();
+    for (int bin = 0; bin < 256; ++bin)
+        ASSERT_EQ(static_cast<long long>(a[static_cast<std::size_t>(bin)]),
+                  static_cast<long long>(b[static_cast<std::size_t>(bin)]))
+            << "bin " << bin;
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, FastVsCub,
+                         ::testing::Values(1, 17, 4096, 4099, 100003, 1 << 20, (1 << 24) + 5));
+
+} // namespace
+} // namespace pplab
