@@ -35,7 +35,7 @@ int main() {
             std::printf("%-28s 2^%d %9.4f %8.0f\n", what, k, ms, bytes / (ms * 1e6));
         };
         // Reduce: how many 16-byte loads per thread before the grid grows.
-        for (int loads : {2, 4, 8, 16, 32}) {
+        for (int loads : {2, 4, 8}) {
             pc::FastReduce r(loads);
             char what[64];
             std::snprintf(what, sizeof what, "reduceFast min_loads=%d", loads);
@@ -50,10 +50,11 @@ int main() {
             cub::DeviceReduce::Sum(temp.data(), b, src(run), out.data(), n);
         }, warmups, runs), 4.0 * n);
         // Scan: tile size (rounds of 128 elements per warp).
-        for (int rounds : {2, 4, 8}) {
-            pc::FastScan s(n, rounds);
+        for (int rounds : {4, 8, 16})
+            for (bool backoff : {false, true}) {
+            pc::FastScan s(n, rounds, backoff);
             char what[64];
-            std::snprintf(what, sizeof what, "scanFast rounds=%d", rounds);
+            std::snprintf(what, sizeof what, "scanFast rounds=%d backoff=%d", rounds, backoff);
             line(what, ev.median_ms([&](int run) { s.launch(src(run), dst(run), n); }, warmups, runs),
                  8.0 * n);
         }

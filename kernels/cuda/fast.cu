@@ -133,6 +133,7 @@ __device__ __forceinline__ float warp_inclusive(float v, int lane) {
 
 // Warp 0's look-back: the sum of every tile before `tile`, taken from the nearest
 // predecessor that has published its inclusive prefix and the aggregates in between.
+template <bool Backoff>
 __device__ float look_back(const unsigned long long* descriptors, int tile, unsigned epoch,
                            int lane) {
     float exclusive = 0.0f;
@@ -141,9 +142,16 @@ __device__ float look_back(const unsigned long long* descriptors, int tile, unsi
         float v = 0.0f;
         if (pred >= 0) {
             unsigned long long d;
-            do {
+            unsigned delay = 32;
+            while (true) {
                 d = load_volatile(descriptors + pred);
-            } while (static_cast<unsigned>(d >> 34) != epoch || ((d >> 32) & 3u) == kInvalid);
+                if (static_cast<unsigned>(d >> 34) == epoch && ((d >> 32) & 3u) != kInvalid)
+                    break;
+                if constexpr (Backoff) { // leave L2 to the loads while the predecessor works
+                    __nanosleep(delay);
+                    delay = delay < 512 ? 2 * delay : delay;
+                }
+            }
             status = static_cast<unsigned>(d >> 32) & 3u;
             v = __uint_as_float(static_cast<unsigned>(d));
         }
@@ -155,7 +163,7 @@ __device__ float look_back(const unsigned long long* descriptors, int tile, unsi
     }
 }
 
-template <int Rounds>
+template <int Rounds, bool Backoff>
 __global__ void __launch_bounds__(kFastBlock)
     scanFast(const float* __restrict__ in, float* __restrict__ out, int n,
              unsigned long long* __restrict__ descriptors, unsigned long long* __restrict__ tiles,
@@ -221,7 +229,7 @@ __global__ void __launch_bounds__(kFastBlock)
         } else {
             if (lane == 0) // at once: successors can use it before this tile knows its prefix
                 publish(descriptors + tile, pack(epoch, kAggregate, aggregate));
-            exclusive = look_back(descriptors, tile, epoch, lane);
+            exclusive = look_back<Backoff>(descriptors, tile, epoch, lane);
             if (lane == 0)
                 publish(descriptors + tile, pack(epoch, kInclusive, exclusive + aggregate));
         }
@@ -344,10 +352,10 @@ void FastReduce::launch(const float* in, float* out, int n, int grid, cudaStream
     reduceFast<<<grid, kFastBlock, 0, stream>>>(in, partials_, finished_, out, n);
 }
 
-FastScan::FastScan(int max_n, int rounds) : rounds_(rounds) {
-    if (rounds != 2 && rounds != 4 && rounds != 8)
-        throw std::logic_error("scanFast is built for 2, 4 or 8 rounds");
-    const int smallest_tile = kTileSize<2>;
+FastScan::FastScan(int max_n, int rounds, bool backoff) : rounds_(rounds), backoff_(backoff) {
+    if (rounds != 4 && rounds != 8 && rounds != 16)
+        throw std::logic_error("scanFast is built for 4, 8 or 16 rounds");
+    const int smallest_tile = kTileSize<4>;
     const std::size_t tiles = static_cast<std::size_t>((max_n + smallest_tile - 1) / smallest_tile) + 1;
     check(cudaMalloc(&descriptors_, sizeof(unsigned long long) * tiles), "cudaMalloc");
     check(cudaMemset(descriptors_, 0, sizeof(unsigned long long) * tiles), "cudaMemset");
@@ -368,12 +376,15 @@ void FastScan::launch(const float* in, float* out, int n, cudaStream_t stream) {
     const int tiles = (n + tile - 1) / tile;
     ++epoch_; // 30 bits: a billion launches before it wraps
     const unsigned e = epoch_ & 0x3FFFFFFFu;
-    if (rounds_ == 2)
-        scanFast<2><<<tiles, kFastBlock, 0, stream>>>(in, out, n, descriptors_, tiles_, tile_base_, e);
-    else if (rounds_ == 4)
-        scanFast<4><<<tiles, kFastBlock, 0, stream>>>(in, out, n, descriptors_, tiles_, tile_base_, e);
+    const auto go = [&](auto kernel) {
+        kernel<<<tiles, kFastBlock, 0, stream>>>(in, out, n, descriptors_, tiles_, tile_base_, e);
+    };
+    if (rounds_ == 4)
+        backoff_ ? go(scanFast<4, true>) : go(scanFast<4, false>);
+    else if (rounds_ == 8)
+        backoff_ ? go(scanFast<8, true>) : go(scanFast<8, false>);
     else
-        scanFast<8><<<tiles, kFastBlock, 0, stream>>>(in, out, n, descriptors_, tiles_, tile_base_, e);
+        backoff_ ? go(scanFast<16, true>) : go(scanFast<16, false>);
     tile_base_ += static_cast<unsigned long long>(tiles);
 }
 

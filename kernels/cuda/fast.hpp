@@ -4,6 +4,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "pplab/request.hpp"
+
 #include <cstddef>
 
 namespace pplab::cuda {
@@ -12,7 +14,7 @@ namespace pplab::cuda {
 class FastReduce {
 public:
     // min_loads: 16-byte loads per thread at least, before the grid grows (small inputs).
-    explicit FastReduce(int min_loads = 8);
+    explicit FastReduce(int min_loads = kFastReduceMinLoads);
     ~FastReduce();
     FastReduce(const FastReduce&) = delete;
     FastReduce& operator=(const FastReduce&) = delete;
@@ -21,17 +23,18 @@ public:
                 cudaStream_t stream = nullptr) const;
 
 private:
-    int min_loads_ = 8;
+    int min_loads_ = 4;
     int grid_ = 0;
     float* partials_ = nullptr;
     unsigned* finished_ = nullptr;
 };
 
 // Single-pass exclusive scan with decoupled look-back, for up to max_n elements. A tile is
-// rounds x 128 elements per warp of the 256-thread block (2, 4 or 8 rounds).
+// rounds x 128 elements per warp of the 256-thread block (4, 8 or 16 rounds); backoff: the
+// look-back sleeps between polls of a predecessor that has not published yet.
 class FastScan {
 public:
-    explicit FastScan(int max_n, int rounds = 4);
+    explicit FastScan(int max_n, int rounds = 8, bool backoff = true);
     ~FastScan();
     FastScan(const FastScan&) = delete;
     FastScan& operator=(const FastScan&) = delete;
@@ -39,7 +42,8 @@ public:
 
 private:
     int max_n_ = 0;
-    int rounds_ = 4;
+    int rounds_ = 8;
+    bool backoff_ = true;
     unsigned long long* descriptors_ = nullptr;
     unsigned long long* tiles_ = nullptr;
     unsigned long long tile_base_ = 0;

@@ -174,7 +174,8 @@ void check_grid(Request& r) {
     if (r.algorithm == A::ReduceNaive || i.single_block)
         natural = 1;
     else if (r.algorithm == A::ReduceFast) // at least eight float4 per thread
-        natural = std::clamp(ceil_div(n, 4LL * kFastBlock * 8), 1, kFastReduceMaxGrid);
+        natural = std::clamp(ceil_div(n, 4LL * kFastBlock * kFastReduceMinLoads), 1,
+                             kFastReduceMaxGrid);
     else if (r.algorithm == A::ScanFast) // one tile of 16 elements per thread per block
         natural = ceil_div(n, 16LL * kFastBlock);
     else if (r.algorithm == A::HistFast) // 16 bytes per thread per round
@@ -207,9 +208,12 @@ void check_input(const Request& r) {
     const auto& i = info(r.algorithm);
     if (r.input.empty())
         throw InputError("the input is empty: give at least one element (n >= 1)");
-    if (r.n() > kMaxTraceN)
+    if (i.traced && r.n() > kMaxTraceN)
         throw InputError("n = " + std::to_string(r.n()) + " is too large for a trace: at most " +
                          std::to_string(kMaxTraceN) + " elements");
+    if (!i.traced && r.n() > kMaxRunN)
+        throw InputError("n = " + std::to_string(r.n()) + " is too large: at most " +
+                         std::to_string(kMaxRunN) + " elements");
     for (std::size_t k = 0; k < r.input.size(); ++k) {
         const float v = r.input[k];
         if (!std::isfinite(v))

@@ -48,7 +48,9 @@ TEST_P(FastVsCub, ReduceAgreesWithDeviceReduceSum) {
 TEST_P(FastVsCub, ScanAgreesWithDeviceScanExclusiveSum) {
     REQUIRE_GPU();
     const int n = GetParam();
-    DeviceBuffer<float> in(generate(Generator::RandomInt, n, 12, 0)); // exact sums: equal bits
+    // Whole numbers: while the running sum stays below 2^24 every partial sum is exact, so
+    // both scans must agree bit for bit; beyond, each rounds in its own order.
+    DeviceBuffer<float> in(generate(Generator::RandomInt, n, 12, 0));
     DeviceBuffer<float> ours(static_cast<std::size_t>(n)), theirs(static_cast<std::size_t>(n));
     cuda::FastScan(n).launch(in.data(), ours.data(), n);
     std::size_t bytes = 0;
@@ -57,8 +59,12 @@ TEST_P(FastVsCub, ScanAgreesWithDeviceScanExclusiveSum) {
     ASSERT_EQ(cub::DeviceScan::ExclusiveSum(temp.data(), bytes, in.data(), theirs.data(), n),
               cudaSuccess);
     const auto a = ours.to_host(), b = theirs.to_host();
-    for (std::size_t i = 0; i < a.size(); ++i)
-        ASSERT_EQ(a[i], b[i]) << "element " << i;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (b[i] < 16777216.0f)
+            ASSERT_EQ(a[i], b[i]) << "element " << i;
+        else
+            ASSERT_NEAR(a[i], b[i], 1e-6 * b[i]) << "element " << i;
+    }
 }
 
 TEST_P(FastVsCub, HistogramAgreesWithHistogramEven) {

@@ -69,8 +69,11 @@ inline constexpr int kElemsPerThread = 4;
 // The production kernels' block size (kernels/cuda/fast.cu).
 inline constexpr int kFastBlock = 256;
 // reduce-fast's default grid: 8 blocks of 256 threads on each of the H200's 132 SMs, and at
-// least eight 16-byte loads per thread.
+// least four 16-byte loads per thread (bench/NOTES.md: fastest at 2^20).
 inline constexpr int kFastReduceMaxGrid = 8 * 132;
+inline constexpr int kFastReduceMinLoads = 4;
+// The production kernels are run, not traced: their inputs may be as large as the bench's.
+inline constexpr int kMaxRunN = 1 << 28;
 // Shared memory a block may use without opting in; private histograms must fit in it.
 inline constexpr int kSharedBytesPerBlock = 48 * 1024;
 // A trace records every level of every block; these caps keep one under 64 MiB and turn an
