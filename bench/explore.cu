@@ -51,10 +51,10 @@ int main() {
         }, warmups, runs), 4.0 * n);
         // Scan: tile size (rounds of 128 elements per warp).
         for (int rounds : {4, 8, 16})
-            for (bool backoff : {false, true}) {
-            pc::FastScan s(n, rounds, backoff);
+            for (bool persistent : {false, true}) {
+            pc::FastScan s(n, rounds, persistent);
             char what[64];
-            std::snprintf(what, sizeof what, "scanFast rounds=%d backoff=%d", rounds, backoff);
+            std::snprintf(what, sizeof what, "scanFast rounds=%d persistent=%d", rounds, persistent);
             line(what, ev.median_ms([&](int run) { s.launch(src(run), dst(run), n); }, warmups, runs),
                  8.0 * n);
         }

@@ -17,6 +17,7 @@
 #include "cuda/launch.hpp"
 #include "pplab/request.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace pplab::cuda {
@@ -133,7 +134,7 @@ __device__ __forceinline__ float warp_inclusive(float v, int lane) {
 
 // Warp 0's look-back: the sum of every tile before `tile`, taken from the nearest
 // predecessor that has published its inclusive prefix and the aggregates in between.
-template <bool Backoff>
+// (Sleeping between polls was measured slower: bench/NOTES.md.)
 __device__ float look_back(const unsigned long long* descriptors, int tile, unsigned epoch,
                            int lane) {
     float exclusive = 0.0f;
@@ -142,16 +143,9 @@ __device__ float look_back(const unsigned long long* descriptors, int tile, unsi
         float v = 0.0f;
         if (pred >= 0) {
             unsigned long long d;
-            unsigned delay = 32;
-            while (true) {
+            do {
                 d = load_volatile(descriptors + pred);
-                if (static_cast<unsigned>(d >> 34) == epoch && ((d >> 32) & 3u) != kInvalid)
-                    break;
-                if constexpr (Backoff) { // leave L2 to the loads while the predecessor works
-                    __nanosleep(delay);
-                    delay = delay < 512 ? 2 * delay : delay;
-                }
-            }
+            } while (static_cast<unsigned>(d >> 34) != epoch || ((d >> 32) & 3u) == kInvalid);
             status = static_cast<unsigned>(d >> 32) & 3u;
             v = __uint_as_float(static_cast<unsigned>(d));
         }
@@ -163,46 +157,68 @@ __device__ float look_back(const unsigned long long* descriptors, int tile, unsi
     }
 }
 
-template <int Rounds, bool Backoff>
-__global__ void __launch_bounds__(kFastBlock)
-    scanFast(const float* __restrict__ in, float* __restrict__ out, int n,
-             unsigned long long* __restrict__ descriptors, unsigned long long* __restrict__ tiles,
-             unsigned long long tile_base, unsigned epoch) {
-    __shared__ float s_warp[kWarps];
-    __shared__ float s_exclusive;
-    __shared__ int s_tile;
-    // Tiles are numbered in the order blocks start, so every tile a block waits for has
-    // started already: the look-back cannot wait on a block that is not running.
-    if (threadIdx.x == 0)
-        s_tile = static_cast<int>(atomicAdd(tiles, 1ull) - tile_base);
-    __syncthreads();
-    const int tile = s_tile;
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    // Round k of a warp covers 128 consecutive elements, four per lane: every load and store
-    // instruction moves 512 contiguous bytes.
-    constexpr int kTile = kTileSize<Rounds>;
-    const long long base = static_cast<long long>(tile) * kTile + warp * 128 * Rounds + 4 * lane;
-    const bool whole = static_cast<long long>(tile + 1) * kTile <= n;
-
+// One tile of Rounds x 128 elements per warp. Round k of a warp covers 128 consecutive
+// elements, four per lane, so every load and store instruction moves 512 contiguous bytes.
+template <int Rounds>
+struct Tile {
+    static constexpr int kSize = kTileSize<Rounds>;
     float4 v[Rounds];
+    long long base = 0; // this lane's first element
+    bool whole = false;
+
+    __device__ void load(const float* __restrict__ in, int n, int tile) {
+        const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+        base = static_cast<long long>(tile) * kSize + warp * 128 * Rounds + 4 * lane;
+        whole = static_cast<long long>(tile + 1) * kSize <= n;
 #pragma unroll
-    for (int k = 0; k < Rounds; ++k) {
-        const long long i = base + 128 * k;
-        if (whole) {
-            v[k] = __ldcs(reinterpret_cast<const float4*>(in + i));
-        } else {
-            v[k].x = i < n ? in[i] : 0.0f;
-            v[k].y = i + 1 < n ? in[i + 1] : 0.0f;
-            v[k].z = i + 2 < n ? in[i + 2] : 0.0f;
-            v[k].w = i + 3 < n ? in[i + 3] : 0.0f;
+        for (int k = 0; k < Rounds; ++k) {
+            const long long i = base + 128 * k;
+            if (whole) {
+                v[k] = __ldcs(reinterpret_cast<const float4*>(in + i));
+            } else {
+                v[k].x = i < n ? in[i] : 0.0f;
+                v[k].y = i + 1 < n ? in[i + 1] : 0.0f;
+                v[k].z = i + 2 < n ? in[i + 2] : 0.0f;
+                v[k].w = i + 3 < n ? in[i + 3] : 0.0f;
+            }
         }
     }
-    // Scan within the warp, round by round: the lane's own four, then across the lanes.
-    float lane_prefix[Rounds];
+
+    // Exclusive scan of the tile after the tile's prefix is known: prefix of each element.
+    __device__ void store(float* __restrict__ out, int n, float prefix,
+                          const float (&lane_prefix)[Rounds]) const {
+#pragma unroll
+        for (int k = 0; k < Rounds; ++k) {
+            const long long i = base + 128 * k;
+            const float p = prefix + lane_prefix[k];
+            const float4 o = make_float4(p, p + v[k].x, (p + v[k].x) + v[k].y,
+                                         ((p + v[k].x) + v[k].y) + v[k].z);
+            if (whole) {
+                __stcs(reinterpret_cast<float4*>(out + i), o);
+            } else {
+                if (i < n)
+                    out[i] = o.x;
+                if (i + 1 < n)
+                    out[i + 1] = o.y;
+                if (i + 2 < n)
+                    out[i + 2] = o.z;
+                if (i + 3 < n)
+                    out[i + 3] = o.w;
+            }
+        }
+    }
+};
+
+// Scans the loaded tile within the block: lane prefixes within the warp, and the warp's
+// prefix and the tile's total through shared memory (one barrier).
+template <int Rounds>
+__device__ void scan_within(const Tile<Rounds>& t, float (&lane_prefix)[Rounds], float& warp_prefix,
+                            float& aggregate, float* s_warp) {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     float warp_total = 0.0f;
 #pragma unroll
     for (int k = 0; k < Rounds; ++k) {
-        const float own = ((v[k].x + v[k].y) + v[k].z) + v[k].w;
+        const float own = ((t.v[k].x + t.v[k].y) + t.v[k].z) + t.v[k].w;
         const float incl = warp_inclusive(own, lane);
         float before = __shfl_up_sync(0xffffffffu, incl, 1);
         if (lane == 0)
@@ -213,15 +229,22 @@ __global__ void __launch_bounds__(kFastBlock)
     if (lane == 0)
         s_warp[warp] = warp_total;
     __syncthreads();
-    float warp_prefix = 0.0f, aggregate = 0.0f;
+    warp_prefix = 0.0f;
+    aggregate = 0.0f;
 #pragma unroll
     for (int w = 0; w < kWarps; ++w) {
-        const float t = s_warp[w];
-        warp_prefix += w < warp ? t : 0.0f;
-        aggregate += t;
+        const float x = s_warp[w];
+        warp_prefix += w < warp ? x : 0.0f;
+        aggregate += x;
     }
+}
 
-    if (warp == 0) {
+// The sum of every tile before this one: warp 0 publishes the tile's total, looks back,
+// publishes the inclusive prefix; one barrier hands the result to the block.
+__device__ float tile_prefix(int tile, float aggregate, unsigned long long* descriptors,
+                             unsigned epoch, float* s_exclusive) {
+    const int lane = threadIdx.x % 32;
+    if (threadIdx.x < 32) {
         float exclusive = 0.0f;
         if (tile == 0) {
             if (lane == 0)
@@ -229,34 +252,75 @@ __global__ void __launch_bounds__(kFastBlock)
         } else {
             if (lane == 0) // at once: successors can use it before this tile knows its prefix
                 publish(descriptors + tile, pack(epoch, kAggregate, aggregate));
-            exclusive = look_back<Backoff>(descriptors, tile, epoch, lane);
+            exclusive = look_back(descriptors, tile, epoch, lane);
             if (lane == 0)
                 publish(descriptors + tile, pack(epoch, kInclusive, exclusive + aggregate));
         }
         if (lane == 0)
-            s_exclusive = exclusive;
+            *s_exclusive = exclusive;
     }
     __syncthreads();
-    const float prefix = s_exclusive + warp_prefix;
+    return *s_exclusive;
+}
 
-#pragma unroll
-    for (int k = 0; k < Rounds; ++k) {
-        const long long i = base + 128 * k;
-        const float p = prefix + lane_prefix[k];
-        const float4 o = make_float4(p, p + v[k].x, (p + v[k].x) + v[k].y,
-                                     ((p + v[k].x) + v[k].y) + v[k].z);
-        if (whole) {
-            __stcs(reinterpret_cast<float4*>(out + i), o);
-        } else {
-            if (i < n)
-                out[i] = o.x;
-            if (i + 1 < n)
-                out[i + 1] = o.y;
-            if (i + 2 < n)
-                out[i + 2] = o.z;
-            if (i + 3 < n)
-                out[i + 3] = o.w;
-        }
+// One tile per block. Tiles are numbered in the order blocks start, so every tile a block
+// waits for has started already: the look-back cannot wait on a block that is not running.
+template <int Rounds>
+__global__ void __launch_bounds__(kFastBlock)
+    scanFast(const float* __restrict__ in, float* __restrict__ out, int n,
+             unsigned long long* __restrict__ descriptors, unsigned long long* __restrict__ tiles,
+             unsigned long long tile_base, unsigned epoch) {
+    __shared__ float s_warp[kWarps];
+    __shared__ float s_exclusive;
+    __shared__ int s_tile;
+    if (threadIdx.x == 0)
+        s_tile = static_cast<int>(atomicAdd(tiles, 1ull) - tile_base);
+    __syncthreads();
+    const int tile = s_tile;
+    Tile<Rounds> t;
+    t.load(in, n, tile);
+    float lane_prefix[Rounds];
+    float warp_prefix, aggregate;
+    scan_within(t, lane_prefix, warp_prefix, aggregate, s_warp);
+    const float prefix = tile_prefix(tile, aggregate, descriptors, epoch, &s_exclusive);
+    t.store(out, n, prefix + warp_prefix, lane_prefix);
+}
+
+// A resident grid in which each block scans tile after tile, loading the next tile before
+// it looks back for the current one: the look-back's waiting overlaps the next loads. Tiles
+// are still handed out in order, and each block finishes its tiles in order, so every tile
+// waited for belongs to a block that is making progress.
+template <int Rounds>
+__global__ void __launch_bounds__(kFastBlock)
+    scanFastPersistent(const float* __restrict__ in, float* __restrict__ out, int n, int tiles_total,
+                       unsigned long long* __restrict__ descriptors,
+                       unsigned long long* __restrict__ tiles, unsigned long long tile_base,
+                       unsigned epoch) {
+    __shared__ float s_warp[kWarps];
+    __shared__ float s_exclusive;
+    __shared__ int s_tile[2];
+    if (threadIdx.x == 0)
+        s_tile[0] = static_cast<int>(atomicAdd(tiles, 1ull) - tile_base);
+    __syncthreads();
+    int tile = s_tile[0];
+    Tile<Rounds> cur, next;
+    if (tile < tiles_total)
+        cur.load(in, n, tile);
+    for (int k = 1; tile < tiles_total; ++k) {
+        // Ask for the next tile; scan_within's barrier hands its number to the block, whose
+        // loads then fly while warp 0 looks back for the current tile.
+        if (threadIdx.x == 0)
+            s_tile[k & 1] = static_cast<int>(atomicAdd(tiles, 1ull) - tile_base);
+        float lane_prefix[Rounds];
+        float warp_prefix, aggregate;
+        scan_within(cur, lane_prefix, warp_prefix, aggregate, s_warp);
+        const int following = s_tile[k & 1];
+        if (following < tiles_total)
+            next.load(in, n, following);
+        const float prefix = tile_prefix(tile, aggregate, descriptors, epoch, &s_exclusive);
+        cur.store(out, n, prefix + warp_prefix, lane_prefix);
+        cur = next;
+        tile = following;
     }
 }
 
@@ -352,7 +416,8 @@ void FastReduce::launch(const float* in, float* out, int n, int grid, cudaStream
     reduceFast<<<grid, kFastBlock, 0, stream>>>(in, partials_, finished_, out, n);
 }
 
-FastScan::FastScan(int max_n, int rounds, bool backoff) : rounds_(rounds), backoff_(backoff) {
+FastScan::FastScan(int max_n, int rounds, bool persistent)
+    : rounds_(rounds), persistent_(persistent) {
     if (rounds != 4 && rounds != 8 && rounds != 16)
         throw std::logic_error("scanFast is built for 4, 8 or 16 rounds");
     const int smallest_tile = kTileSize<4>;
@@ -376,16 +441,33 @@ void FastScan::launch(const float* in, float* out, int n, cudaStream_t stream) {
     const int tiles = (n + tile - 1) / tile;
     ++epoch_; // 30 bits: a billion launches before it wraps
     const unsigned e = epoch_ & 0x3FFFFFFFu;
-    const auto go = [&](auto kernel) {
+    const auto one_per_block = [&](auto kernel) {
         kernel<<<tiles, kFastBlock, 0, stream>>>(in, out, n, descriptors_, tiles_, tile_base_, e);
+        tile_base_ += static_cast<unsigned long long>(tiles);
     };
-    if (rounds_ == 4)
-        backoff_ ? go(scanFast<4, true>) : go(scanFast<4, false>);
-    else if (rounds_ == 8)
-        backoff_ ? go(scanFast<8, true>) : go(scanFast<8, false>);
-    else
-        backoff_ ? go(scanFast<16, true>) : go(scanFast<16, false>);
-    tile_base_ += static_cast<unsigned long long>(tiles);
+    const auto resident = [&](auto kernel) {
+        const int grid = std::min(tiles, max_resident_blocks(reinterpret_cast<const void*>(kernel),
+                                                             kFastBlock, 0));
+        kernel<<<grid, kFastBlock, 0, stream>>>(in, out, n, tiles, descriptors_, tiles_,
+                                               tile_base_, e);
+        // Every block asks once more than it scans: the request that finds no tile left.
+        tile_base_ += static_cast<unsigned long long>(tiles + grid);
+    };
+    if (persistent_) {
+        if (rounds_ == 4)
+            resident(scanFastPersistent<4>);
+        else if (rounds_ == 8)
+            resident(scanFastPersistent<8>);
+        else
+            resident(scanFastPersistent<16>);
+    } else {
+        if (rounds_ == 4)
+            one_per_block(scanFast<4>);
+        else if (rounds_ == 8)
+            one_per_block(scanFast<8>);
+        else
+            one_per_block(scanFast<16>);
+    }
 }
 
 FastHistogram::FastHistogram(int bins) : bins_(bins) {

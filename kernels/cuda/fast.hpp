@@ -30,11 +30,11 @@ private:
 };
 
 // Single-pass exclusive scan with decoupled look-back, for up to max_n elements. A tile is
-// rounds x 128 elements per warp of the 256-thread block (4, 8 or 16 rounds); backoff: the
-// look-back sleeps between polls of a predecessor that has not published yet.
+// rounds x 128 elements per warp of the 256-thread block (4, 8 or 16 rounds). persistent: a
+// resident grid whose blocks load their next tile while looking back for the current one.
 class FastScan {
 public:
-    explicit FastScan(int max_n, int rounds = 8, bool backoff = true);
+    explicit FastScan(int max_n, int rounds = 16, bool persistent = false);
     ~FastScan();
     FastScan(const FastScan&) = delete;
     FastScan& operator=(const FastScan&) = delete;
@@ -42,8 +42,8 @@ public:
 
 private:
     int max_n_ = 0;
-    int rounds_ = 8;
-    bool backoff_ = true;
+    int rounds_ = 16;
+    bool persistent_ = false;
     unsigned long long* descriptors_ = nullptr;
     unsigned long long* tiles_ = nullptr;
     unsigned long long tile_base_ = 0;
