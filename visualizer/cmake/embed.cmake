@@ -76,9 +76,8 @@ const Resource* find(std::string_view name) {
   return()
 endif()
 
-set(PPLAB_EMBED_SCRIPT ${CMAKE_CURRENT_LIST_FILE})
-
 function(pplab_embed target)
+  set(script ${CMAKE_CURRENT_FUNCTION_LIST_FILE}) # this file, run as a script
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAMESPACE" "FILES")
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/embedded)
   set(hpp ${dir}/${target}_resources.hpp)
@@ -95,8 +94,8 @@ function(pplab_embed target)
     OUTPUT ${hpp} ${cpp}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
     COMMAND ${CMAKE_COMMAND} "-DENTRIES=${entries}" -DNS=${arg_NAMESPACE} -DOUT_HPP=${hpp}
-            -DOUT_CPP=${cpp} -DHEADER_NAME=${target}_resources.hpp -P ${PPLAB_EMBED_SCRIPT}
-    DEPENDS ${paths} ${PPLAB_EMBED_SCRIPT}
+            -DOUT_CPP=${cpp} -DHEADER_NAME=${target}_resources.hpp -P ${script}
+    DEPENDS ${paths} ${script}
     COMMENT "Embedding resources into ${target}"
     VERBATIM)
   target_sources(${target} PRIVATE ${cpp})

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -123,6 +124,10 @@ void push(std::vector<float>& v, const scene::Rgba& c) {
     v.insert(v.end(), {c.r, c.g, c.b, c.a});
 }
 
+bool overlaps(const scene::Rect& a, const scene::Rect& b) {
+    return a.x <= b.right() && b.x <= a.right() && a.y <= b.bottom() && b.y <= a.bottom();
+}
+
 // Text narrower than this many pixels is noise, not information: it is left out.
 constexpr float kMinTextPx = 6.5f;
 
@@ -169,6 +174,13 @@ void GlRenderer::set_camera(const scene::Camera& c, int width, int height) {
     camera_ = c;
     width_ = std::max(width, 1);
     height_ = std::max(height, 1);
+    // What the viewport shows, in world units: anything outside is not sent to the GPU
+    // (zoomed into 65536 cells, a few dozen are on screen).
+    const scene::Vec2 a =
+        c.to_world({0, 0}, static_cast<float>(width_), static_cast<float>(height_));
+    const scene::Vec2 b = c.to_world({static_cast<float>(width_), static_cast<float>(height_)},
+                                     static_cast<float>(width_), static_cast<float>(height_));
+    visible_ = scene::inflate({a.x, a.y, b.x - a.x, b.y - a.y}, 2.0f / c.scale, 2.0f / c.scale);
     glViewport(0, 0, width_, height_);
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_CULL_FACE);
@@ -202,7 +214,8 @@ void GlRenderer::quads(std::span<const scene::Cell> cells) {
     scratch_.clear();
     scratch_.reserve(cells.size() * 14);
     for (const scene::Cell& c : cells) {
-        if (c.fill.a <= 0 && (c.border_width <= 0 || c.border.a <= 0))
+        if ((c.fill.a <= 0 && (c.border_width <= 0 || c.border.a <= 0)) ||
+            !overlaps(c.rect, visible_))
             continue;
         scratch_.insert(scratch_.end(), {c.rect.x, c.rect.y, c.rect.w, c.rect.h});
         push(scratch_, c.fill);
@@ -216,6 +229,11 @@ void GlRenderer::lines(std::span<const scene::Arrow> arrows) {
     scratch_.clear();
     scratch_.reserve(arrows.size() * 11);
     for (const scene::Arrow& a : arrows) {
+        const scene::Rect box{
+            std::min(a.from.x, a.to.x) - a.head, std::min(a.from.y, a.to.y) - a.head,
+            std::abs(a.to.x - a.from.x) + 2 * a.head, std::abs(a.to.y - a.from.y) + 2 * a.head};
+        if (!overlaps(box, visible_))
+            continue;
         scratch_.insert(scratch_.end(), {a.from.x, a.from.y, a.to.x, a.to.y});
         push(scratch_, a.color);
         scratch_.insert(scratch_.end(), {a.width, a.head, a.dashed ? 1.0f : 0.0f});
@@ -243,7 +261,7 @@ void GlRenderer::text(std::span<const scene::Cell> cells, std::span<const scene:
         }
     };
     for (const scene::Cell& c : cells) {
-        if (c.text.empty() || c.text_size <= 0)
+        if (c.text.empty() || c.text_size <= 0 || !overlaps(c.rect, visible_))
             continue;
         const float em_width = font_.width(c.text);
         const float size = std::min(c.text_size, 0.86f * c.rect.w / std::max(em_width, 1e-3f));
@@ -264,6 +282,8 @@ void GlRenderer::text(std::span<const scene::Cell> cells, std::span<const scene:
         const float x = l.align == scene::Align::Left    ? l.pos.x
                         : l.align == scene::Align::Right ? l.pos.x - w
                                                          : l.pos.x - w / 2;
+        if (!overlaps({x, l.pos.y - size, w, size * 1.3f}, visible_))
+            continue;
         line(l.text, x, l.pos.y, size, l.color);
     }
     if (scratch_.empty())

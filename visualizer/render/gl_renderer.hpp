@@ -41,6 +41,7 @@ private:
     FontAtlas font_;
     std::unique_ptr<Programs> gl_;
     scene::Camera camera_;
+    scene::Rect visible_; // the viewport in world units
     int width_ = 1, height_ = 1;
     std::vector<float> scratch_;
 };

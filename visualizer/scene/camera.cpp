@@ -17,7 +17,7 @@ Camera fit(const Rect& r, float w, float h, float margin, float max_scale) {
 Camera zoom_at(const Camera& c, Vec2 at, float factor, float w, float h) {
     const Vec2 anchor = c.to_world(at, w, h);
     Camera z = c;
-    z.scale = std::clamp(c.scale * factor, 1e-3f, 2000.0f);
+    z.scale = std::clamp(c.scale * factor, 1e-3f, 1e5f); // deep enough to read one of 65536
     // Keep `anchor` under `at`: at = (anchor - center) * scale + (w/2, h/2).
     z.center = {anchor.x - (at.x - w / 2) / z.scale, anchor.y - (at.y - h / 2) / z.scale};
     return z;

@@ -746,23 +746,35 @@ Scene Composer::finish() {
         bounds = unite(bounds, Rect{x, l.pos.y - l.size, w, l.size * 1.25f});
     }
     s.bounds = inflate(bounds, 0.6f, 0.6f);
-    // Focus: the step being shown and every cell it reads.
-    Rect focus;
+    // Focus: the rows of the step being shown and of every frame it reads; detail: the
+    // cells themselves.
+    Rect rows, cells;
     if (const auto it = shown_.find(static_cast<int>(frame)); it != shown_.end()) {
         const auto& writes = m.writes(frame);
+        std::vector<int> sources;
+        for (const Rect& rc : it->second.rects)
+            rows = unite(rows, rc);
         for (std::size_t c = 0; c < it->second.rects.size() && c < writes.size(); ++c) {
             if (writes[c].thread < 0)
                 continue;
-            focus = unite(focus, it->second.rects[c]);
-            for (const CellRef& ref : writes[c].from)
+            cells = unite(cells, it->second.rects[c]);
+            for (const CellRef& ref : writes[c].from) {
                 if (const Rect* rc = where(ref))
-                    focus = unite(focus, *rc);
+                    cells = unite(cells, *rc);
+                if (std::find(sources.begin(), sources.end(), ref.frame) == sources.end())
+                    sources.push_back(ref.frame);
+            }
         }
-        if (focus.empty())
-            for (const Rect& rc : it->second.rects)
-                focus = unite(focus, rc);
+        for (const int f : sources)
+            if (const auto src = shown_.find(f); src != shown_.end())
+                for (const Rect& rc : src->second.rects)
+                    rows = unite(rows, rc);
     }
-    s.focus = focus.empty() ? s.bounds : inflate(focus, 1.2f, 1.2f);
+    const float pad = 1.5f * label_size;
+    s.focus = rows.empty() ? s.bounds : inflate(rows, pad, pad);
+    s.detail = cells.empty() ? s.focus : inflate(cells, pad, pad);
+    // Row labels sit left of the rows: keep them in view too.
+    s.focus = unite(s.focus, Rect{s.bounds.x, s.focus.y, s.focus.x - s.bounds.x, s.focus.h});
     return std::move(s);
 }
 

@@ -76,7 +76,7 @@ int Model::block_size(int pass) const {
 }
 
 Counters Model::cost_of(std::size_t frame) const {
-    return frame == 0 ? costs_[0] : costs_[frame] - costs_[frame - 1];
+    return frame == 0 ? costs_[0] : difference(costs_[frame], costs_[frame - 1]);
 }
 
 const std::vector<CellWrite>& Model::writes(std::size_t frame) const {
@@ -87,7 +87,7 @@ const std::vector<CellWrite>& Model::writes(std::size_t frame) const {
     return writes_[frame];
 }
 
-Counters operator-(const Counters& a, const Counters& b) {
+Counters difference(const Counters& a, const Counters& b) {
     Counters c;
     c.barriers = a.barriers - b.barriers;
     c.shared_reads = a.shared_reads - b.shared_reads;

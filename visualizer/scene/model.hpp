@@ -76,6 +76,7 @@ private:
     mutable std::vector<char> have_writes_;
 };
 
-Counters operator-(const Counters& a, const Counters& b);
+// What happened between two running totals: a - b, counter by counter.
+Counters difference(const Counters& a, const Counters& b);
 
 } // namespace pplab::scene

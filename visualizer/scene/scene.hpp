@@ -93,7 +93,8 @@ struct Label {
 
 struct Scene {
     Rect bounds; // everything, for "fit"
-    Rect focus;  // the current step and what it reads, for "follow"
+    Rect focus;  // the rows the current step writes and reads, for "follow"
+    Rect detail; // within them, the cells it writes and reads (for rows too wide to read)
     Rgba background;
     std::vector<Cell> panels; // group boxes and bands, drawn first
     std::vector<Arrow> arrows;

@@ -91,13 +91,16 @@ void view_multiblock(Composer& c) {
     c.place_input(in, c.r.input, Tint::Block, detail_level == 0 ? first : -1,
                   detail_level == 0 ? std::max(0, std::min(B, n - first)) : 0);
     c.row_label(in, "in[]", "n = " + std::to_string(n) + ", blocks of " + std::to_string(B));
-    y += in.cell_h + 2.2f;
-    const float detail_y = y;
-    // The detail rows are laid out after the totals rows they may read, so reserve them.
+    y += in.cell_h + 2.8f;
+    // The detail sits under the array it scans: in[] for level 0, else the totals of the
+    // level above. Its rows are reserved here and placed once the totals they read are.
     const int L = log2i(B);
     const bool inclusive0 = c.r.options.inclusive;
     const int detail_rows = 2 * L + 2 + ((inclusive0 && detail_level == 0) ? 1 : 0);
-    y += static_cast<float>(detail_rows) * kRowPitch + 0.8f;
+    const float detail_h = static_cast<float>(detail_rows) * kRowPitch + 0.8f;
+    float detail_y = y;
+    if (detail_level == 0)
+        y += detail_h;
 
     // Totals of each level, going down the recursion.
     std::vector<std::vector<int>> totals(levels.size());
@@ -116,10 +119,20 @@ void view_multiblock(Composer& c) {
         }
         c.row_label(g, "totals[]", "level " + std::to_string(k + 1) + ": one per block");
         y += kRowPitch;
+        if (detail_level == k + 1) {
+            detail_y = y + 1.4f;
+            y += detail_h + 1.4f;
+        }
     }
     // The detail: the scan of one block of the level being traced.
     if (detail_level > 0)
         c.alias_input(totals[detail_level - 1]);
+    c.title(0, detail_y - 1.35f,
+            detail_level == 0
+                ? "level 0: block " + std::to_string(detail_block) + " scans its tile of in[]"
+                : "level " + std::to_string(detail_level) + ": block " +
+                      std::to_string(detail_block) + " scans its tile of totals[]",
+            0.9f);
     blelloch_chain(c, detail_pass, detail_block, detail_y, row);
 
     // Carries coming back up: each level's final scan, then the sums with carries added.

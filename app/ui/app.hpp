@@ -1,0 +1,71 @@
+// The window's contents, independent of GLFW: main.cpp (or a test) owns the context and the
+// ImGui backends, and calls frame() between ImGui::NewFrame() and ImGui::Render().
+#pragma once
+
+#include "panels.hpp"
+#include "state.hpp"
+#include "tracer.hpp"
+
+#include <functional>
+#include <memory>
+
+namespace pplab::ui {
+
+// Key codes of the platform for what ImGui 1.86's key map does not name.
+struct Keys {
+    int plus = -1, minus = -1, keypad_plus = -1, keypad_minus = -1;
+};
+
+struct Platform {
+    std::function<void()> wake; // makes the event loop run a frame (from any thread)
+    Keys keys;
+};
+
+class App {
+public:
+    explicit App(Platform platform); // needs the GL context and ImGui's context
+    ~App();
+    App(const App&) = delete;
+    App& operator=(const App&) = delete;
+
+    // Draws every panel; `now` in seconds (any monotonic clock).
+    void frame(double now);
+    // Whether the next frame should come soon, without waiting for input.
+    bool animating() const;
+    // The fonts must be (re)built before the next ImGui::NewFrame: at start-up and after
+    // a presenter-scale change. load_fonts() rebuilds ImGui's atlas; the caller then
+    // uploads it (ImGui_ImplOpenGL3_CreateFontsTexture).
+    bool fonts_dirty() const { return fonts_dirty_; }
+    void load_fonts();
+
+    State& state() { return st_; }
+    const State& state() const { return st_; }
+    const Tracer& tracer() const { return tracer_; }
+    const CanvasPanel& canvas() const { return *canvas_; }
+
+private:
+    void adopt_results();
+    void keys();
+    void menu();
+    void apply_style();
+
+    Platform platform_;
+    State st_;
+    Tracer tracer_;
+    ControlsPanel controls_;
+    CountersPanel counters_;
+    SourcePanel source_;
+    HeaderPanel header_;
+    TransportPanel transport_;
+    std::unique_ptr<CanvasPanel> canvas_;
+    Settings submitted_;
+    std::uint64_t latest_job_ = 0;
+    bool fonts_dirty_ = true;
+    float fonts_scale_ = 0;
+    double last_ = -1;
+    bool show_help_ = false;
+    scene::Theme styled_ = scene::Theme::Dark;
+    bool styled_once_ = false;
+};
+
+} // namespace pplab::ui

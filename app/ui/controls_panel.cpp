@@ -1,0 +1,183 @@
+#include "panels.hpp"
+
+#include "pplab/request.hpp"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+
+namespace pplab::ui {
+
+namespace {
+
+const char* family_name(Family f) {
+    switch (f) {
+    case Family::Reduce:
+        return "Reduction";
+    case Family::Scan:
+        return "Scan";
+    case Family::Histogram:
+        return "Histogram";
+    }
+    return "";
+}
+
+std::string algorithm_label(const AlgorithmInfo& i) {
+    return std::string(i.title) + "   " + std::string(i.section);
+}
+
+void section(const char* title) {
+    ImGui::Spacing();
+    ImGui::TextDisabled("%s", title);
+    ImGui::Separator();
+}
+
+} // namespace
+
+void ControlsPanel::draw(State& st, const Tracer& tracer) {
+    Settings& s = st.settings;
+    const AlgorithmInfo& ai = info(s.algorithm);
+
+    section("Algorithm");
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo("##algorithm", algorithm_label(ai).c_str(),
+                          ImGuiComboFlags_HeightLargest)) {
+        std::optional<Family> family;
+        for (const AlgorithmInfo& i : algorithms()) {
+            if (!i.traced)
+                continue; // production kernels are timed, not stepped through
+            if (family != i.family) {
+                family = i.family;
+                ImGui::TextDisabled("%s", family_name(i.family));
+            }
+            const bool selected = i.algorithm == s.algorithm;
+            if (ImGui::Selectable(algorithm_label(i).c_str(), selected))
+                s = switch_algorithm(s, i.algorithm);
+            if (selected)
+                ImGui::SetItemDefaultFocus();
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", std::string(ai.doc).c_str());
+    ImGui::PopTextWrapPos();
+
+    section("Launch");
+    const float label_w =
+        ImGui::CalcTextSize("Blocks (grid)").x + ImGui::GetStyle().ItemInnerSpacing.x * 2;
+    const float field_w = ImGui::GetContentRegionAvail().x - label_w;
+    const std::vector<int> blocks = block_choices(s.algorithm);
+    const auto block_text = [&](int b) {
+        return b == 0 ? std::string(ai.single_block ? "auto (n rounded up)" : "auto (256)")
+                      : std::to_string(b);
+    };
+    ImGui::SetNextItemWidth(field_w);
+    if (ImGui::BeginCombo("Block size", block_text(s.block).c_str())) {
+        for (const int b : blocks)
+            if (ImGui::Selectable(block_text(b).c_str(), b == s.block))
+                s.block = b;
+        ImGui::EndCombo();
+    }
+    if (ai.grid_stride) {
+        ImGui::SetNextItemWidth(field_w);
+        ImGui::InputInt("Blocks (grid)", &s.grid, 1, 8);
+        s.grid = std::clamp(s.grid, 0, 65535);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("0: about %d elements per thread (the chapter's ELEMS_PER_THREAD)",
+                              kElemsPerThread);
+    }
+
+    section("Input");
+    int mode = static_cast<int>(s.input);
+    ImGui::RadioButton("Generated", &mode, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("Typed", &mode, 1);
+    ImGui::SameLine();
+    ImGui::RadioButton("File", &mode, 2);
+    s.input = static_cast<InputMode>(mode);
+    const bool histogram = ai.family == Family::Histogram;
+    switch (s.input) {
+    case InputMode::Generator: {
+        ImGui::SetNextItemWidth(field_w);
+        ImGui::InputInt("n", &s.n, 1, 64);
+        s.n = std::clamp(s.n, 1, kMaxN);
+        ImGui::SetNextItemWidth(field_w);
+        if (ImGui::BeginCombo(histogram ? "Distribution" : "Values",
+                              std::string(generator_id(s.generator)).c_str())) {
+            for (const Generator g : generator_choices(s.algorithm))
+                if (ImGui::Selectable(std::string(generator_id(g)).c_str(), g == s.generator))
+                    s.generator = g;
+            ImGui::EndCombo();
+        }
+        ImGui::SetNextItemWidth(field_w);
+        ImGui::InputScalar("Seed", ImGuiDataType_U64, &s.seed);
+        break;
+    }
+    case InputMode::List:
+        ImGui::InputTextMultiline("##list", &s.list, ImVec2(-1, ImGui::GetTextLineHeight() * 4));
+        ImGui::TextDisabled(histogram ? "bin numbers, separated by commas or spaces"
+                                      : "numbers, separated by commas or spaces");
+        break;
+    case InputMode::File:
+        ImGui::SetNextItemWidth(-1);
+        ImGui::InputTextWithHint("##file", "path of a file with the input list", &s.file);
+        break;
+    }
+    if (histogram) {
+        ImGui::SetNextItemWidth(field_w);
+        ImGui::InputInt("Bins", &s.bins, 1, 16);
+        s.bins = std::clamp(s.bins, 1, 4096);
+        ImGui::Checkbox("Skip empty bins in the fold", &s.skip_empty);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("if (s_hist[b] != 0): Exercise 4");
+    }
+    if (ai.family == Family::Scan && s.algorithm != Algorithm::ScanHillisSteele)
+        ImGui::Checkbox("Inclusive scan", &s.inclusive);
+    if (s.algorithm == Algorithm::ReduceAtomic) {
+        ImGui::SetNextItemWidth(field_w);
+        ImGui::InputScalar("Arrival order", ImGuiDataType_U64, &s.order_seed);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("the CPU model's stand-in for the order in which blocks finish");
+        if (ImGui::Button("Another order"))
+            ++s.order_seed;
+    }
+
+    section("Back end");
+    const char* backends[] = {"auto", "cpu", "cuda"};
+    ImGui::SetNextItemWidth(field_w);
+    if (ImGui::BeginCombo("Run on", s.backend.c_str())) {
+        for (const char* b : backends)
+            if (ImGui::Selectable(b, s.backend == b))
+                s.backend = b;
+        ImGui::EndCombo();
+    }
+    if (st.model) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::Text("%s: %s", st.model->trace().backend.c_str(), st.model->trace().device.c_str());
+        ImGui::PopTextWrapPos();
+    }
+
+    if (tracer.busy()) {
+        ImGui::Spacing();
+        const std::string what = tracer.stage();
+        ImGui::ProgressBar(tracer.progress(), ImVec2(-1, 0),
+                           what.empty() ? "queued" : what.c_str());
+        ImGui::TextDisabled("tracing for %.1f s; the last trace stays on screen",
+                            tracer.busy_seconds());
+    }
+    if (!st.error.empty()) {
+        ImGui::Spacing();
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.84f, 0.25f, 0.1f, 1.0f));
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(st.error.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::PopStyleColor();
+        if (st.model)
+            ImGui::TextDisabled("showing the last trace that worked");
+    }
+}
+
+} // namespace pplab::ui

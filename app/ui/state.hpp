@@ -1,0 +1,53 @@
+// What the panels share: the settings being edited, the trace on screen, where playback
+// stands and how the canvas is viewed. Panels read and edit it; App owns it.
+#pragma once
+
+#include "playback.hpp"
+#include "settings.hpp"
+
+#include "scene/model.hpp"
+#include "scene/palette.hpp"
+
+#include <memory>
+#include <string>
+
+struct ImFont;
+
+namespace pplab::ui {
+
+struct Fonts {
+    ImFont* regular = nullptr;
+    ImFont* large = nullptr; // captions: read from the back of the room
+    ImFont* mono = nullptr;  // the kernel's source
+    ImFont* small = nullptr;
+};
+
+enum class CameraMode { Fit, Follow, Free };
+
+struct ViewSettings {
+    scene::Theme theme = scene::Theme::Light;
+    float presenter_scale = 1.0f; // Ctrl+ / Ctrl-: every font and the canvas's labels
+    bool show_controls = true;
+    bool show_source = true;
+    bool past_arrows = true;
+    CameraMode camera = CameraMode::Follow;
+};
+
+struct State {
+    Settings settings;                         // as the controls show them
+    std::shared_ptr<const scene::Model> model; // the trace on screen (the last good one)
+    Settings shown;                            // the settings that produced `model`
+    std::string error;                         // why the latest settings did not trace
+    std::string note;                          // the back end's fallback note
+    bool note_dismissed = false;
+    Playback playback;
+    int block = 0; // the block the canvas shows
+    ViewSettings view;
+    Fonts fonts;
+
+    // The frame the canvas shows: the selected block's frame of the current step.
+    std::size_t frame() const;
+    int steps() const;
+};
+
+} // namespace pplab::ui

@@ -1,0 +1,64 @@
+// Tracing off the UI thread: the request is built, traced and analysed (data flow, steps,
+// counters) in the background while the window keeps drawing. Only the latest request
+// matters: one submitted while another runs replaces any that was waiting.
+#pragma once
+
+#include "settings.hpp"
+
+#include "scene/model.hpp"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace pplab::ui {
+
+struct TraceResult {
+    std::uint64_t job = 0;
+    Settings settings;
+    std::shared_ptr<const scene::Model> model; // null when the request failed
+    std::string error;                         // what was wrong, for the user
+    std::string note;                          // the backend's fallback note, if any
+    double seconds = 0;
+};
+
+class Tracer {
+public:
+    // `wake` is called from the worker when a result is ready (the window's event loop
+    // sleeps until something happens).
+    explicit Tracer(std::function<void()> wake);
+    ~Tracer();
+    Tracer(const Tracer&) = delete;
+    Tracer& operator=(const Tracer&) = delete;
+
+    std::uint64_t submit(const Settings& s);
+    std::optional<TraceResult> take(); // the newest finished result, once
+
+    bool busy() const;
+    double busy_seconds() const;
+    std::string stage() const; // what the worker is doing now
+    float progress() const;    // 0..1 over the stages
+
+private:
+    void run(std::stop_token stop);
+
+    std::function<void()> wake_;
+    mutable std::mutex mutex_;
+    std::condition_variable_any cv_;
+    std::optional<std::pair<std::uint64_t, Settings>> pending_;
+    std::optional<TraceResult> done_;
+    std::uint64_t next_job_ = 1;
+    bool working_ = false;
+    std::string stage_;
+    float progress_ = 0;
+    std::chrono::steady_clock::time_point started_;
+    std::jthread worker_; // last: it starts after everything it uses exists
+};
+
+} // namespace pplab::ui

@@ -1,0 +1,153 @@
+// Frames of every view drawn offscreen (Mesa's surfaceless EGL: no X, no GPU), asserted on
+// their pixels: not blank, different from frame to frame, the highlight where the scene put it.
+#include "fixtures.hpp"
+
+#include "render/gl_renderer.hpp"
+#include "render/offscreen.hpp"
+#include "render/picture.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+namespace pplab::render {
+namespace {
+
+// A context per test: GL objects are declared after it, so they die before it does.
+struct Gl {
+    OffscreenContext context;
+    GlRenderer renderer;
+    RenderTarget target;
+};
+
+int distance(const std::array<std::uint8_t, 4>& p, const scene::Rgba& c) {
+    const auto ch = [](float v) { return static_cast<int>(v * 255.0f + 0.5f); };
+    return std::abs(p[0] - ch(c.r)) + std::abs(p[1] - ch(c.g)) + std::abs(p[2] - ch(c.b));
+}
+
+double share_not(const Image& img, const scene::Rgba& background) {
+    std::size_t other = 0;
+    for (int y = 0; y < img.height; ++y)
+        for (int x = 0; x < img.width; ++x)
+            other += distance(img.at(x, y), background) > 6;
+    return static_cast<double>(other) / (static_cast<double>(img.width) * img.height);
+}
+
+double share_changed(const Image& a, const Image& b) {
+    std::size_t changed = 0;
+    for (std::size_t i = 0; i < a.rgba.size(); i += 4)
+        changed += a.rgba[i] != b.rgba[i] || a.rgba[i + 1] != b.rgba[i + 1] ||
+                   a.rgba[i + 2] != b.rgba[i + 2];
+    return static_cast<double>(changed) / (static_cast<double>(a.rgba.size()) / 4);
+}
+
+void keep(const Image& img, const std::string& name) {
+    if (const char* dir = std::getenv("PPLAB_SCREENSHOT_DIR")) {
+        std::filesystem::create_directories(dir);
+        write_png(img, (std::filesystem::path(dir) / (name + ".png")).string());
+    }
+}
+
+class Offscreen : public ::testing::Test {
+protected:
+    Gl gl;
+};
+
+TEST_F(Offscreen, ContextIsCoreProfile) {
+    EXPECT_FALSE(gl.context.renderer().empty());
+}
+
+class EveryView : public ::testing::TestWithParam<test::Case> {
+protected:
+    Gl gl;
+};
+
+TEST_P(EveryView, DrawsStepsThatDifferWithTheHighlightInPlace) {
+    const test::Case& c = GetParam();
+    const auto m = test::trace(c.request);
+    PictureOptions o;
+    o.width = 1600; // the window's size: big enough to sample every view's cells
+    o.height = 1000;
+    const scene::Palette pal = scene::palette(o.theme);
+    const std::size_t steps = m->steps().size();
+    const std::size_t first = m->frame_at(0, 0);
+    const std::size_t middle = m->frame_at(static_cast<int>(steps / 2), 0);
+    const Picture a = picture(gl.renderer, gl.target, *m, first, o);
+    const Picture b = picture(gl.renderer, gl.target, *m, middle, o);
+    keep(b.image, c.name);
+
+    EXPECT_GT(share_not(a.image, pal.background), 0.02) << "the first step is not blank";
+    EXPECT_GT(share_not(b.image, pal.background), 0.02) << "the middle step is not blank";
+    EXPECT_GT(share_changed(a.image, b.image), 0.002) << "two steps look different";
+
+    // Every cell the scene lit in the highlight colour shows it on screen, at its place.
+    int checked = 0;
+    for (const scene::Cell& cell : b.scene.cells) {
+        if (cell.role != scene::CellRole::Written || !(cell.fill == pal.highlight))
+            continue;
+        // A quarter down from the top: inside the border, above the digits.
+        const scene::Vec2 p =
+            b.camera.to_screen({cell.rect.center().x, cell.rect.y + cell.rect.h * 0.25f},
+                               static_cast<float>(o.width), static_cast<float>(o.height));
+        const float w = cell.rect.w * b.camera.scale, h = cell.rect.h * b.camera.scale;
+        if (w < 12 || h < 12 || p.x < 0 || p.y < 0 || p.x >= static_cast<float>(o.width) ||
+            p.y >= static_cast<float>(o.height))
+            continue; // too small to sample without its border
+        EXPECT_LT(distance(b.image.at(static_cast<int>(p.x), static_cast<int>(p.y)), pal.highlight),
+                  24)
+            << c.name << ": cell " << cell.ref->cell << " of frame " << cell.ref->frame;
+        ++checked;
+    }
+    if (info(m->request().algorithm).family != Family::Histogram) { // bars wear it as a border
+        EXPECT_GT(checked, 0) << c.name << ": no highlighted cell to check";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Views, EveryView, ::testing::ValuesIn(test::view_cases()),
+                         [](const auto& param) {
+                             std::string n = param.param.name;
+                             std::replace(n.begin(), n.end(), '-', '_');
+                             return n;
+                         });
+
+TEST_F(Offscreen, HighlightIsWhereTheSceneSaysForTheTree) {
+    const auto m = test::trace(test::request(Algorithm::ReduceTree, test::seq(8), 8));
+    const std::size_t level1 =
+        static_cast<std::size_t>(m->dataflow().find(Step::TreeLevel, 0, 1, 0, -1));
+    PictureOptions o;
+    const Picture p = picture(gl.renderer, gl.target, *m, level1, o);
+    const scene::Palette pal = scene::palette(o.theme);
+    int written = 0;
+    for (const scene::Cell& cell : p.scene.cells) {
+        if (!cell.ref || cell.ref->frame != static_cast<int>(level1))
+            continue;
+        const scene::Vec2 at = p.camera.to_screen(
+            {cell.rect.x + cell.rect.w * 0.5f, cell.rect.y + cell.rect.h * 0.15f},
+            static_cast<float>(o.width), static_cast<float>(o.height));
+        const int d =
+            distance(p.image.at(static_cast<int>(at.x), static_cast<int>(at.y)), pal.highlight);
+        if (cell.ref->cell < 4) {
+            EXPECT_LT(d, 24) << "s[" << cell.ref->cell << "] was written by level 1";
+            ++written;
+        } else {
+            EXPECT_GT(d, 100) << "s[" << cell.ref->cell << "] was not";
+        }
+    }
+    EXPECT_EQ(written, 4);
+}
+
+TEST_F(Offscreen, DarkThemeAndLargeImages) {
+    const auto m = test::trace(test::request(Algorithm::ScanBlelloch, {1, 2, 3, 4}, 4));
+    PictureOptions o;
+    o.theme = scene::Theme::Dark;
+    o.width = 1920;
+    o.height = 1080;
+    const Picture p = picture(gl.renderer, gl.target, *m, m->trace().frames.size() - 1, o);
+    EXPECT_EQ(p.image.width, 1920);
+    EXPECT_GT(share_not(p.image, scene::palette(scene::Theme::Dark).background), 0.01);
+}
+
+} // namespace
+} // namespace pplab::render

@@ -1,0 +1,249 @@
+// The scene builder without any GL: which cells, arrows and highlights a frame produces.
+#include "fixtures.hpp"
+
+#include "scene/view.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace pplab::scene {
+namespace {
+
+using test::request;
+using test::seq;
+using test::trace;
+
+const Palette kPal = palette(Theme::Light);
+
+std::vector<const Cell*> cells_of(const Scene& s, int frame) {
+    std::vector<const Cell*> out;
+    for (const Cell& c : s.cells)
+        if (c.ref && c.ref->frame == frame)
+            out.push_back(&c);
+    std::sort(out.begin(), out.end(),
+              [](const Cell* a, const Cell* b) { return a->ref->cell < b->ref->cell; });
+    return out;
+}
+
+const Cell& cell_at(const Scene& s, int frame, int cell) {
+    for (const Cell& c : s.cells)
+        if (c.ref && c.ref->frame == frame && c.ref->cell == cell)
+            return c;
+    throw std::runtime_error("no cell " + std::to_string(cell) + " of frame " +
+                             std::to_string(frame));
+}
+
+std::size_t count_arrows(const Scene& s, const Rgba& color) {
+    return static_cast<std::size_t>(
+        std::count_if(s.arrows.begin(), s.arrows.end(),
+                      [&](const Arrow& a) { return a.color == color && a.head > 0; }));
+}
+
+// An arrow from the bottom of cell a to the top of cell b, in color.
+bool has_arrow(const Scene& s, const Rect& a, const Rect& b, const Rgba& color) {
+    return std::any_of(s.arrows.begin(), s.arrows.end(), [&](const Arrow& ar) {
+        return ar.color == color && std::abs(ar.from.x - a.center().x) < 1e-3f &&
+               ar.from.y >= a.bottom() && std::abs(ar.to.x - b.center().x) < 1e-3f &&
+               ar.to.y <= b.y;
+    });
+}
+
+int find_frame(const Model& m, Step st, int level, int block = 0, int warp = -1) {
+    return m.dataflow().find(st, 0, level, block, warp);
+}
+
+// Exercise 3: the downsweep on [1, 2, 3, 4]; level 2 ends in [0, 1, 3, 6].
+TEST(SceneBuilder, BlellochDownsweepOn1234) {
+    const auto m = trace(request(Algorithm::ScanBlelloch, {1, 2, 3, 4}, 4));
+    const int down1 = find_frame(*m, Step::Downsweep, 1);
+    const int down2 = find_frame(*m, Step::Downsweep, 2);
+    ASSERT_GE(down2, 0);
+    const Scene s = build(*m, static_cast<std::size_t>(down2), {});
+
+    const auto row = cells_of(s, down2);
+    ASSERT_EQ(row.size(), 4u);
+    const std::vector<std::string> expect = {"0", "1", "3", "6"};
+    for (std::size_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(row[i]->text, expect[i]);
+        EXPECT_EQ(row[i]->role, CellRole::Written) << "every slot is written at stride 1";
+        EXPECT_EQ(row[i]->fill, kPal.highlight);
+    }
+    // The carry (old s[t]) goes left unchanged and stays right; the left sum joins it on the right.
+    const Rect& c1 = cell_at(s, down1, 1).rect;
+    const Rect& c3 = cell_at(s, down1, 3).rect;
+    EXPECT_TRUE(has_arrow(s, c1, row[0]->rect, kPal.carry))
+        << "carry of the pair (0, 1) passed left";
+    EXPECT_TRUE(has_arrow(s, c1, row[1]->rect, kPal.carry)) << "carry kept by the right child";
+    EXPECT_TRUE(has_arrow(s, cell_at(s, down1, 0).rect, row[1]->rect, kPal.left_sum));
+    EXPECT_TRUE(has_arrow(s, c3, row[2]->rect, kPal.carry));
+    EXPECT_TRUE(has_arrow(s, c3, row[3]->rect, kPal.carry));
+    EXPECT_TRUE(has_arrow(s, cell_at(s, down1, 2).rect, row[3]->rect, kPal.left_sum));
+    EXPECT_EQ(count_arrows(s, kPal.carry), 4u);
+    EXPECT_EQ(count_arrows(s, kPal.left_sum), 2u);
+    EXPECT_NE(s.caption.find("Downsweep level 2"), std::string::npos);
+}
+
+// The tree's level 2 at block 8: threads 0-1 add s[t+2] into s[t].
+TEST(SceneBuilder, TreeLevel2AtBlock8) {
+    const auto m = trace(request(Algorithm::ReduceTree, seq(8), 8));
+    const int l1 = find_frame(*m, Step::TreeLevel, 1);
+    const int l2 = find_frame(*m, Step::TreeLevel, 2);
+    const Scene s = build(*m, static_cast<std::size_t>(l2), {});
+    const auto row = cells_of(s, l2);
+    ASSERT_EQ(row.size(), 8u);
+    EXPECT_EQ(row[0]->text, "16"); // 6 + 10
+    EXPECT_EQ(row[1]->text, "20"); // 8 + 12
+    for (int t = 0; t < 8; ++t)
+        EXPECT_EQ(row[static_cast<std::size_t>(t)]->role,
+                  t < 2 ? CellRole::Written : CellRole::Unchanged)
+            << t;
+    EXPECT_EQ(row[0]->fill, kPal.highlight);
+    for (int t = 0; t < 2; ++t) {
+        EXPECT_TRUE(has_arrow(s, cell_at(s, l1, t + 2).rect, row[static_cast<std::size_t>(t)]->rect,
+                              kPal.arrow))
+            << "s[" << t + 2 << "] -> s[" << t << "]";
+        EXPECT_TRUE(has_arrow(s, cell_at(s, l1, t).rect, row[static_cast<std::size_t>(t)]->rect,
+                              kPal.arrow_own));
+    }
+    EXPECT_EQ(count_arrows(s, kPal.arrow), 2u)
+        << "only the current level's flow is drawn in the flow colour";
+    // The threads strip: 2 of 8 threads lit, the rest of the (one) warp not.
+    const auto lit = std::count_if(s.panels.begin(), s.panels.end(), [&](const Cell& c) {
+        return c.role == CellRole::Active && c.rect.y < row[0]->rect.y &&
+               c.rect.y > row[0]->rect.y - 1;
+    });
+    EXPECT_EQ(lit, 2);
+    // Level 3 is not reached yet: its cells are empty outlines.
+    for (const Cell* c : cells_of(s, find_frame(*m, Step::TreeLevel, 3))) {
+        EXPECT_EQ(c->role, CellRole::Future);
+        EXPECT_TRUE(c->text.empty());
+    }
+}
+
+// A shuffle step with offset 16: lanes 0-15 add lane+16, lanes 16-31 keep their own value.
+TEST(SceneBuilder, ShuffleOffset16) {
+    const auto m = trace(request(Algorithm::ReduceShuffle, seq(32), 32));
+    const int load = find_frame(*m, Step::Load, 0, 0, 0);
+    const int sh1 = find_frame(*m, Step::Shuffle, 1, 0, 0);
+    const Scene s = build(*m, static_cast<std::size_t>(sh1), {});
+    const auto row = cells_of(s, sh1);
+    ASSERT_EQ(row.size(), 32u);
+    for (int lane = 0; lane < 32; ++lane) {
+        const Cell& c = *row[static_cast<std::size_t>(lane)];
+        if (lane < 16) {
+            EXPECT_EQ(c.role, CellRole::Written) << lane;
+            EXPECT_EQ(c.text, std::to_string(2 * lane + 18)) << "(lane+1) + (lane+17)";
+            EXPECT_TRUE(has_arrow(s, cell_at(s, load, lane + 16).rect, c.rect, kPal.arrow)) << lane;
+        } else {
+            EXPECT_EQ(c.role, CellRole::KeepsOwn) << lane;
+            EXPECT_EQ(c.border, kPal.keeps_own);
+            EXPECT_EQ(c.text, std::to_string(2 * (lane + 1))) << "its own value, twice";
+            EXPECT_TRUE(has_arrow(s, cell_at(s, load, lane).rect, c.rect, kPal.keeps_own)) << lane;
+        }
+    }
+    EXPECT_EQ(count_arrows(s, kPal.arrow), 16u);
+    EXPECT_EQ(count_arrows(s, kPal.keeps_own), 16u);
+}
+
+// Mid-transition the values are on their way: movers exist and nothing is lit yet.
+TEST(SceneBuilder, ValuesTravelAlongTheirArrows) {
+    const auto m = trace(request(Algorithm::ReduceTree, seq(8), 8));
+    const auto l1 = static_cast<std::size_t>(find_frame(*m, Step::TreeLevel, 1));
+    const Scene start = build(*m, l1, {}, 0.0f);
+    const Scene mid = build(*m, l1, {}, 0.5f);
+    const Scene end = build(*m, l1, {}, 1.0f);
+    EXPECT_TRUE(start.movers.empty());
+    EXPECT_EQ(mid.movers.size(), 8u); // 4 threads, 2 operands each
+    EXPECT_TRUE(end.movers.empty());
+    EXPECT_EQ(cells_of(mid, static_cast<int>(l1))[0]->role, CellRole::Read)
+        << "waiting for its value";
+    EXPECT_EQ(cells_of(end, static_cast<int>(l1))[0]->role, CellRole::Written);
+    // Arrows grow from their source: shorter at the start than at the end.
+    const auto length = [](const Scene& s) {
+        float sum = 0;
+        for (const Arrow& a : s.arrows)
+            sum += std::hypot(a.to.x - a.from.x, a.to.y - a.from.y);
+        return sum;
+    };
+    EXPECT_LT(length(start), length(end));
+}
+
+// n = 65536: cells narrower than a few pixels merge into a heat strip.
+TEST(SceneBuilder, LargeInputsMergeIntoAHeatStrip) {
+    const auto m = trace(
+        request(Algorithm::HistPrivatised, generate(Generator::UniformBytes, 65536, 1, 256), 256));
+    ViewOptions far;
+    far.pixels_per_unit = 8.0f;
+    const Scene s = build(*m, m->trace().frames.size() / 2, far);
+    EXPECT_LT(s.cells.size(), 20000u);
+    EXPECT_TRUE(std::any_of(s.cells.begin(), s.cells.end(),
+                            [](const Cell& c) { return c.role == CellRole::Heat; }));
+    ViewOptions near;
+    near.pixels_per_unit = 4000.0f; // zoomed in on a few of the 16384 elements of a round
+    const Scene close = build(*m, 0, near);
+    EXPECT_TRUE(std::any_of(close.cells.begin(), close.cells.end(), [](const Cell& c) {
+        return c.ref && c.ref->frame == CellRef::kInput && !c.text.empty();
+    }));
+}
+
+// Every step of every view builds, settled and mid-flight, and stays inside its bounds.
+TEST(SceneBuilder, EveryStepOfEveryView) {
+    for (const auto& c : test::view_cases()) {
+        const auto m = trace(c.request);
+        for (std::size_t step = 0; step < m->steps().size(); ++step)
+            for (const int block : {0, 1}) {
+                const std::size_t f = m->frame_at(static_cast<int>(step), block);
+                for (const float anim : {0.0f, 0.5f, 1.0f}) {
+                    const Scene s = build(*m, f, {}, anim);
+                    ASSERT_FALSE(s.cells.empty()) << c.name << " step " << step;
+                    EXPECT_FALSE(s.caption.empty()) << c.name;
+                    for (const Cell& cell : s.cells) {
+                        EXPECT_GE(cell.rect.x, s.bounds.x - 1e-3f) << c.name;
+                        EXPECT_LE(cell.rect.right(), s.bounds.right() + 1e-3f) << c.name;
+                    }
+                    EXPECT_TRUE(s.focus.w > 0 && s.focus.h > 0) << c.name;
+                }
+            }
+    }
+}
+
+TEST(SceneBuilder, HitTestFindsTheCellUnderThePoint) {
+    const auto m = trace(request(Algorithm::ReduceTree, seq(8), 8));
+    const int l2 = find_frame(*m, Step::TreeLevel, 2);
+    const Scene s = build(*m, static_cast<std::size_t>(l2), {});
+    const Cell& c = cell_at(s, l2, 1);
+    const Cell* hit = hit_test(s, c.rect.center());
+    ASSERT_NE(hit, nullptr);
+    EXPECT_EQ(hit->ref, (CellRef{l2, 1}));
+    EXPECT_EQ(hit_test(s, {s.bounds.x - 10, s.bounds.y - 10}), nullptr);
+}
+
+TEST(SceneBuilder, StepsGroupBlocksAndKeepTheirPlace) {
+    const auto m = trace(request(Algorithm::ReduceTree, seq(16), 8)); // 2 blocks, 3 levels
+    ASSERT_EQ(m->steps().size(), 5u);                                 // load, 3 levels, totals
+    EXPECT_EQ(m->trace().frames[m->frame_at(2, 1)].block, 1);
+    EXPECT_EQ(m->trace().frames[m->frame_at(2, 1)].level, 2);
+    const StepKey k = m->key(2);
+    const auto wider = trace(request(Algorithm::ReduceTree, seq(64), 16)); // 4 levels now
+    EXPECT_EQ(wider->steps()[static_cast<std::size_t>(wider->find(k))].level, 2);
+    // The fold carries global bins from block to block: one playback step per block.
+    const auto h =
+        trace(request(Algorithm::HistPrivatised, generate(Generator::Skewed, 300, 3, 16), 64, 16));
+    EXPECT_EQ(std::count_if(h->steps().begin(), h->steps().end(),
+                            [](const StepGroup& g) { return g.step == Step::HistFold; }),
+              h->grid(0));
+}
+
+TEST(SceneBuilder, CellTextStaysShort) {
+    EXPECT_EQ(cell_text(3.0f), "3");
+    EXPECT_EQ(cell_text(0.5f), "0.5");
+    EXPECT_LE(cell_text(0.72437191f).size(), 6u);
+    EXPECT_LE(cell_text(123456789.0f).size(), 7u);
+    EXPECT_LE(cell_text(-1234.567f).size(), 6u);
+}
+
+} // namespace
+} // namespace pplab::scene
