@@ -50,11 +50,10 @@ int main() {
             cub::DeviceReduce::Sum(temp.data(), b, src(run), out.data(), n);
         }, warmups, runs), 4.0 * n);
         // Scan: tile size (rounds of 128 elements per warp).
-        for (int rounds : {4, 8, 16})
-            for (bool persistent : {false, true}) {
-            pc::FastScan s(n, rounds, persistent);
+        for (int rounds : {4, 8, 16}) {
+            pc::FastScan s(n, rounds);
             char what[64];
-            std::snprintf(what, sizeof what, "scanFast rounds=%d persistent=%d", rounds, persistent);
+            std::snprintf(what, sizeof what, "scanFast rounds=%d", rounds);
             line(what, ev.median_ms([&](int run) { s.launch(src(run), dst(run), n); }, warmups, runs),
                  8.0 * n);
         }

@@ -286,44 +286,6 @@ __global__ void __launch_bounds__(kFastBlock)
     t.store(out, n, prefix + warp_prefix, lane_prefix);
 }
 
-// A resident grid in which each block scans tile after tile, loading the next tile before
-// it looks back for the current one: the look-back's waiting overlaps the next loads. Tiles
-// are still handed out in order, and each block finishes its tiles in order, so every tile
-// waited for belongs to a block that is making progress.
-template <int Rounds>
-__global__ void __launch_bounds__(kFastBlock)
-    scanFastPersistent(const float* __restrict__ in, float* __restrict__ out, int n, int tiles_total,
-                       unsigned long long* __restrict__ descriptors,
-                       unsigned long long* __restrict__ tiles, unsigned long long tile_base,
-                       unsigned epoch) {
-    __shared__ float s_warp[kWarps];
-    __shared__ float s_exclusive;
-    __shared__ int s_tile[2];
-    if (threadIdx.x == 0)
-        s_tile[0] = static_cast<int>(atomicAdd(tiles, 1ull) - tile_base);
-    __syncthreads();
-    int tile = s_tile[0];
-    Tile<Rounds> cur, next;
-    if (tile < tiles_total)
-        cur.load(in, n, tile);
-    for (int k = 1; tile < tiles_total; ++k) {
-        // Ask for the next tile; scan_within's barrier hands its number to the block, whose
-        // loads then fly while warp 0 looks back for the current tile.
-        if (threadIdx.x == 0)
-            s_tile[k & 1] = static_cast<int>(atomicAdd(tiles, 1ull) - tile_base);
-        float lane_prefix[Rounds];
-        float warp_prefix, aggregate;
-        scan_within(cur, lane_prefix, warp_prefix, aggregate, s_warp);
-        const int following = s_tile[k & 1];
-        if (following < tiles_total)
-            next.load(in, n, following);
-        const float prefix = tile_prefix(tile, aggregate, descriptors, epoch, &s_exclusive);
-        cur.store(out, n, prefix + warp_prefix, lane_prefix);
-        cur = next;
-        tile = following;
-    }
-}
-
 // ---- histogramFast -------------------------------------------------------------------------
 
 constexpr int kCopies = 32; // one per lane: bank (bin * 32 + lane) % 32 == lane
@@ -416,8 +378,7 @@ void FastReduce::launch(const float* in, float* out, int n, int grid, cudaStream
     reduceFast<<<grid, kFastBlock, 0, stream>>>(in, partials_, finished_, out, n);
 }
 
-FastScan::FastScan(int max_n, int rounds, bool persistent)
-    : rounds_(rounds), persistent_(persistent) {
+FastScan::FastScan(int max_n, int rounds) : rounds_(rounds) {
     if (rounds != 4 && rounds != 8 && rounds != 16)
         throw std::logic_error("scanFast is built for 4, 8 or 16 rounds");
     const int smallest_tile = kTileSize<4>;
@@ -441,33 +402,16 @@ void FastScan::launch(const float* in, float* out, int n, cudaStream_t stream) {
     const int tiles = (n + tile - 1) / tile;
     ++epoch_; // 30 bits: a billion launches before it wraps
     const unsigned e = epoch_ & 0x3FFFFFFFu;
-    const auto one_per_block = [&](auto kernel) {
+    const auto go = [&](auto kernel) {
         kernel<<<tiles, kFastBlock, 0, stream>>>(in, out, n, descriptors_, tiles_, tile_base_, e);
-        tile_base_ += static_cast<unsigned long long>(tiles);
     };
-    const auto resident = [&](auto kernel) {
-        const int grid = std::min(tiles, max_resident_blocks(reinterpret_cast<const void*>(kernel),
-                                                             kFastBlock, 0));
-        kernel<<<grid, kFastBlock, 0, stream>>>(in, out, n, tiles, descriptors_, tiles_,
-                                               tile_base_, e);
-        // Every block asks once more than it scans: the request that finds no tile left.
-        tile_base_ += static_cast<unsigned long long>(tiles + grid);
-    };
-    if (persistent_) {
-        if (rounds_ == 4)
-            resident(scanFastPersistent<4>);
-        else if (rounds_ == 8)
-            resident(scanFastPersistent<8>);
-        else
-            resident(scanFastPersistent<16>);
-    } else {
-        if (rounds_ == 4)
-            one_per_block(scanFast<4>);
-        else if (rounds_ == 8)
-            one_per_block(scanFast<8>);
-        else
-            one_per_block(scanFast<16>);
-    }
+    if (rounds_ == 4)
+        go(scanFast<4>);
+    else if (rounds_ == 8)
+        go(scanFast<8>);
+    else
+        go(scanFast<16>);
+    tile_base_ += static_cast<unsigned long long>(tiles);
 }
 
 FastHistogram::FastHistogram(int bins) : bins_(bins) {
