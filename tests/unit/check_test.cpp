@@ -177,6 +177,8 @@ TEST(Check, TheTextFormatIsARightAnswerForEveryAlgorithm) {
     // every level of every algorithm is right, so labels are unique and lines line up.
     for (const AlgorithmInfo& a : algorithms()) {
         SCOPED_TRACE(std::string(a.id));
+        if (!a.traced)
+            continue; // a production kernel records no frames (production_test.cpp)
         Request r;
         r.algorithm = a.algorithm;
         r.block = 32;

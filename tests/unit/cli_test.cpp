@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -86,11 +87,13 @@ protected:
 const char* const kBlelloch = "trace --backend cpu --algo scan-blelloch --input 1,2,3,4";
 
 TEST_F(Cli, ListNamesEveryAlgorithm) {
-    // The ids of the table, in the chapter's order, one line each.
-    const char* const ids[] = {"reduce-naive",   "reduce-tree",     "reduce-coarsened",
-                               "reduce-shuffle", "reduce-full",     "reduce-atomic",
-                               "scan-blelloch",  "scan-multiblock", "scan-hillis-steele",
-                               "hist-global",    "hist-privatised", "hist-per-warp"};
+    // The ids of the table, in the chapter's order, one line each; then the three
+    // production kernels (timed, not traced).
+    const char* const ids[] = {
+        "reduce-naive",    "reduce-tree",   "reduce-coarsened", "reduce-shuffle",     "reduce-full",
+        "reduce-atomic",   "scan-blelloch", "scan-multiblock",  "scan-hillis-steele", "hist-global",
+        "hist-privatised", "hist-per-warp", "reduce-fast",      "scan-fast",          "hist-fast"};
+    static_assert(std::size(ids) == 15);
     const Outcome r = pplab("list");
     EXPECT_EQ(r.exit_code, 0);
     std::vector<std::string> heads;
@@ -236,6 +239,27 @@ TEST_F(Cli, BadBinsExitTwo) {
                      "shared memory");
     expect_bad_input("trace --backend cpu --algo hist-global --bins 4 --input 1,4", "element 1");
     expect_bad_input("trace --backend cpu --algo hist-global --input 1,2.5", "element 1");
+}
+
+// The production kernels are timed (`pplab bench`), not traced: asking for their trace, or
+// for a check of a hand-trace of them, is bad input, and nothing is written.
+TEST_F(Cli, ProductionKernelsAreNotTraced) {
+    for (const std::string id : {"reduce-fast", "scan-fast", "hist-fast"}) {
+        const fs::path file = dir_ / (id + ".txt");
+        expect_bad_input("trace --backend cpu --algo " + id + " --n 1000", "not traced");
+        expect_bad_input("trace --backend cpu --algo " + id + " --n 8 --format json --out '" +
+                             file.string() + "'",
+                         id + " is a production kernel");
+        EXPECT_FALSE(fs::exists(file));
+        expect_bad_input("check --algo " + id + " --n 8 --answer '" +
+                             write("answer.txt", "1 2 3\n").string() + "'",
+                         "not traced");
+    }
+}
+
+TEST_F(Cli, ProductionKernelsRunBlocksOf256AndAtMost256Bins) {
+    expect_bad_input("trace --backend cpu --algo reduce-fast --n 64 --block 128", "256");
+    expect_bad_input("trace --backend cpu --algo hist-fast --n 64 --bins 300", "at most 256 bins");
 }
 
 TEST_F(Cli, UnknownNamesExitTwo) {

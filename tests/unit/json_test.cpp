@@ -40,6 +40,8 @@ void expect_round_trip(const Trace& t) {
 TEST(Json, RoundTripsEveryAlgorithmBitForBit) {
     for (const AlgorithmInfo& a : algorithms()) {
         SCOPED_TRACE(std::string(a.id));
+        if (!a.traced)
+            continue; // a production kernel records no frames (production_test.cpp)
         const bool hist = a.family == Family::Histogram;
         Request r = request(a.algorithm,
                             generate(hist ? Generator::Skewed : Generator::RandomFloat,

@@ -1,6 +1,8 @@
 // Every CPU model against the serial references, over sizes x block sizes x inputs, with the
 // shape of its trace checked against the chapter's loops (shape.cpp) and, for inputs whose
-// sums are exact in fp32, every frame against its closed form (steps.cpp).
+// sums are exact in fp32, every frame against its closed form (steps.cpp). The production
+// kernels record no trace: what Backend::run leaves in their output buffer is checked against
+// the same references (ProductionRuns, at the end).
 #include "reference.hpp"
 #include "shape.hpp"
 #include "steps.hpp"
@@ -12,7 +14,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace pplab {
 namespace {
@@ -64,6 +68,7 @@ std::vector<double> reference_result(const Request& r) {
     case Algorithm::ReduceNaive:
     case Algorithm::ReduceFull:
     case Algorithm::ReduceAtomic:
+    case Algorithm::ReduceFast:
         return {ref::total(r.input)};
     case Algorithm::ReduceTree:
         return ref::block_sums(r.input, r.block);
@@ -73,12 +78,14 @@ std::vector<double> reference_result(const Request& r) {
         return ref::warp_sums(r.input, r.block);
     case Algorithm::ScanBlelloch:
     case Algorithm::ScanMultiblock:
+    case Algorithm::ScanFast:
         return r.options.inclusive ? ref::inclusive_scan(r.input) : ref::exclusive_scan(r.input);
     case Algorithm::ScanHillisSteele:
         return ref::inclusive_scan(r.input); // Hillis-Steele is inclusive by construction
     case Algorithm::HistGlobal:
     case Algorithm::HistPrivatised:
     case Algorithm::HistPerWarp:
+    case Algorithm::HistFast:
         return ref::counts(r.input, r.bins);
     }
     return {};
@@ -92,8 +99,39 @@ double additions_in_a_chain(const Request& r) {
         return r.n(); // one serial chain
     case Algorithm::ReduceAtomic:
         return r.grid + 64.0; // the block totals, one atomicAdd after another
+    case Algorithm::ReduceFast: {
+        // A vector's two levels, one accumulator's grid-stride rounds, (a + b) + (c + d) and
+        // the tail, two five-step shuffle trees, the last block's strided sum of the block
+        // totals, and two more trees.
+        const double threads = static_cast<double>(r.grid) * kFastBlock;
+        return 2 + std::ceil(std::ceil(r.n() / 4.0) / threads) + 3 + 10 +
+               std::ceil(r.grid / static_cast<double>(kFastBlock)) + 10;
+    }
+    case Algorithm::ScanFast:
+        return 1; // the exact prefix sum, rounded once
     default:
         return 128.0; // a few grid-stride rounds and at most a few trees of log2(1024) levels
+    }
+}
+
+// A result against the serial reference: exact for whole numbers, within the rounding of
+// the longest chain of fp32 additions for random floats.
+void expect_result_matches(const Request& r, const std::vector<float>& result, Generator gen) {
+    const std::vector<double> want = reference_result(r);
+    ASSERT_EQ(result.size(), want.size());
+    ASSERT_EQ(result.size(), result_size(r));
+    const bool exact = gen != Generator::RandomFloat;
+    const double tol = exact ? 0.0 : additions_in_a_chain(r) * 0x1.0p-24;
+    int wrong = 0;
+    for (std::size_t i = 0; i < want.size() && wrong < 5; ++i) {
+        const double got = result[i];
+        if (std::abs(got - want[i]) > tol * std::abs(want[i])) {
+            ADD_FAILURE() << "result[" << i << "] = " << got << ", the serial reference gives "
+                          << want[i]
+                          << (exact ? " (exact)"
+                                    : " (relative tolerance " + std::to_string(tol) + ")");
+            ++wrong;
+        }
     }
 }
 
@@ -114,22 +152,8 @@ void expect_model_matches(const Request& asked, const Input& input) {
               asked.grid != 0 ? asked.grid : shape::default_grid(r.algorithm, r.n(), r.block));
 
     // The result, against the serial reference.
-    const std::vector<double> want = reference_result(r);
-    ASSERT_EQ(t.result.size(), want.size());
-    ASSERT_EQ(t.result.size(), result_size(r));
+    expect_result_matches(r, t.result, input.gen);
     const bool exact = input.gen != Generator::RandomFloat;
-    const double tol = exact ? 0.0 : additions_in_a_chain(r) * 0x1.0p-24;
-    int wrong = 0;
-    for (std::size_t i = 0; i < want.size() && wrong < 5; ++i) {
-        const double got = t.result[i];
-        if (std::abs(got - want[i]) > tol * std::abs(want[i])) {
-            ADD_FAILURE() << "result[" << i << "] = " << got << ", the serial reference gives "
-                          << want[i]
-                          << (exact ? " (exact)"
-                                    : " (relative tolerance " + std::to_string(tol) + ")");
-            ++wrong;
-        }
-    }
     if (r.algorithm == Algorithm::ReduceNaive) {
         EXPECT_EQ(t.result[0], ref::serial_fp32_sum(r.input))
             << "reduce-naive is the fp32 loop itself";
@@ -292,6 +316,76 @@ INSTANTIATE_TEST_SUITE_P(HistPrivatised, ModelMatrix,
 INSTANTIATE_TEST_SUITE_P(HistPerWarp, ModelMatrix,
                          ::testing::ValuesIn(matrix(Algorithm::HistPerWarp, kPrivateBins)),
                          case_name);
+
+// ---- The production kernels: run(), not trace() --------------------------------------------
+// Sizes that are not multiples of the 16-byte vector (4), of a block's vectors (256 x 4) or of
+// a scanFast tile (4096 elements and up); for reduce-fast, explicit grids from one block to
+// the default's largest (8 per SM on 132 SMs). Every input inside one ctest entry per
+// (algorithm, n).
+
+struct RunCase {
+    Algorithm algorithm;
+    int n;
+};
+
+constexpr int kRunSizes[] = {1, 2, 3, 5, 255, 1023, 1025, 4097, 65536 + 3, 1 << 20};
+
+void expect_run_matches(const Request& asked, Generator gen) {
+    const Request r = normalize(asked);
+    ASSERT_EQ(r.block, kFastBlock) << "the production kernels run blocks of 256";
+    ASSERT_EQ(r.grid,
+              asked.grid != 0 ? asked.grid : shape::default_grid(r.algorithm, r.n(), r.block));
+    expect_result_matches(r, make_cpu_backend()->run(asked), gen);
+}
+
+class ProductionRuns : public ::testing::TestWithParam<RunCase> {};
+
+TEST_P(ProductionRuns, MatchesSerialReference) {
+    const RunCase& c = GetParam();
+    const auto seed = static_cast<std::uint64_t>(c.n) * 7919u;
+    Request r;
+    r.algorithm = c.algorithm;
+    if (info(c.algorithm).family == Family::Histogram) {
+        for (const int bins : {1, 7, 256})
+            for (const Generator g :
+                 {Generator::UniformBytes, Generator::OneBin, Generator::Skewed}) {
+                SCOPED_TRACE(std::string(generator_id(g)) + ", " + std::to_string(bins) + " bins");
+                r.bins = bins;
+                r.input = generate(g, c.n, seed + static_cast<std::uint64_t>(bins), bins);
+                expect_run_matches(r, g);
+            }
+        return;
+    }
+    const std::vector<int> grids = c.algorithm == Algorithm::ReduceFast
+                                       ? std::vector<int>{0, 1, 7, 64, kFastReduceMaxGrid}
+                                       : std::vector<int>{0};
+    for (const Generator g : {Generator::RandomInt, Generator::RandomFloat}) {
+        r.input = generate(g, c.n, seed, 0);
+        for (const int grid : grids) {
+            SCOPED_TRACE(std::string(generator_id(g)) + ", grid " + std::to_string(grid));
+            r.grid = grid;
+            expect_run_matches(r, g);
+        }
+    }
+}
+
+std::vector<RunCase> production_cases() {
+    std::vector<RunCase> cases;
+    for (const AlgorithmInfo& a : algorithms())
+        if (!a.traced)
+            for (const int n : kRunSizes)
+                cases.push_back(RunCase{a.algorithm, n});
+    return cases;
+}
+
+std::string run_name(const ::testing::TestParamInfo<RunCase>& p) {
+    std::string name = std::string(info(p.param.algorithm).id) + "_n" + std::to_string(p.param.n);
+    std::replace(name.begin(), name.end(), '-', '_');
+    return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Production, ProductionRuns, ::testing::ValuesIn(production_cases()),
+                         run_name);
 
 } // namespace
 } // namespace pplab

@@ -133,7 +133,8 @@ TEST(Normalize, RejectsInputsWhoseSumsWouldOverflowFp32) {
     // Finite elements whose sum is not: the trace would hold infinities, which no JSON can carry
     // and which teach nothing (the same reason NaN and inf inputs are refused).
     for (const Algorithm a : {Algorithm::ReduceNaive, Algorithm::ReduceTree, Algorithm::ReduceFull,
-                              Algorithm::ScanBlelloch, Algorithm::ScanMultiblock}) {
+                              Algorithm::ScanBlelloch, Algorithm::ScanMultiblock,
+                              Algorithm::ReduceFast, Algorithm::ScanFast}) {
         SCOPED_TRACE(std::string(info(a).id));
         EXPECT_NE(rejection(request(a, {3e38f, 3e38f})), "");
         EXPECT_NE(rejection(request(a, {-3e38f, -3e38f, 1})), "");
@@ -166,8 +167,8 @@ TEST(Normalize, HistogramInputMustBeWholeBinNumbers) {
 }
 
 TEST(Normalize, HistogramBinsMustBeAtLeastOne) {
-    for (const Algorithm a :
-         {Algorithm::HistGlobal, Algorithm::HistPrivatised, Algorithm::HistPerWarp}) {
+    for (const Algorithm a : {Algorithm::HistGlobal, Algorithm::HistPrivatised,
+                              Algorithm::HistPerWarp, Algorithm::HistFast}) {
         SCOPED_TRACE(std::string(info(a).id));
         Request r = request(a, {0, 1, 2});
         r.bins = 0;

@@ -2,7 +2,9 @@
 
 #include "pplab/plan.hpp"
 
+#include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace pplab::shape {
 
@@ -111,9 +113,22 @@ int default_grid(Algorithm a, int n, int block) {
     case Algorithm::HistPrivatised:
     case Algorithm::HistPerWarp:
         return ceil_div(n, 4LL * block);
-    default:
+    case Algorithm::ReduceNaive:
+    case Algorithm::ScanBlelloch:
+    case Algorithm::ScanHillisSteele:
         return 1;
+    // The production kernels run blocks of 256 (fast.cu). reduceFast: at least
+    // kFastReduceMinLoads 16-byte loads per thread, at most kFastReduceMaxGrid blocks (8 on
+    // each of the H200's 132 SMs).
+    case Algorithm::ReduceFast:
+        return std::clamp(ceil_div(n, 4LL * kFastBlock * kFastReduceMinLoads), 1,
+                          kFastReduceMaxGrid);
+    // scanFast: one tile of 16 elements per thread; histogramFast: 16 bytes per thread.
+    case Algorithm::ScanFast:
+    case Algorithm::HistFast:
+        return std::max(1, ceil_div(n, 16LL * kFastBlock));
     }
+    return 1;
 }
 
 std::vector<Pass> passes(const Request& r) {
@@ -202,6 +217,11 @@ std::vector<Key> expected_keys(const Request& r) {
             .add(Step::HistMerge, Buffer::PrivateHist, 0, 0, p.grid, 0, K)
             .add(Step::HistFold, Buffer::Global, 0, 0, p.grid, 0, K);
         break;
+    case Algorithm::ReduceFast:
+    case Algorithm::ScanFast:
+    case Algorithm::HistFast:
+        // Production kernels are timed, not traced: a request for their frames is a test bug.
+        throw std::logic_error(std::string(info(r.algorithm).id) + " records no frames");
     }
     return keys;
 }

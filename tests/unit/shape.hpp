@@ -1,6 +1,7 @@
 // The shape a trace must have, worked out here from the chapter's loops and not from
 // make_plan: which launches run, and for each the frames (step, level, block, warp) in
-// canonical order, each with its buffer and its number of values.
+// canonical order, each with its buffer and its number of values. The production kernels
+// (AlgorithmInfo::traced == false) record no frames: expected_keys() refuses them.
 #pragma once
 
 #include "pplab/trace.hpp"
@@ -21,7 +22,8 @@ struct Pass {
 std::vector<Pass> passes(const Request& r);
 
 // The grid the chapter's rules give when none is asked for: one element per thread for the
-// tree and the shuffle, ELEMS_PER_THREAD = 4 per thread for the grid-stride kernels.
+// tree and the shuffle, ELEMS_PER_THREAD = 4 per thread for the grid-stride kernels; the
+// production kernels size theirs from fast.cu's loads (block is then always 256).
 int default_grid(Algorithm a, int n, int block);
 
 // What one frame must be, minus its values. AtomicAdd frames carry the arriving block,
