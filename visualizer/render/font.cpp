@@ -11,7 +11,7 @@ namespace pplab::render {
 namespace {
 
 constexpr float kBakePx = 48.0f; // glyph size in the atlas; the distance field scales it
-constexpr int kPadding = 6;      // pixels of distance field around each glyph
+constexpr int kPadding = 5;      // pixels of distance field around each glyph
 constexpr int kAtlasWidth = 1024;
 
 // Printable ASCII and what the captions and labels use beyond it.
@@ -29,27 +29,28 @@ std::uint64_t pair_key(char32_t a, char32_t b) {
 
 } // namespace
 
+char32_t next_code_point(std::string_view s, std::size_t& i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const int extra = c < 0x80           ? 0
+                      : (c >> 5) == 0x6  ? 1
+                      : (c >> 4) == 0xE  ? 2
+                      : (c >> 3) == 0x1E ? 3
+                                         : -1;
+    if (extra < 0 || i + static_cast<std::size_t>(extra) >= s.size()) {
+        ++i;
+        return U'?';
+    }
+    char32_t cp = extra == 0 ? c : c & (0x3F >> extra);
+    for (int k = 1; k <= extra; ++k)
+        cp = (cp << 6) | (static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]) & 0x3F);
+    i += static_cast<std::size_t>(extra) + 1;
+    return cp;
+}
+
 std::u32string decode_utf8(std::string_view s) {
     std::u32string out;
-    for (std::size_t i = 0; i < s.size();) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        const int extra = c < 0x80           ? 0
-                          : (c >> 5) == 0x6  ? 1
-                          : (c >> 4) == 0xE  ? 2
-                          : (c >> 3) == 0x1E ? 3
-                                             : -1;
-        if (extra < 0 || i + static_cast<std::size_t>(extra) >= s.size()) {
-            out.push_back(U'?');
-            ++i;
-            continue;
-        }
-        char32_t cp = extra == 0 ? c : c & (0x3F >> extra);
-        for (int k = 1; k <= extra; ++k)
-            cp =
-                (cp << 6) | (static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]) & 0x3F);
-        out.push_back(cp);
-        i += static_cast<std::size_t>(extra) + 1;
-    }
+    for (std::size_t i = 0; i < s.size();)
+        out.push_back(next_code_point(s, i));
     return out;
 }
 
@@ -132,28 +133,37 @@ FontAtlas::FontAtlas(std::span<const unsigned char> ttf) {
             if (k != 0)
                 kerning_[pair_key(a, b)] = static_cast<float>(k) * scale / em;
         }
+    ascii_.assign(kAscii, glyphs_.at(U'?'));
+    ascii_kerning_.assign(static_cast<std::size_t>(kAscii) * kAscii, 0.0f);
+    for (char32_t c = 0; c < kAscii; ++c) {
+        if (const auto it = glyphs_.find(c); it != glyphs_.end())
+            ascii_[c] = it->second;
+        for (char32_t d = 0; d < kAscii; ++d)
+            if (const auto k = kerning_.find(pair_key(c, d)); k != kerning_.end())
+                ascii_kerning_[c * kAscii + d] = k->second;
+    }
     int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
     if (stbtt_GetCodepointBox(&info, '0', &x0, &y0, &x1, &y1))
         digit_height_ = static_cast<float>(y1) * scale / em;
 }
 
-const Glyph& FontAtlas::glyph(char32_t c) const {
+const Glyph& FontAtlas::other(char32_t c) const {
     const auto it = glyphs_.find(c);
-    return it != glyphs_.end() ? it->second : glyphs_.at(U'?');
+    return it != glyphs_.end() ? it->second : ascii_[U'?'];
 }
 
-float FontAtlas::kerning(char32_t a, char32_t b) const {
+float FontAtlas::other_kerning(char32_t a, char32_t b) const {
     const auto it = kerning_.find(pair_key(a, b));
     return it == kerning_.end() ? 0.0f : it->second;
 }
 
 float FontAtlas::width(std::string_view utf8) const {
-    const std::u32string s = decode_utf8(utf8);
     float w = 0;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        w += glyph(s[i]).advance;
-        if (i + 1 < s.size())
-            w += kerning(s[i], s[i + 1]);
+    char32_t prev = 0;
+    for (std::size_t i = 0; i < utf8.size();) {
+        const char32_t c = next_code_point(utf8, i);
+        w += glyph(c).advance + (prev ? kerning(prev, c) : 0.0f);
+        prev = c;
     }
     return w;
 }

@@ -23,8 +23,12 @@ public:
     // Throws std::runtime_error when the bytes are not a TrueType font.
     explicit FontAtlas(std::span<const unsigned char> ttf);
 
-    const Glyph& glyph(char32_t c) const; // '?' for characters outside the baked set
-    float kerning(char32_t a, char32_t b) const;
+    const Glyph& glyph(char32_t c) const {
+        return c < kAscii ? ascii_[c] : other(c);
+    } // '?' if not baked
+    float kerning(char32_t a, char32_t b) const {
+        return a < kAscii && b < kAscii ? ascii_kerning_[a * kAscii + b] : other_kerning(a, b);
+    }
     float width(std::string_view utf8) const;            // em
     float digit_height() const { return digit_height_; } // em, to centre numbers in cells
 
@@ -33,6 +37,13 @@ public:
     const std::vector<std::uint8_t>& pixels() const { return pixels_; }
 
 private:
+    // Text is laid out every frame: ASCII, nearly all of it, is looked up in flat tables.
+    static constexpr char32_t kAscii = 128;
+    const Glyph& other(char32_t c) const;
+    float other_kerning(char32_t a, char32_t b) const;
+
+    std::vector<Glyph> ascii_;
+    std::vector<float> ascii_kerning_;
     std::unordered_map<char32_t, Glyph> glyphs_;
     std::unordered_map<std::uint64_t, float> kerning_;
     float digit_height_ = 0.7f;
@@ -41,5 +52,8 @@ private:
 };
 
 std::u32string decode_utf8(std::string_view s);
+
+// The code point starting at s[i], advancing i past it ('?' for a malformed sequence).
+char32_t next_code_point(std::string_view s, std::size_t& i);
 
 } // namespace pplab::render

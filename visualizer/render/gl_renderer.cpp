@@ -247,17 +247,19 @@ void GlRenderer::text(std::span<const scene::Cell> cells, std::span<const scene:
     // Lays out one line: `x`, `baseline` in world units, `size` the em in world units.
     const auto line = [&](std::string_view utf8, float x, float baseline, float size,
                           const scene::Rgba& tint) {
-        const std::u32string s = decode_utf8(utf8);
         float pen = x;
-        for (std::size_t i = 0; i < s.size(); ++i) {
-            const Glyph& g = font_.glyph(s[i]);
+        char32_t prev = 0;
+        for (std::size_t i = 0; i < utf8.size();) {
+            const char32_t ch = next_code_point(utf8, i);
+            if (prev)
+                pen += font_.kerning(prev, ch) * size;
+            prev = ch;
+            const Glyph& g = font_.glyph(ch);
             if (g.x1 > g.x0)
                 scratch_.insert(scratch_.end(), {pen + g.x0 * size, baseline + g.y0 * size,
                                                  (g.x1 - g.x0) * size, (g.y1 - g.y0) * size, g.u0,
                                                  g.v0, g.u1, g.v1, tint.r, tint.g, tint.b, tint.a});
             pen += g.advance * size;
-            if (i + 1 < s.size())
-                pen += font_.kerning(s[i], s[i + 1]) * size;
         }
     };
     for (const scene::Cell& c : cells) {
