@@ -63,7 +63,7 @@ float reduce_fast(const std::vector<float>& in, int grid) {
         }
         partials[b] = block_sum(v);
     }
-    // The last block adds the block totals in block order.
+    // The last block adds the block totals: strided per thread, then the shuffle tree.
     for (int t = 0; t < kFastBlock; ++t) {
         float s = 0.0f;
         for (int k = t; k < grid; k += kFastBlock)

@@ -2,7 +2,7 @@
 //
 //   reduceFast     §8.6 plus: 16-byte loads, four independent sums per thread (bytes in
 //                  flight), a grid sized to the SMs, and ONE launch: the last block to finish
-//                  adds the block totals in block order, so the sum stays bit-reproducible
+//                  adds the block totals in a fixed order, so the sum stays bit-reproducible
 //   scanFast       §8.7 in a single pass: decoupled look-back (Merrill & Garland). Each tile
 //                  publishes its total at once and its inclusive prefix when known; a tile
 //                  looks back over up to 32 predecessors per step, so the input is read once
@@ -84,7 +84,8 @@ __global__ void __launch_bounds__(kFastBlock)
     __syncthreads();
     if (!s_last)
         return;
-    // The last block adds the block totals in block order: the same sum every run.
+    // The last block adds the block totals in a fixed order (strided per thread, then the
+    // shuffle tree): the same sum every run.
     __threadfence();
     float v = 0.0f;
     for (int k = threadIdx.x; k < static_cast<int>(gridDim.x); k += kFastBlock)
@@ -102,6 +103,7 @@ __global__ void __launch_bounds__(kFastBlock)
 // A tile is Rounds x 128 elements per warp; production uses four rounds (4096 per tile).
 template <int Rounds>
 inline constexpr int kTileSize = kFastBlock * 4 * Rounds;
+static_assert(kTileSize<16> == kScanFastTile, "normalize() sizes scan-fast's grid by this tile");
 
 // Tile descriptor: (epoch << 2 | status) in the high word, the float in the low word, one
 // 64-bit store so status and value are seen together. The epoch makes a launch ignore the
@@ -369,8 +371,9 @@ void FastReduce::launch(const float* in, float* out, int n, int grid, cudaStream
     if (grid == 0) {
         // Small inputs want fewer, fuller blocks: at least eight 16-byte loads per thread,
         // and fewer block totals for the last block to add.
-        const int per_block = kFastBlock * min_loads_;
-        const int wanted = (n / 4 + per_block - 1) / per_block;
+        // The same rule as normalize() for reduce-fast, capped at the blocks that reside.
+        const long long per_block = 4LL * kFastBlock * min_loads_;
+        const int wanted = static_cast<int>((n + per_block - 1) / per_block);
         grid = wanted < 1 ? 1 : (wanted < grid_ ? wanted : grid_);
     }
     if (grid > kMaxGrid)
@@ -423,12 +426,14 @@ FastHistogram::FastHistogram(int bins) : bins_(bins) {
     grid_ = resident_grid(reinterpret_cast<const void*>(&histogramFast), smem_);
 }
 
-void FastHistogram::launch(const unsigned char* data, unsigned* g_hist, long long n,
+void FastHistogram::launch(const unsigned char* data, unsigned* g_hist, long long n, int grid,
                            cudaStream_t stream) const {
     check(cudaMemsetAsync(g_hist, 0, sizeof(unsigned) * static_cast<std::size_t>(bins_), stream),
           "cudaMemsetAsync");
-    const long long wanted = (n / 16 + kFastBlock - 1) / kFastBlock;
-    const int grid = wanted < 1 ? 1 : static_cast<int>(wanted < grid_ ? wanted : grid_);
+    if (grid == 0) {
+        const long long wanted = (n / 16 + kFastBlock - 1) / kFastBlock;
+        grid = wanted < 1 ? 1 : static_cast<int>(wanted < grid_ ? wanted : grid_);
+    }
     histogramFast<<<grid, kFastBlock, smem_, stream>>>(data, g_hist, n, bins_);
 }
 
@@ -451,7 +456,7 @@ std::vector<float> fast(const Request& r) {
         std::vector<unsigned char> bytes(r.input.begin(), r.input.end());
         DeviceBuffer<unsigned char> data(bytes);
         DeviceBuffer<unsigned> counts(static_cast<std::size_t>(r.bins));
-        FastHistogram(r.bins).launch(data.data(), counts.data(), r.n());
+        FastHistogram(r.bins).launch(data.data(), counts.data(), r.n(), r.grid);
         check_launch("histogramFast");
         const std::vector<unsigned> c = counts.to_host();
         return {c.begin(), c.end()};

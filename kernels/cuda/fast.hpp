@@ -33,7 +33,7 @@ private:
 // rounds x 128 elements per warp of the 256-thread block (4, 8 or 16; 16 measured fastest).
 class FastScan {
 public:
-    explicit FastScan(int max_n, int rounds = 16);
+    explicit FastScan(int max_n, int rounds = kScanFastTile / (kFastBlock * 4));
     ~FastScan();
     FastScan(const FastScan&) = delete;
     FastScan& operator=(const FastScan&) = delete;
@@ -52,7 +52,8 @@ private:
 class FastHistogram {
 public:
     explicit FastHistogram(int bins);
-    void launch(const unsigned char* data, unsigned* g_hist, long long n,
+    // grid 0: as many blocks as reside (fewer for small inputs).
+    void launch(const unsigned char* data, unsigned* g_hist, long long n, int grid = 0,
                 cudaStream_t stream = nullptr) const;
 
 private:

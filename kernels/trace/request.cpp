@@ -96,8 +96,9 @@ constexpr std::array kAlgorithms{
     AlgorithmInfo{A::ReduceFast, "reduce-fast", "reduceFast", "production", F::Reduce,
         "reduceFull taken to the limit: 16-byte loads, one launch, the last block adds up",
         "The production reduction: four independent 16-byte loads in flight per thread, a grid "
-        "sized to the SMs, and one launch: the last block to finish adds the block totals in "
-        "block order, so the sum is still bit-reproducible. Timed beside CUB; not traced.",
+        "sized to the SMs, and one launch: the last block to finish adds the block totals in a "
+        "fixed order (strided per thread, then the shuffle tree), so the sum is still "
+        "bit-reproducible. Timed beside CUB; not traced.",
         false, false, false, true, false},
     AlgorithmInfo{A::ScanFast, "scan-fast", "scanFast", "production", F::Scan,
         "single-pass scan with decoupled look-back: input read once, output written once",
@@ -173,13 +174,13 @@ void check_grid(Request& r) {
     int natural = 1;
     if (r.algorithm == A::ReduceNaive || i.single_block)
         natural = 1;
-    else if (r.algorithm == A::ReduceFast) // at least eight float4 per thread
+    else if (r.algorithm == A::ReduceFast) // at least kFastReduceMinLoads float4 per thread
         natural = std::clamp(ceil_div(n, 4LL * kFastBlock * kFastReduceMinLoads), 1,
                              kFastReduceMaxGrid);
-    else if (r.algorithm == A::ScanFast) // one tile of 16 elements per thread per block
-        natural = ceil_div(n, 16LL * kFastBlock);
-    else if (r.algorithm == A::HistFast) // 16 bytes per thread per round
-        natural = std::max(1, ceil_div(n, 16LL * kFastBlock));
+    else if (r.algorithm == A::ScanFast) // one tile per block
+        natural = ceil_div(n, kScanFastTile);
+    else if (r.algorithm == A::HistFast) // 16 bytes per thread per round, as many as reside
+        natural = std::clamp(ceil_div(n, 16LL * kFastBlock), 1, kFastReduceMaxGrid);
     else if (i.grid_stride)
         natural = std::max(1, ceil_div(n, static_cast<long long>(r.block) * kElemsPerThread));
     else
@@ -196,12 +197,18 @@ void check_grid(Request& r) {
                              " is out of range for a trace: at most 65535 blocks");
         return;
     }
-    if (r.grid != natural)
-        throw InputError(std::string(i.id) + " does not take --grid: its kernel reads " +
-                         (natural == 1 && (r.algorithm == A::ReduceNaive || i.single_block)
-                              ? std::string("with one block")
-                              : "one element per thread, so the grid is ceil(n / block) = " +
-                                    std::to_string(natural)));
+    if (r.grid != natural) {
+        const std::string why =
+            r.algorithm == A::ReduceNaive || i.single_block
+                ? std::string("runs one block")
+            : r.algorithm == A::ScanFast
+                ? "scans one tile of " + std::to_string(kScanFastTile) +
+                      " elements per block, so the grid is ceil(n / " +
+                      std::to_string(kScanFastTile) + ") = " + std::to_string(natural)
+                : "reads one element per thread, so the grid is ceil(n / block) = " +
+                      std::to_string(natural);
+        throw InputError(std::string(i.id) + " does not take --grid: its kernel " + why);
+    }
 }
 
 void check_input(const Request& r) {
@@ -305,13 +312,12 @@ Request normalize(Request r) {
     check_grid(r);
     if (info(r.algorithm).family != F::Histogram)
         r.bins = 0; // meaningless outside histograms; keeps equal requests equal
-    if (info(r.algorithm).family != F::Scan)
+    if (info(r.algorithm).family != F::Scan || r.algorithm == A::ScanFast) // scanFast: exclusive
         r.options.inclusive = false;
     if (r.algorithm == A::ScanHillisSteele)
         r.options.inclusive = true; // inclusive by construction, whatever was asked
-    if (r.algorithm != A::HistPrivatised && r.algorithm != A::HistPerWarp &&
-        r.algorithm != A::HistFast)
-        r.options.skip_empty = true;
+    if (r.algorithm != A::HistPrivatised && r.algorithm != A::HistPerWarp)
+        r.options.skip_empty = true; // hist-fast's fold always skips empty bins
     if (r.algorithm != A::ReduceAtomic)
         r.options.order_seed = 0;
     return r;

@@ -166,18 +166,20 @@ TEST(ProductionIds, RunsTakeInputsLargerThanATrace) {
     EXPECT_EQ(run(request(Algorithm::ReduceFast, big)), (std::vector<float>{kMaxTraceN + 1.0f}));
 }
 
-TEST(ProductionIds, ScanFastGridIsOneTilePer4096Elements) {
-    // One tile of 16 elements per thread per block: ceil(n / 4096) tiles, no other grid.
+TEST(ProductionIds, ScanFastGridIsOneTilePerBlock) {
+    // One tile of 256 threads x 16 rounds x 4 elements per block: ceil(n / 16384), no other.
+    ASSERT_EQ(kScanFastTile, 16384);
     const std::pair<int, int> n_grid[] = {
-        {1, 1}, {4096, 1}, {4097, 2}, {65536 + 3, 17}, {1 << 20, 256}};
+        {1, 1}, {16384, 1}, {16385, 2}, {65536 + 3, 5}, {1 << 20, 64}};
     for (const auto& [n, grid] : n_grid) {
         EXPECT_EQ(normalize(request(Algorithm::ScanFast, ones(n))).grid, grid) << "n = " << n;
     }
-    EXPECT_EQ(normalize(request(Algorithm::ScanFast, ones(4097), 2)).grid, 2);
+    EXPECT_EQ(normalize(request(Algorithm::ScanFast, ones(16385), 2)).grid, 2);
+    const std::string wrong = rejection(request(Algorithm::ScanFast, ones(16385), 3));
+    EXPECT_TRUE(mentions(wrong, "does not take --grid"));
+    EXPECT_TRUE(mentions(wrong, "one tile of 16384 elements per block")) << wrong;
     EXPECT_TRUE(
-        mentions(rejection(request(Algorithm::ScanFast, ones(4097), 3)), "does not take --grid"));
-    EXPECT_TRUE(
-        mentions(rejection(request(Algorithm::ScanFast, ones(4097), 1)), "does not take --grid"));
+        mentions(rejection(request(Algorithm::ScanFast, ones(16385), 1)), "does not take --grid"));
 }
 
 TEST(ProductionIds, HistFastCountsAtMost256Bins) {
@@ -200,10 +202,12 @@ TEST(ProductionIds, HistFastCountsAtMost256Bins) {
         r.input = {0, 6, bad};
         EXPECT_TRUE(mentions(rejection(r), "element 2")) << bad;
     }
-    // 16 bytes per thread of 256 per round: ceil(n / 4096) blocks by default; the grid is free.
+    // 16 bytes per thread of 256 per round: ceil(n / 4096) blocks by default, at most
+    // kFastReduceMaxGrid; the grid is free.
     EXPECT_EQ(normalize(request(Algorithm::HistFast, ones(1))).grid, 1);
     EXPECT_EQ(normalize(request(Algorithm::HistFast, ones(4096))).grid, 1);
     EXPECT_EQ(normalize(request(Algorithm::HistFast, ones(4097))).grid, 2);
+    EXPECT_EQ(normalize(request(Algorithm::HistFast, ones(1 << 24))).grid, kFastReduceMaxGrid);
     EXPECT_EQ(normalize(request(Algorithm::HistFast, ones(4097), 7)).grid, 7);
 }
 
@@ -220,12 +224,14 @@ TEST(ProductionIds, NormalizeClearsOptionsThatDoNotApply) {
     EXPECT_EQ(reduce.bins, 0);
     r.algorithm = Algorithm::ScanFast;
     const Request scan = normalize(r);
+    EXPECT_FALSE(scan.options.inclusive); // scanFast is exclusive only
     EXPECT_TRUE(scan.options.skip_empty);
     EXPECT_EQ(scan.options.order_seed, 0u);
     EXPECT_EQ(scan.bins, 0);
     r.algorithm = Algorithm::HistFast;
     const Request hist = normalize(r);
     EXPECT_FALSE(hist.options.inclusive);
+    EXPECT_TRUE(hist.options.skip_empty); // histogramFast's fold always skips empty bins
     EXPECT_EQ(hist.options.order_seed, 0u);
     EXPECT_EQ(hist.bins, 7);
 }

@@ -123,10 +123,12 @@ int default_grid(Algorithm a, int n, int block) {
     case Algorithm::ReduceFast:
         return std::clamp(ceil_div(n, 4LL * kFastBlock * kFastReduceMinLoads), 1,
                           kFastReduceMaxGrid);
-    // scanFast: one tile of 16 elements per thread; histogramFast: 16 bytes per thread.
+    // scanFast: one tile of kScanFastTile elements per block; histogramFast: 16 bytes per
+    // thread per round, at most as many blocks as reduceFast.
     case Algorithm::ScanFast:
+        return ceil_div(n, kScanFastTile);
     case Algorithm::HistFast:
-        return std::max(1, ceil_div(n, 16LL * kFastBlock));
+        return std::clamp(ceil_div(n, 16LL * kFastBlock), 1, kFastReduceMaxGrid);
     }
     return 1;
 }

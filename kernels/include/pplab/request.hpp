@@ -72,6 +72,8 @@ inline constexpr int kFastBlock = 256;
 // least four 16-byte loads per thread (bench/NOTES.md: fastest at 2^20).
 inline constexpr int kFastReduceMaxGrid = 8 * 132;
 inline constexpr int kFastReduceMinLoads = 4;
+// scanFast's tile: 256 threads x 16 rounds x 4 elements (bench/NOTES.md: the fastest).
+inline constexpr int kScanFastTile = kFastBlock * 16 * 4;
 // The production kernels are run, not traced: their inputs may be as large as the bench's.
 inline constexpr int kMaxRunN = 1 << 28;
 // Shared memory a block may use without opting in; private histograms must fit in it.
