@@ -65,7 +65,7 @@ int window() {
     try {
         pplab::ui::App app(
             {[] { glfwPostEmptyEvent(); },
-             {GLFW_KEY_EQUAL, GLFW_KEY_MINUS, GLFW_KEY_KP_ADD, GLFW_KEY_KP_SUBTRACT}});
+             {GLFW_KEY_EQUAL, GLFW_KEY_MINUS, GLFW_KEY_KP_ADD, GLFW_KEY_KP_SUBTRACT, GLFW_KEY_F}});
         // Draw only when something changes: sleep until input (or the tracer) wakes the
         // loop, a few frames after each event so ImGui's hover state settles, and at the
         // display's rate only while something animates.

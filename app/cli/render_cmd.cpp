@@ -27,6 +27,7 @@ struct RenderOptions {
     int width = 1280;
     int height = 800;
     std::string theme = "light";
+    std::string camera = "follow";
 };
 
 std::string frame_file(const std::string& dir, std::size_t i) {
@@ -74,6 +75,7 @@ void render(const RequestOptions& opts, const RenderOptions& ro) {
     po.width = ro.width;
     po.height = ro.height;
     po.theme = ro.theme == "dark" ? scene::Theme::Dark : scene::Theme::Light;
+    po.follow = ro.camera == "follow";
     if (ro.frame >= 0) {
         const auto pic = render::picture(gl, target, model, static_cast<std::size_t>(ro.frame), po);
         render::write_png(pic.image, ro.out);
@@ -110,6 +112,11 @@ void add_render(CLI::App& app) {
     cmd->add_option("--height", ro->height, "image height in pixels")->capture_default_str();
     cmd->add_option("--theme", ro->theme, "light (projectors) or dark")
         ->check(CLI::IsMember({"light", "dark"}))
+        ->capture_default_str();
+    cmd->add_option("--camera", ro->camera,
+                    "follow: the whole picture, or the step when the whole is too small to read; "
+                    "fit: always the whole picture")
+        ->check(CLI::IsMember({"follow", "fit"}))
         ->capture_default_str();
     cmd->callback([opts, ro] { render(*opts, *ro); });
 }

@@ -47,7 +47,6 @@ void App::load_fonts() {
     st_.fonts.regular = add_font(render::ui_font(), std::round(kBaseFontPx * s));
     st_.fonts.large = add_font(render::ui_font(), std::round(kBaseFontPx * 1.45f * s));
     st_.fonts.mono = add_font(render::code_font(), std::round(kBaseFontPx * 0.8f * s));
-    st_.fonts.small = add_font(render::ui_font(), std::round(kBaseFontPx * 0.8f * s));
     io.FontDefault = st_.fonts.regular;
     io.Fonts->Build();
     fonts_dirty_ = false;
@@ -103,7 +102,6 @@ void App::adopt_results() {
         if (st_.model)
             where = st_.model->key(st_.playback.step);
         st_.model = r->model;
-        st_.shown = r->settings;
         const int steps = st_.steps();
         int step = where ? st_.model->find(*where) : 0;
         if (step < 0)
@@ -134,7 +132,13 @@ void App::keys() {
         st_.view.presenter_scale = std::clamp(s, kMinScale, kMaxScale);
         return;
     }
-    if (io.WantTextInput || steps == 0)
+    if (io.WantTextInput)
+        return;
+    if (platform_.keys.canvas_only >= 0 && ImGui::IsKeyPressed(platform_.keys.canvas_only)) {
+        const bool show = !(st_.view.show_controls || st_.view.show_source);
+        st_.view.show_controls = st_.view.show_source = show;
+    }
+    if (steps == 0)
         return;
     if (pressed(ImGuiKey_Space))
         p.toggle(steps);
@@ -162,6 +166,10 @@ void App::menu() {
         if (ImGui::MenuItem("Smaller text", "Ctrl −", false, st_.view.presenter_scale > kMinScale))
             st_.view.presenter_scale = std::max(kMinScale, st_.view.presenter_scale - kScaleStep);
         ImGui::Separator();
+        if (ImGui::MenuItem("Canvas only", "F", !st_.view.show_controls && !st_.view.show_source)) {
+            const bool show = !(st_.view.show_controls || st_.view.show_source);
+            st_.view.show_controls = st_.view.show_source = show;
+        }
         ImGui::MenuItem("Controls", nullptr, &st_.view.show_controls);
         ImGui::MenuItem("Kernel source", nullptr, &st_.view.show_source);
         ImGui::MenuItem("Arrows of earlier steps", nullptr, &st_.view.past_arrows);
@@ -241,6 +249,7 @@ void App::frame(double now) {
                                "Right, Left    step forward (animated) / back\n"
                                "Home, End      first / last step\n"
                                "Ctrl +, Ctrl −  presenter scale\n"
+                               "F              canvas only (hide the side panels)\n"
                                "Wheel, drag    zoom and pan the canvas\n"
                                "Double-click   fit the whole picture\n"
                                "Click in[]     show the block that reads it\n"

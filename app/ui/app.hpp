@@ -14,6 +14,7 @@ namespace pplab::ui {
 // Key codes of the platform for what ImGui 1.86's key map does not name.
 struct Keys {
     int plus = -1, minus = -1, keypad_plus = -1, keypad_minus = -1;
+    int canvas_only = -1; // F: hide both side panels, or show them again
 };
 
 struct Platform {

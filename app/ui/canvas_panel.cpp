@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <exception>
 
 namespace pplab::ui {
 
@@ -97,7 +98,13 @@ void CanvasPanel::draw(State& st, double dt) {
     vo.pixels_per_unit = have_camera_ ? camera_.scale : 40.0f;
     const Key key{st.model.get(), frame, st.playback.t, vo, w, h};
     if (!built_ || !(*built_ == key)) {
-        scene_ = scene::build(*st.model, frame, vo, st.playback.t);
+        try {
+            scene_ = scene::build(*st.model, frame, vo, st.playback.t);
+        } catch (const std::exception& e) { // a bug, said on the canvas: the window carries on
+            ImGui::TextWrapped("This step cannot be drawn: %s", e.what());
+            moving_ = false;
+            return;
+        }
         built_ = key;
         drawn_.reset();
     }
@@ -108,23 +115,9 @@ void CanvasPanel::draw(State& st, double dt) {
     const float margin = kMargin * st.view.presenter_scale;
     if (st.view.camera == CameraMode::Fit || !have_camera_)
         target = scene::fit(scene_.bounds, fw, fh, margin, kFitMax * st.view.presenter_scale);
-    if (st.view.camera == CameraMode::Follow) {
-        // The step's rows, whole; when that leaves the values too small to read, the cells
-        // the step writes and reads. Never further out than the whole scene.
-        const float most = kFollowMax * st.view.presenter_scale;
-        const scene::Camera all =
-            scene::fit(scene_.bounds, fw, fh, margin, kFitMax * st.view.presenter_scale);
-        target = scene::fit(scene_.focus, fw, fh, margin, most);
-        const float readable = kReadablePx * st.view.presenter_scale;
-        if (target.scale < readable) {
-            const scene::Camera closer =
-                scene::fit(scene_.detail, fw, fh, margin, std::max(most, readable));
-            if (closer.scale >= readable)
-                target = closer;
-        }
-        if (target.scale <= all.scale)
-            target = all; // the whole scene is as close as the step: show all of it
-    }
+    if (st.view.camera == CameraMode::Follow)
+        target = scene::follow(scene_, fw, fh, margin, kFollowMax * st.view.presenter_scale,
+                               kReadablePx * st.view.presenter_scale);
     moving_ = false;
     if (!have_camera_) {
         camera_ = target;
@@ -153,7 +146,36 @@ void CanvasPanel::draw(State& st, double dt) {
     ImGui::GetWindowDrawList()->AddImage(
         reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(target_.texture())), origin,
         ImVec2(origin.x + fw, origin.y + fh), ImVec2(0, 1), ImVec2(1, 0));
+    legend(st, origin.x, origin.y + fh);
     interact(st, origin.x, origin.y, fw, fh);
+}
+
+void CanvasPanel::legend(const State& st, float x0, float bottom) const {
+    if (scene_.legend.empty())
+        return;
+    // Bottom left of the canvas, in screen space: readable at any zoom.
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const scene::Palette pal = scene::palette(st.view.theme);
+    const float pad = ImGui::GetFontSize() * 0.5f, swatch = ImGui::GetFontSize() * 1.2f;
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    float w = 0;
+    for (const scene::LegendItem& item : scene_.legend)
+        w = std::max(w, ImGui::CalcTextSize(item.text.c_str()).x);
+    const float h = line * static_cast<float>(scene_.legend.size()) + pad * 2;
+    const ImVec2 a(x0 + pad, bottom - h - pad), b(x0 + pad * 4 + swatch + w, bottom - pad);
+    const auto u32 = [](const scene::Rgba& c, float alpha) {
+        return ImGui::GetColorU32(ImVec4(c.r, c.g, c.b, c.a * alpha));
+    };
+    dl->AddRectFilled(a, b, u32(pal.background, 0.88f), pad);
+    dl->AddRect(a, b, u32(pal.panel_border, 1.0f), pad);
+    float y = a.y + pad;
+    for (const scene::LegendItem& item : scene_.legend) {
+        const float mid = y + line * 0.45f;
+        dl->AddRectFilled(ImVec2(a.x + pad, mid - 4), ImVec2(a.x + pad + swatch, mid + 4),
+                          u32(item.color, 1.0f), 2);
+        dl->AddText(ImVec2(a.x + pad * 2 + swatch, y), u32(pal.text, 1.0f), item.text.c_str());
+        y += line;
+    }
 }
 
 void CanvasPanel::interact(State& st, float x0, float y0, float w, float h) {

@@ -57,7 +57,6 @@ public:
     bool animating() const { return moving_; }
     const scene::Scene& scene() const { return scene_; }
     const scene::Camera& camera() const { return camera_; }
-    void reset_camera() { have_camera_ = false; }
 
 private:
     struct Key {
@@ -71,6 +70,7 @@ private:
     void toolbar(State& st);
     void interact(State& st, float x0, float y0, float w, float h);
     void tooltip(const State& st, const scene::Cell& cell) const;
+    void legend(const State& st, float x0, float bottom) const;
 
     render::GlRenderer gl_;
     render::RenderTarget target_;

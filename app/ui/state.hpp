@@ -19,7 +19,6 @@ struct Fonts {
     ImFont* regular = nullptr;
     ImFont* large = nullptr; // captions: read from the back of the room
     ImFont* mono = nullptr;  // the kernel's source
-    ImFont* small = nullptr;
 };
 
 enum class CameraMode { Fit, Follow, Free };
@@ -36,7 +35,6 @@ struct ViewSettings {
 struct State {
     Settings settings;                         // as the controls show them
     std::shared_ptr<const scene::Model> model; // the trace on screen (the last good one)
-    Settings shown;                            // the settings that produced `model`
     std::string error;                         // why the latest settings did not trace
     std::string note;                          // the back end's fallback note
     bool note_dismissed = false;

@@ -1,97 +1,39 @@
 // The window's panels driven headless: an ImGui frame loop over an offscreen EGL context,
 // for every view, with the keys a teacher presses and input a student gets wrong.
-#include "app.hpp"
 #include "fixtures.hpp"
+#include "headless.hpp"
 
-#include "render/offscreen.hpp"
-#include "render/target.hpp"
-
-#include <backends/imgui_impl_opengl3.h>
 #include <gtest/gtest.h>
-#include <imgui.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <thread>
 
 namespace pplab::ui {
 namespace {
 
-// Key codes of this headless "platform" (GLFW's, as the window uses them).
-constexpr int kSpace = 32, kRight = 262, kLeft = 263, kHome = 268, kEnd = 269, kEqual = 61,
-              kMinus = 45;
+using test::kEnd;
+using test::kEqual;
+using test::kHome;
+using test::kLeft;
+using test::kMinus;
+using test::kRight;
+using test::kSpace;
 
 class Headless : public ::testing::Test {
 protected:
-    void SetUp() override {
-        ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.DisplaySize = ImVec2(1600, 1000);
-        io.KeyMap[ImGuiKey_Space] = kSpace;
-        io.KeyMap[ImGuiKey_RightArrow] = kRight;
-        io.KeyMap[ImGuiKey_LeftArrow] = kLeft;
-        io.KeyMap[ImGuiKey_Home] = kHome;
-        io.KeyMap[ImGuiKey_End] = kEnd;
-        ASSERT_TRUE(ImGui_ImplOpenGL3_Init("#version 330 core"));
-        app = std::make_unique<App>(Platform{{}, {kEqual, kMinus, -1, -1}});
-        target.resize(1600, 1000);
-    }
-    void TearDown() override {
-        app.reset();
-        ImGui_ImplOpenGL3_Shutdown();
-        ImGui::DestroyContext();
-    }
-
-    // One frame of the loop main.cpp runs, `keys` held down during it.
     void frame(std::initializer_list<int> keys = {}, bool ctrl = false) {
-        if (app->fonts_dirty()) {
-            app->load_fonts();
-            ImGui_ImplOpenGL3_DestroyFontsTexture();
-            ImGui_ImplOpenGL3_CreateFontsTexture();
-        }
-        ImGuiIO& io = ImGui::GetIO();
-        io.DeltaTime = 1.0f / 60.0f;
-        now += io.DeltaTime;
-        for (bool& k : io.KeysDown)
-            k = false;
-        for (const int k : keys)
-            io.KeysDown[k] = true;
-        io.KeyCtrl = ctrl;
-        ImGui_ImplOpenGL3_NewFrame();
-        ImGui::NewFrame();
-        app->frame(now);
-        ImGui::Render();
-        target.bind();
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-        render::RenderTarget::unbind();
-        ASSERT_GT(ImGui::GetDrawData()->TotalVtxCount, 0);
+        ASSERT_GT(window.frame(keys, ctrl), 0) << "ImGui drew nothing";
     }
-
-    // Frames until the tracer has delivered what the settings ask for (or failed).
-    void settle() {
-        const auto start = std::chrono::steady_clock::now();
-        do {
-            frame();
-            std::this_thread::sleep_for(std::chrono::milliseconds(2));
-        } while ((app->tracer().busy() || !app->state().model) &&
-                 std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
-        frame();
-        frame();
-    }
-
+    void settle() { window.settle(); }
     void keep(const std::string& name) {
         if (const char* dir = std::getenv("PPLAB_SCREENSHOT_DIR")) {
             std::filesystem::create_directories(dir);
-            render::write_png(target.read(),
-                              (std::filesystem::path(dir) / (name + ".png")).string());
+            window.save((std::filesystem::path(dir) / (name + ".png")).string());
         }
     }
 
-    render::OffscreenContext context; // first: everything below needs it
-    render::RenderTarget target;
-    std::unique_ptr<App> app;
-    double now = 0;
+    test::HeadlessWindow window;
+    App* app = &window.app();
 };
 
 TEST_F(Headless, EveryViewDrawsAndSteps) {
@@ -186,7 +128,11 @@ TEST_F(Headless, PresenterScaleFollowsCtrlPlusAndMinus) {
     frame();
     st.view.theme = scene::Theme::Dark;
     frame();
+    frame({test::kF});
+    EXPECT_FALSE(st.view.show_controls || st.view.show_source) << "F: the canvas alone";
     frame();
+    frame({test::kF});
+    EXPECT_TRUE(st.view.show_controls && st.view.show_source);
 }
 
 } // namespace

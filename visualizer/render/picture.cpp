@@ -44,6 +44,12 @@ std::string counters_line(const scene::Model& m, std::size_t frame) {
     return out.empty() ? "nothing counted yet" : "so far: " + out;
 }
 
+namespace {
+
+constexpr float kReadable = 26.0f; // pixels per cell at which values read comfortably
+
+} // namespace
+
 Picture picture(GlRenderer& gl, RenderTarget& target, const scene::Model& m, std::size_t frame,
                 const PictureOptions& o) {
     const scene::Palette pal = scene::palette(o.theme);
@@ -87,7 +93,7 @@ Picture picture(GlRenderer& gl, RenderTarget& target, const scene::Model& m, std
                           scene::Align::Left,
                           w - 2 * margin});
     }
-    const float bottom = o.header ? footer_px * 2.2f + margin * 0.4f : margin;
+    const float bottom = o.header ? footer_px * 3.8f + margin * 0.4f : margin;
     const float canvas_h = std::max(h - top - bottom, 40.0f);
 
     // The level of detail and the labels' world size follow the zoom, and the zoom follows
@@ -95,12 +101,19 @@ Picture picture(GlRenderer& gl, RenderTarget& target, const scene::Model& m, std
     scene::ViewOptions vo;
     vo.theme = o.theme;
     vo.text_scale = unit;
+    // The whole scene when its values can be read that way; else, with `follow`, the step.
+    const auto frame_it = [&](const scene::Scene& sc) {
+        const scene::Camera all = scene::fit(sc.bounds, w, canvas_h, margin, 90.0f * unit);
+        if (!o.follow || all.scale >= kReadable * unit)
+            return all;
+        return scene::follow(sc, w, canvas_h, margin, 60.0f * unit, kReadable * unit);
+    };
     scene::Scene s = scene::build(m, frame, vo, o.anim);
-    scene::Camera cam = scene::fit(s.bounds, w, canvas_h, margin, 90.0f * unit);
+    scene::Camera cam = frame_it(s);
     for (int round = 0; round < 4; ++round) {
         vo.pixels_per_unit = cam.scale;
         s = scene::build(m, frame, vo, o.anim);
-        const scene::Camera next = scene::fit(s.bounds, w, canvas_h, margin, 90.0f * unit);
+        const scene::Camera next = frame_it(s);
         const bool settled = std::abs(next.scale - cam.scale) < 0.01f * cam.scale;
         cam = next;
         if (settled)
@@ -109,10 +122,33 @@ Picture picture(GlRenderer& gl, RenderTarget& target, const scene::Model& m, std
     // The canvas is the band between header and footer: centre the scene in it.
     cam.center.y -= (top + canvas_h / 2 - h / 2) / cam.scale;
 
+    // The header and footer bands hide whatever of the scene reaches under them; the legend
+    // goes above the footer, left to right: swatch, meaning.
+    std::vector<scene::Cell> swatches;
+    if (o.header) {
+        scene::Cell band;
+        band.fill = pal.background;
+        band.rect = {0, 0, w, top};
+        swatches.push_back(band);
+        band.rect = {0, h - bottom, w, bottom};
+        swatches.push_back(band);
+        float x = margin;
+        const float y = h - margin * 0.7f - footer_px * 1.6f;
+        for (const scene::LegendItem& item : s.legend) {
+            scene::Cell sw;
+            sw.rect = {x, y - footer_px * 0.45f, footer_px * 1.2f, footer_px * 0.4f};
+            sw.fill = item.color;
+            sw.radius = 2;
+            swatches.push_back(sw);
+            labels.push_back(
+                {{x + footer_px * 1.6f, y}, item.text, footer_px, pal.text, scene::Align::Left, 0});
+            x += footer_px * 1.6f + font.width(item.text) * footer_px + footer_px * 1.5f;
+        }
+    }
     target.resize(o.width, o.height);
     target.bind();
     gl.draw(s, cam, o.width, o.height);
-    gl.draw_overlay({}, labels, o.width, o.height);
+    gl.draw_overlay(swatches, labels, o.width, o.height);
     Picture p;
     p.image = target.read();
     RenderTarget::unbind();

@@ -20,6 +20,9 @@ struct PictureOptions {
     scene::Theme theme = scene::Theme::Light;
     float anim = 1.0f; // 1: the settled state after the step
     bool header = true;
+    // Fit the whole scene, or (when that leaves the values too small to read) frame the step
+    // as the window's "follow" does.
+    bool follow = true;
 };
 
 struct Picture {

@@ -15,11 +15,6 @@ Grid rounds_grid(const Composer& c, float y, int n, int per_round, float width) 
     return g;
 }
 
-std::string range_text(int first, int last) {
-    return first == last ? std::to_string(first)
-                         : std::to_string(first) + "–" + std::to_string(last);
-}
-
 } // namespace detail
 
 Scene build(const Model& m, std::size_t frame, const ViewOptions& o, float anim) {

@@ -1,5 +1,7 @@
 #include "camera.hpp"
 
+#include "scene.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -12,6 +14,17 @@ Camera fit(const Rect& r, float w, float h, float margin, float max_scale) {
     const float sh = (h - 2 * margin) / std::max(r.h, 1e-3f);
     c.scale = std::clamp(std::min(sw, sh), 1e-3f, max_scale);
     return c;
+}
+
+Camera follow(const Scene& s, float w, float h, float margin, float closest, float readable) {
+    const Camera all = fit(s.bounds, w, h, margin, closest);
+    Camera c = fit(s.focus, w, h, margin, closest);
+    if (c.scale < readable) {
+        const Camera closer = fit(s.detail, w, h, margin, std::max(closest, readable));
+        if (closer.scale >= 1.5f * c.scale) // worth losing the rest of the rows for
+            c = closer;
+    }
+    return c.scale <= all.scale ? all : c;
 }
 
 Camera zoom_at(const Camera& c, Vec2 at, float factor, float w, float h) {

@@ -21,6 +21,12 @@ struct Camera {
 // The camera showing all of `r` with `margin` pixels around it, no closer than max_scale.
 Camera fit(const Rect& r, float w, float h, float margin, float max_scale = 120.0f);
 
+// The camera that follows a step: the rows it writes and reads, whole; when they are too wide
+// to read values (cells under `readable` pixels), the cells themselves if that brings them
+// much closer; never further out
+// than fitting the whole scene, never closer than `closest` pixels per unit.
+Camera follow(const Scene& s, float w, float h, float margin, float closest, float readable);
+
 // Zooms by `factor` keeping the world point under screen point `at` where it is.
 Camera zoom_at(const Camera& c, Vec2 at, float factor, float w, float h);
 

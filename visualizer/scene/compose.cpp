@@ -272,6 +272,7 @@ void Composer::place(int f, const Grid& g, const Look& look) {
             c.border_width *= 2.0f;
         } else if (w == When::Current && written) {
             c = value_cell(rect, fr.values[i], pal.highlight, CellRole::Written);
+            legend(pal.highlight, "written by this step");
         } else if (written) {
             c = value_cell(rect, fr.values[i], pal.active, CellRole::Active);
         } else if (look.in_place) {
@@ -284,6 +285,7 @@ void Composer::place(int f, const Grid& g, const Look& look) {
             }
         }
         if (cw.keeps_own && w != When::Future) {
+            legend(pal.keeps_own, "lane+offset is outside the warp: the lane adds its own value");
             c.border = pal.keeps_own;
             c.border_width = 0.12f * std::min(rect.w, rect.h);
             if (c.role != CellRole::Read)
@@ -472,6 +474,9 @@ void Composer::threads_strip(int f, const Grid& g) {
     for (int th = 0; th < B; ++th)
         warp_active[static_cast<std::size_t>(th / kWarpSize)] |=
             active[static_cast<std::size_t>(th)];
+    legend(pal.arrow, "thread that works at that level");
+    if (std::find(warp_active.begin(), warp_active.end(), 0) != warp_active.end())
+        legend(pal.idle_warp, "idle warp: none of its 32 threads works");
     const float h = 0.2f;
     const float y = g.y - 0.32f;
     const bool merge = g.cell_w * opt.pixels_per_unit < kMergePx;
@@ -494,7 +499,10 @@ void Composer::threads_strip(int f, const Grid& g) {
 void Composer::row_label(const Grid& g, const std::string& text, const std::string& sub) {
     const float cy = g.y + g.cell_h / 2;
     if (!two_line_labels && !sub.empty()) {
-        row_label(g, text + " · " + sub);
+        // One line: the sub-label only when short, or the labels would crowd out the cells.
+        constexpr std::size_t kOneLine = 24;
+        const std::string joined = text + " · " + sub;
+        row_label(g, utf8_length(joined) <= static_cast<int>(kOneLine) ? joined : text);
         return;
     }
     Label l;
@@ -596,14 +604,10 @@ void Composer::alias_input(const std::vector<int>& frames) {
     }
 }
 
-void Composer::legend(Vec2 at, const Rgba& c, const std::string& text) {
-    Cell swatch;
-    swatch.rect = {at.x, at.y - 0.55f * label_size, 1.2f * label_size, 0.16f * label_size};
-    swatch.fill = c;
-    swatch.radius = 0.05f;
-    swatch.role = CellRole::Panel;
-    s.panels.push_back(swatch);
-    note({at.x + 1.5f * label_size, at.y - 0.2f * label_size}, text, c, Align::Left, 0.8f);
+void Composer::legend(const Rgba& c, const std::string& text) {
+    const LegendItem item{c, text};
+    if (std::find(s.legend.begin(), s.legend.end(), item) == s.legend.end())
+        s.legend.push_back(item);
 }
 
 void Composer::strip(const Grid& g, const std::vector<Rgba>& fills,
@@ -653,7 +657,6 @@ Rgba Composer::arrow_color(int f, int cell, std::size_t source, const CellWrite&
         // The carry is the old right child s[t]; the left subtree's sum is s[t - stride].
         const int stride = m.block_size(fr.pass) >> fr.level;
         const bool from_right_child = (src.cell + 1) % (2 * stride) == 0;
-        (void)cell;
         return from_right_child ? pal.carry : pal.left_sum;
     }
     if (fr.step == Step::AddCarries && source == 1)
@@ -663,7 +666,7 @@ Rgba Composer::arrow_color(int f, int cell, std::size_t source, const CellWrite&
     return own ? pal.arrow_own : pal.arrow;
 }
 
-void Composer::connect(int f, const Placement& p, bool current) {
+void Composer::connect(int f, bool current) {
     const std::vector<CellWrite>& writes = m.writes(static_cast<std::size_t>(f));
     const Shown& dst = shown_.at(f);
     const float grow = current ? smooth(0.0f, timing::kArrowsGrown, anim) : 1.0f;
@@ -720,7 +723,6 @@ void Composer::connect(int f, const Placement& p, bool current) {
             }
         }
     }
-    (void)p;
 }
 
 Scene Composer::finish() {
@@ -729,9 +731,9 @@ Scene Composer::finish() {
             continue;
         const When w = when(f);
         if (w == When::Current)
-            connect(f, p, true);
+            connect(f, true);
         else if (w == When::Done && opt.past_arrows && p.look.past_flow && !p.slot)
-            connect(f, p, false);
+            connect(f, false);
     }
     Rect bounds;
     for (const Cell& c : s.panels)

@@ -104,8 +104,8 @@ public:
     void barrier(float y, float x0, float x1, const std::string& text);
     void outline(const Rect& r, const Rgba& c, float width);
     void funnel(const Rect& from, const Rect& to);
-    void box(const Rect& r); // a group box behind a part of the picture
-    void legend(Vec2 at, const Rgba& c, const std::string& text);
+    void box(const Rect& r);                             // a group box behind a part of the picture
+    void legend(const Rgba& c, const std::string& text); // once per scene
     // A row of cells that are not frames (the block's threads, the contention per bin).
     void strip(const Grid& g, const std::vector<Rgba>& fills, const std::vector<std::string>& texts,
                CellRole role);
@@ -131,7 +131,7 @@ private:
         std::vector<Rect> rects; // where each cell landed (bars: the full slot)
     };
 
-    void connect(int f, const Placement& p, bool current);
+    void connect(int f, bool current);
     Rgba arrow_color(int f, int cell, std::size_t source, const CellWrite& w, bool current) const;
     void threads_strip(int f, const Grid& g);
     Cell value_cell(const Rect& rect, float v, const Rgba& fill, CellRole role) const;

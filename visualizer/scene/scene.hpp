@@ -91,6 +91,14 @@ struct Label {
     float max_width = 0; // shrink to fit when wider; 0: no limit
 };
 
+// A colour's meaning, drawn by the canvas in screen space (a corner of the view), so that it
+// stays readable whatever the zoom.
+struct LegendItem {
+    Rgba color;
+    std::string text;
+    bool operator==(const LegendItem&) const = default;
+};
+
 struct Scene {
     Rect bounds; // everything, for "fit"
     Rect focus;  // the rows the current step writes and reads, for "follow"
@@ -102,6 +110,7 @@ struct Scene {
     std::vector<Label> labels;
     std::vector<Cell> movers; // values travelling along their arrows, drawn last
     std::string caption;      // the chapter's words for the step
+    std::vector<LegendItem> legend;
 };
 
 // The topmost cell showing a trace value (movers excluded) under the point, or nullptr.

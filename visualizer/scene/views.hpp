@@ -17,6 +17,5 @@ void view_histogram(Composer& c);
 
 // The input as grid-stride rounds: one row of grid x block elements per round.
 Grid rounds_grid(const Composer& c, float y, int n, int per_round, float width);
-std::string range_text(int first, int last);
 
 } // namespace pplab::scene::detail

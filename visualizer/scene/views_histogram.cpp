@@ -57,6 +57,8 @@ float contention_row(Composer& c, const std::vector<int>& frames, const Grid& ba
         texts.push_back(a == 0 ? "" : std::to_string(a));
     }
     c.strip(g, fills, texts, CellRole::Heat);
+    if (busiest > 0)
+        c.legend(mix(c.pal.cell, c.pal.carry, 0.9f), "contention: atomics that queue on one bin");
     if (label)
         c.row_label(g, "contention",
                     shown >= 0

@@ -169,7 +169,7 @@ void view_shuffle(Composer& c) {
             c.place(f, g, Look{.past_flow = level > 0});
             if (w == 0)
                 c.row_label(g, level == 0 ? "val" : "shuffle " + std::to_string(level),
-                            level == 0 ? "one element per lane"
+                            level == 0 ? "in[i] per lane"
                                        : "offset " + std::to_string(kWarpSize >> level));
         }
     }

@@ -38,15 +38,12 @@ float blelloch_chain(Composer& c, int pass, int block, float y, const Grid& row)
             "stride " + std::to_string(1 << (level - 1)), true, "__syncthreads()");
     put(c.find(Step::ClearRoot, pass, 0, block), "clear root",
         "s[" + std::to_string(B - 1) + "] = 0", true, nullptr);
-    const float down_top = y;
     for (int level = 1; level <= L; ++level)
         put(c.find(Step::Downsweep, pass, level, block), "downsweep " + std::to_string(level),
             "stride " + std::to_string(B >> level), true, "__syncthreads()");
     if (L > 0) {
-        c.legend({row.x + W + 0.8f, down_top + 0.2f + c.label_size}, c.pal.carry,
-                 "carry: old s[t], passed on");
-        c.legend({row.x + W + 0.8f, down_top + 0.2f + 2.2f * c.label_size}, c.pal.left_sum,
-                 "left sum s[t−stride], added on the right");
+        c.legend(c.pal.carry, "carry: the old s[t], passed down");
+        c.legend(c.pal.left_sum, "left sum s[t−stride], added on the right");
     }
     const int shift = c.find(Step::InclusiveShift, pass, 0, block);
     const char* final_barrier = "__syncthreads(): the final barrier";

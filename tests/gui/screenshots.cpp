@@ -1,0 +1,142 @@
+// Not a test: draws the window headless for every view, at a step that shows what the view is
+// for, and writes the PNGs the README shows: pplab_screenshots docs/screenshots
+#include "headless.hpp"
+
+#include "pplab/request.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+namespace {
+
+using namespace pplab;
+
+struct Shot {
+    std::string name;
+    std::function<void(ui::Settings&)> setup;
+    Step step;
+    int level;
+    int pass = 0;
+    float anim = 1.0f; // < 1: caught mid-transition, values on their way
+    int block = 0;
+};
+
+ui::Settings with(Algorithm a, int n, int block, Generator g = Generator::RandomInt) {
+    ui::Settings s = ui::switch_algorithm(ui::Settings{}, a);
+    s.n = n;
+    s.block = block;
+    s.generator = g;
+    return s;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: pplab_screenshots DIR\n");
+        return 2;
+    }
+    const std::filesystem::path dir = argv[1];
+    std::filesystem::create_directories(dir);
+    const std::vector<Shot> shots = {
+        {"reduce-naive", [](auto& s) { s = with(Algorithm::ReduceNaive, 24, 0, Generator::Seq); },
+         Step::SerialAdd, 11},
+        {"reduce-tree", [](auto& s) { s = with(Algorithm::ReduceTree, 32, 8); }, Step::TreeLevel,
+         2},
+        {"reduce-tree-moving", [](auto& s) { s = with(Algorithm::ReduceTree, 32, 8); },
+         Step::TreeLevel, 2, 0, 0.55f},
+        {"reduce-coarsened",
+         [](auto& s) {
+             s = with(Algorithm::ReduceCoarsened, 40, 8, Generator::Seq);
+             s.grid = 2;
+         },
+         Step::Accumulate, 2},
+        {"reduce-shuffle", [](auto& s) { s = with(Algorithm::ReduceShuffle, 64, 32); },
+         Step::Shuffle, 1},
+        {"reduce-full", [](auto& s) { s = with(Algorithm::ReduceFull, 300, 64); }, Step::WarpTotals,
+         0},
+        {"reduce-atomic", [](auto& s) { s = with(Algorithm::ReduceAtomic, 1000, 64); },
+         Step::AtomicAdd, 3},
+        {"scan-blelloch", [](auto& s) { s = with(Algorithm::ScanBlelloch, 8, 0, Generator::Seq); },
+         Step::Downsweep, 3},
+        {"scan-blelloch-1234",
+         [](auto& s) {
+             s = with(Algorithm::ScanBlelloch, 4, 4);
+             s.input = ui::InputMode::List;
+             s.list = "1, 2, 3, 4";
+         },
+         Step::Downsweep, 2},
+        {"scan-multiblock",
+         [](auto& s) { s = with(Algorithm::ScanMultiblock, 10, 4, Generator::Seq); },
+         Step::AddCarries, 0, 2},
+        {"scan-hillis-steele",
+         [](auto& s) { s = with(Algorithm::ScanHillisSteele, 8, 0, Generator::Seq); },
+         Step::HillisSteele, 2},
+        {"hist-global",
+         [](auto& s) { s = with(Algorithm::HistGlobal, 300, 64, Generator::Skewed); },
+         Step::HistAccumulate, 2},
+        {"hist-privatised",
+         [](auto& s) { s = with(Algorithm::HistPrivatised, 300, 64, Generator::Skewed); },
+         Step::HistAccumulate, 2},
+        {"hist-privatised-fold",
+         [](auto& s) { s = with(Algorithm::HistPrivatised, 300, 64, Generator::Skewed); },
+         Step::HistFold, 0, 0, 0.6f, 1},
+        {"hist-per-warp",
+         [](auto& s) { s = with(Algorithm::HistPerWarp, 300, 64, Generator::Skewed); },
+         Step::HistAccumulate, 2},
+        {"hist-65536",
+         [](auto& s) {
+             s = with(Algorithm::HistPrivatised, 65536, 256, Generator::UniformBytes);
+             s.bins = 64;
+         },
+         Step::HistAccumulate, 2},
+    };
+    test::HeadlessWindow window;
+    window.settle();
+    window.state().note_dismissed = true; // said once; the README's pictures need it no more
+    for (const Shot& shot : shots) {
+        ui::State& st = window.state();
+        shot.setup(st.settings);
+        st.block = shot.block;
+        window.settle();
+        if (!st.error.empty() || !st.model) {
+            std::fprintf(stderr, "%s: %s\n", shot.name.c_str(), st.error.c_str());
+            return 1;
+        }
+        int step = 0;
+        for (std::size_t i = 0; i < st.model->steps().size(); ++i) {
+            const scene::StepGroup& g = st.model->steps()[i];
+            if (g.pass == shot.pass && g.step == shot.step && g.level == shot.level &&
+                (g.block < 0 || g.block == shot.block)) {
+                step = static_cast<int>(i);
+                break;
+            }
+        }
+        st.playback.go_to(step, st.steps());
+        st.playback.t = 1.0f;
+        window.still();
+        if (shot.anim < 1.0f) {
+            st.playback.t = shot.anim;
+            window.frame(); // the camera is settled: only the values move
+            st.playback.t = shot.anim;
+            window.frame();
+        }
+        const auto path = dir / ("window-" + shot.name + ".png");
+        window.save(path.string());
+        std::printf("wrote %s\n", path.string().c_str());
+    }
+    // The projector settings: dark, presenter scale 150 %.
+    ui::State& st = window.state();
+    st.settings = with(Algorithm::ScanBlelloch, 8, 0, Generator::Seq);
+    st.view.theme = scene::Theme::Dark;
+    st.view.presenter_scale = 1.5f;
+    window.settle();
+    st.playback.go_to(st.model->find({0, Step::Downsweep, 2, -1}), st.steps());
+    st.playback.t = 1.0f;
+    window.still();
+    window.save((dir / "window-dark-presenter.png").string());
+    std::printf("wrote %s\n", (dir / "window-dark-presenter.png").string().c_str());
+    return 0;
+}
