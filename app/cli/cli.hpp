@@ -29,6 +29,8 @@ struct RequestOptions {
     bool no_skip_empty = false;
     std::uint64_t order_seed = 0;
     bool order_seed_given = false;
+    std::string pitfall = "none";
+    int active_lanes = 32;
     std::string backend = "auto";
 
     void add_to(CLI::App& cmd, bool with_backend = true);

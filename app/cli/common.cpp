@@ -34,6 +34,14 @@ void RequestOptions::add_to(CLI::App& cmd, bool with_backend) {
                    "reduce-atomic on the CPU model: the seed of the blocks' arrival order "
                    "(default: a new one each run)")
         ->each([this](const std::string&) { order_seed_given = true; });
+    cmd.add_option("--pitfall", pitfall,
+                   "show a mistake: non-power-of-two (reduce-tree), every-lane-writes "
+                   "(reduce-full, Exercise 2), partial-warp (reduce-shuffle), no-final-sync "
+                   "(scan-blelloch)")
+        ->capture_default_str();
+    cmd.add_option("--active-lanes", active_lanes,
+                   "with --pitfall partial-warp: how many lanes call warpReduce")
+        ->capture_default_str();
     if (with_backend)
         cmd.add_option("--backend", backend, "auto, cpu or cuda")->capture_default_str();
 }
@@ -49,6 +57,8 @@ Request RequestOptions::build() const {
                          " is out of range: a block has 1 to 1024 threads");
     r.options.inclusive = inclusive;
     r.options.skip_empty = !no_skip_empty;
+    r.options.pitfall = find_pitfall(pitfall);
+    r.options.active_lanes = active_lanes;
     r.options.order_seed = order_seed_given ? order_seed : std::random_device{}();
     const bool histogram = info(r.algorithm).family == Family::Histogram;
     if (!input.empty()) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -98,7 +99,7 @@ std::vector<AnswerLine> parse_answer(std::string_view text) {
             line = line.substr(colon + 1);
         }
         try {
-            a.values = parse_list(line);
+            a.values = parse_list(line, true);
         } catch (const InputError& err) {
             throw InputError(line_ref(number) + ": " + err.what());
         }
@@ -155,7 +156,9 @@ CheckResult check_answer(const Trace& t, const std::vector<AnswerLine>& answer) 
         v.frame = frame;
         v.label = labels[static_cast<std::size_t>(frame)];
         for (std::size_t c = 0; c < f.values.size(); ++c)
-            if (a.values[c] != f.values[c]) // by value: a hand-trace may write 0 for -0
+            // By value (a hand-trace may write 0 for -0); "?" answers an undefined value.
+            if (std::isnan(a.values[c]) != std::isnan(f.values[c]) ||
+                (!std::isnan(f.values[c]) && a.values[c] != f.values[c]))
                 v.wrong_cells.push_back(static_cast<int>(c));
         v.right = v.wrong_cells.empty();
         if (!v.right)
@@ -182,6 +185,9 @@ std::string explain_cell(const Trace& t, int frame, int cell, float given) {
         return s + "No thread wrote " + name + " in " + here + ".";
     }
     const bool per_lane = f.buffer == Buffer::Lanes;
+    if (w.undefined || w.race)
+        return s + (per_lane ? "Lane " : "Thread ") + std::to_string(w.thread) + ": " +
+               w.expression + ". Write ? for a value the code leaves undefined.";
     s += (per_lane ? "Lane " : "Thread ") + std::to_string(w.thread) + " wrote it: " + w.expression;
     if (w.atomics > 1 || f.step == Step::HistAccumulate) {
         s += "; the bin went from ";

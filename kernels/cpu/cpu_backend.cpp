@@ -50,17 +50,22 @@ public:
     std::string name() const override { return gpu_->name(); }
     std::string device() const override { return gpu_->device(); }
     Trace trace(const Request& r) override {
-        return attempt([&](Backend& b) { return b.trace(r); });
+        return attempt(r, [&](Backend& b) { return b.trace(r); });
     }
     std::vector<float> run(const Request& r) override {
-        return attempt([&](Backend& b) { return b.run(r); });
+        return attempt(r, [&](Backend& b) { return b.run(r); });
     }
     std::string last_note() const override { return note_; }
 
 private:
     template <class Fn>
-    auto attempt(Fn fn) -> decltype(fn(std::declval<Backend&>())) {
+    auto attempt(const Request& r, Fn fn) -> decltype(fn(std::declval<Backend&>())) {
         note_.clear();
+        if (!pitfall_runs_on_gpu(r.options.pitfall)) {
+            note_ = "the pitfall " + std::string(pitfall_id(r.options.pitfall)) +
+                    " is undefined behaviour on a GPU; the CPU model shows it";
+            return fn(*cpu_);
+        }
         try {
             return fn(*gpu_);
         } catch (const InputError&) {

@@ -6,6 +6,7 @@
 // order of the *pairs* is what must match, and it is fixed by the code.
 #include "cpu/recorder.hpp"
 
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -25,14 +26,20 @@ struct NullRecorder {
 // warpReduce (§8.5) on one warp's lanes, recording after each step. __shfl_down_sync returns
 // the caller's own value when lane + offset is outside the warp, so those lanes add their
 // own value: their results are garbage, and only lane 0 is used.
+//
+// Pitfall (partial warp): only lanes below `active` call it. A lane that does not call the
+// shuffle keeps its value; a calling lane whose source lane did not call it reads an
+// undefined value, recorded as NaN, and so does everything computed from it.
 template <class OnStep>
-void warp_reduce(std::vector<float>& lanes, OnStep on_step) {
+void warp_reduce(std::vector<float>& lanes, OnStep on_step, int active = kWarp) {
+    const float undefined = std::numeric_limits<float>::quiet_NaN();
     int level = 1;
     for (int offset = 16; offset > 0; offset >>= 1, ++level) {
-        std::vector<float> next(kWarp);
-        for (int lane = 0; lane < kWarp; ++lane) {
+        std::vector<float> next = lanes;
+        for (int lane = 0; lane < active; ++lane) {
             const int src = lane + offset;
-            next[lane] = lanes[lane] + (src < kWarp ? lanes[src] : lanes[lane]);
+            const float other = src >= kWarp ? lanes[lane] : src < active ? lanes[src] : undefined;
+            next[lane] = lanes[lane] + other;
         }
         lanes = std::move(next);
         on_step(level, lanes);
@@ -68,8 +75,12 @@ std::vector<float> accumulate(const std::vector<float>& in, int block, int B, in
 }
 
 // reduceFull's work for one block (§8.6); returns the block total.
+//
+// Exercise 2 (every lane writes s[warpId]): 32 writes race for one slot; one wins, and the
+// code does not say which, so the CPU model records the slot as undefined (NaN).
 template <class Rec>
-float full_block(const std::vector<float>& in, int block, int B, int G, Rec& rec) {
+float full_block(const std::vector<float>& in, int block, int B, int G, Rec& rec,
+                 bool every_lane_writes = false) {
     const int warps = B / kWarp;
     const std::vector<float> sum = accumulate(in, block, B, G, rec);
     std::vector<float> s(warps);
@@ -78,7 +89,8 @@ float full_block(const std::vector<float>& in, int block, int B, int G, Rec& rec
         warp_reduce(lanes, [&](int level, const std::vector<float>& v) {
             rec(Step::Shuffle, level, block, w, v);
         });
-        s[w] = lanes[0]; // lane 0 of each warp writes ONE value
+        s[w] = every_lane_writes ? std::numeric_limits<float>::quiet_NaN()
+                                 : lanes[0]; // lane 0 of each warp writes ONE value
     }
     rec(Step::WarpTotals, 0, block, -1, s);
     std::vector<float> lanes(kWarp);
@@ -92,11 +104,11 @@ float full_block(const std::vector<float>& in, int block, int B, int G, Rec& rec
 }
 
 std::vector<float> reduce_full_pass(const std::vector<float>& in, const Launch& l,
-                                    std::vector<std::uint32_t>& words) {
+                                    std::vector<std::uint32_t>& words, bool every_lane_writes) {
     Recorder rec(words, l);
     std::vector<float> out(l.grid);
     for (int b = 0; b < l.grid; ++b) {
-        out[b] = full_block(in, b, l.block, l.grid, rec);
+        out[b] = full_block(in, b, l.block, l.grid, rec, every_lane_writes);
         rec(Step::BlockTotal, 0, b, -1, std::span(&out[b], 1));
     }
     return out;
@@ -175,17 +187,19 @@ std::vector<float> run_reduce(const Request& r, const Plan& plan, std::vector<st
                     lanes[lane] = i < n ? in[static_cast<std::size_t>(i)] : 0.0f;
                 }
                 rec(Step::Load, 0, b, w, lanes);
-                warp_reduce(lanes, [&](int level, const std::vector<float>& v) {
-                    rec(Step::Shuffle, level, b, w, v);
-                });
+                warp_reduce(
+                    lanes,
+                    [&](int level, const std::vector<float>& v) { rec(Step::Shuffle, level, b, w, v); },
+                    r.options.active_lanes);
                 out[static_cast<std::size_t>(b) * warps + w] = lanes[0];
             }
         return out;
     }
     case Algorithm::ReduceFull: {
-        std::vector<float> totals = reduce_full_pass(in, main, words);
+        const bool race = r.options.pitfall == Pitfall::EveryLaneWrites;
+        std::vector<float> totals = reduce_full_pass(in, main, words, race);
         if (plan.launches.size() > 1)
-            totals = reduce_full_pass(totals, plan.launches[1], words);
+            totals = reduce_full_pass(totals, plan.launches[1], words, race);
         return totals;
     }
     case Algorithm::ReduceAtomic: {

@@ -18,6 +18,7 @@ public:
     Trace trace(const Request& request) override {
         Trace t;
         t.request = normalize(request);
+        refuse_undefined(t.request);
         t.backend = name();
         t.device = device_;
         const Plan plan = make_plan(t.request);
@@ -29,10 +30,20 @@ public:
     }
 
     std::vector<float> run(const Request& request) override {
-        return dispatch(normalize(request), nullptr, nullptr);
+        const Request r = normalize(request);
+        refuse_undefined(r);
+        return dispatch(r, nullptr, nullptr);
     }
 
 private:
+    // A race or undefined behaviour teaches nothing on a device: it may do anything.
+    static void refuse_undefined(const Request& r) {
+        if (!pitfall_runs_on_gpu(r.options.pitfall))
+            throw InputError("the pitfall " + std::string(pitfall_id(r.options.pitfall)) +
+                             " is undefined behaviour on a GPU: it is shown on the CPU model "
+                             "(--backend cpu)");
+    }
+
     static std::vector<float> dispatch(const Request& r, const Plan* plan,
                                        cuda::DeviceBuffer<std::uint32_t>* words) {
         if (!info(r.algorithm).traced)

@@ -114,9 +114,11 @@ __global__ void reduceShuffle(const float* in, float* out, int n, Rec rec) {
         out[blockIdx.x * (blockDim.x / 32) + warpId] = val;
 }
 
-// reduceFull's block reduction (§8.6); the block total ends in thread 0.
+// reduceFull's block reduction (§8.6); the block total ends in thread 0. every_lane_writes is
+// Exercise 2's mistake: all 32 lanes write s[warpId] and one of the racing writes wins.
 template <class Rec>
-__device__ float fullBlock(const float* in, int n, float* s, const Rec& rec) {
+__device__ float fullBlock(const float* in, int n, float* s, const Rec& rec,
+                           bool every_lane_writes = false) {
     const int WARPS = blockDim.x / 32;
     // --- Coarsened accumulation over the grid
     float sum = accumulate(in, n, rec);
@@ -125,7 +127,7 @@ __device__ float fullBlock(const float* in, int n, float* s, const Rec& rec) {
     const int warpId = threadIdx.x / 32; // which warp am I
     sum = warpReduce(sum, rec, Step::Shuffle, warpId);
     // --- One shared-memory round
-    if (lane == 0)
+    if (lane == 0 || every_lane_writes)
         s[warpId] = sum; // each warp writes ONE value
     __syncthreads();     // the ONLY barrier per block
     rec.shared(Step::WarpTotals, 0, s);
@@ -140,9 +142,10 @@ __device__ float fullBlock(const float* in, int n, float* s, const Rec& rec) {
 }
 
 template <class Rec>
-__global__ void reduceFull(const float* in, float* out, int n, Rec rec) {
+__global__ void reduceFull(const float* in, float* out, int n, Rec rec,
+                           bool every_lane_writes = false) {
     extern __shared__ float s[]; // one slot per warp
-    const float sum = fullBlock(in, n, s, rec);
+    const float sum = fullBlock(in, n, s, rec, every_lane_writes);
     if (threadIdx.x == 0) {
         out[blockIdx.x] = sum; // block total
         rec.value(Step::BlockTotal, 0, sum);
@@ -168,7 +171,7 @@ __global__ void reduceAtomic(const float* in, float* out, int n, Rec rec) {
 // Launches one kernel; the caller checks (traces synchronise, timing loops do not).
 template <class Rec>
 void launch_reduce(Algorithm a, int grid, int B, const float* in, int n, float* out,
-                   const Rec& rec, cudaStream_t stream) {
+                   const Rec& rec, cudaStream_t stream, bool every_lane_writes = false) {
     const std::size_t warp_slots = sizeof(float) * static_cast<std::size_t>(B / 32);
     const std::size_t tile = sizeof(float) * static_cast<std::size_t>(B);
     switch (a) {
@@ -185,7 +188,7 @@ void launch_reduce(Algorithm a, int grid, int B, const float* in, int n, float* 
         reduceShuffle<<<grid, B, 0, stream>>>(in, out, n, rec);
         break;
     case Algorithm::ReduceFull:
-        reduceFull<<<grid, B, warp_slots, stream>>>(in, out, n, rec);
+        reduceFull<<<grid, B, warp_slots, stream>>>(in, out, n, rec, every_lane_writes);
         break;
     case Algorithm::ReduceAtomic:
         reduceAtomic<<<grid, B, warp_slots, stream>>>(in, out, n, rec);
@@ -246,15 +249,17 @@ std::vector<float> reduce(const Request& r, const Plan* plan, DeviceBuffer<std::
     const std::size_t out_size = std::max(result_size(r), static_cast<std::size_t>(r.grid));
     DeviceBuffer<float> out(out_size, 0.0f);
     DeviceBuffer<unsigned long long> arrivals(1, 0ull);
+    const bool race = r.options.pitfall == Pitfall::EveryLaneWrites;
     const auto run = [&](int pass, int grid, const float* src, int count, float* dst) {
         if (plan) {
             TraceRecorder rec;
             rec.words = words->data();
             rec.layout = plan->launches.at(static_cast<std::size_t>(pass)).layout;
             rec.arrivals = arrivals.data();
-            launch_reduce(r.algorithm, grid, r.block, src, count, dst, rec, nullptr);
+            launch_reduce(r.algorithm, grid, r.block, src, count, dst, rec, nullptr, race);
         } else {
-            launch_reduce(r.algorithm, grid, r.block, src, count, dst, NullRecorder{}, nullptr);
+            launch_reduce(r.algorithm, grid, r.block, src, count, dst, NullRecorder{}, nullptr,
+                          race);
         }
         check_launch(kernel_name(r.algorithm));
     };

@@ -155,10 +155,23 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
             src = find(Step::Accumulate, f.pass, grid_stride_rounds(n, G, B), f.block, -1);
             base = f.warp * kWarpSize;
         }
+        const int active = f.step == Step::Shuffle ? r.options.active_lanes : kWarpSize;
         for (int lane = 0; lane < kWarpSize; ++lane) {
             const int from_lane = lane + offset;
+            if (lane >= active) { // did not call warpReduce: keeps its value
+                w[lane].from = {CellRef{src, base + lane}};
+                w[lane].expression = "unchanged: lane " + std::to_string(lane) +
+                                     " does not call warpReduce";
+                continue;
+            }
             w[lane].thread = lane;
-            if (from_lane < kWarpSize) {
+            if (from_lane < kWarpSize && from_lane >= active) {
+                w[lane].from = {CellRef{src, base + lane}};
+                w[lane].undefined = true;
+                w[lane].expression = "undefined: lane " + std::to_string(from_lane) +
+                                     " did not call __shfl_down_sync, so the value it returns "
+                                     "is undefined (all 32 lanes must take part)";
+            } else if (from_lane < kWarpSize) {
                 w[lane].from = {CellRef{src, base + lane}, CellRef{src, base + from_lane}};
                 w[lane].expression = "val = val + __shfl_down_sync(0xffffffff, val, " +
                                      std::to_string(offset) + ") from lane " +
@@ -174,8 +187,18 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
     }
     case Step::WarpTotals:
         for (int warp = 0; warp < W; ++warp) {
+            const int last = find(Step::Shuffle, f.pass, 5, f.block, warp);
             w[warp].thread = warp * kWarpSize; // lane 0 of the warp
-            w[warp].from = {CellRef{find(Step::Shuffle, f.pass, 5, f.block, warp), 0}};
+            if (r.options.pitfall == Pitfall::EveryLaneWrites) {
+                for (int lane = 0; lane < kWarpSize; ++lane)
+                    w[warp].from.push_back(CellRef{last, lane});
+                w[warp].race = true;
+                w[warp].expression = idx("s", warp) + " = sum by all 32 lanes of warp " +
+                                     std::to_string(warp) +
+                                     ": the writes race, one wins, and the code does not say which";
+                continue;
+            }
+            w[warp].from = {CellRef{last, 0}};
             w[warp].expression = idx("s", warp) + " = sum (lane 0 of warp " + std::to_string(warp) + ")";
         }
         break;
@@ -250,6 +273,18 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
             w[t - stride].expression = idx("s", t - stride) + " = carry (old " + idx("s", t) + ")";
         }
         unchanged_from_pred();
+        if (r.options.pitfall == Pitfall::NoFinalSync && f.level == L) {
+            // Without the final barrier, whoever reads a slot next may run before its writer.
+            for (int c = 0; c < B; ++c) {
+                const int reader = r.options.inclusive ? c - 1 : c;
+                if (reader >= 0 && w[c].thread >= 0 && w[c].thread != reader)
+                    w[c].hazard = "thread " + std::to_string(reader) + " reads " + idx("s", c) +
+                                  (r.options.inclusive ? " for the inclusive shift"
+                                                       : " for out[" + std::to_string(c) + "]") +
+                                  " with no barrier after thread " + std::to_string(w[c].thread) +
+                                  " wrote it: it may see the old value";
+            }
+        }
         break;
     }
     case Step::InclusiveShift: {
@@ -415,11 +450,18 @@ std::string Dataflow::caption(std::size_t index) const {
     case Step::TreeLevel: {
         const int stride = B >> f.level;
         return where + "Level " + std::to_string(f.level) + " of " + std::to_string(L) + ": " +
-               range(0, stride - 1) + " add s[t+" + std::to_string(stride) +
+               range(0, stride - 1) + (stride == 1 ? " adds" : " add") + " s[t+" +
+               std::to_string(stride) +
                "] into s[t]; one barrier";
     }
     case Step::Shuffle: {
         const int offset = kWarpSize >> f.level;
+        if (r.options.active_lanes < kWarpSize)
+            return where + "Warp " + std::to_string(f.warp) + ", shuffle " +
+                   std::to_string(f.level) + " of 5 (offset " + std::to_string(offset) +
+                   "): only lanes 0–" + std::to_string(r.options.active_lanes - 1) +
+                   " call warpReduce; a lane reading from one that does not gets an undefined "
+                   "value (marked ?)";
         return pass + where + "Warp " + std::to_string(f.warp) + ", shuffle " +
                std::to_string(f.level) + " of 5 (offset " + std::to_string(offset) + "): " +
                range(0, kWarpSize - offset - 1, "lanes") + " add lane+" + std::to_string(offset) +
@@ -427,6 +469,9 @@ std::string Dataflow::caption(std::size_t index) const {
                " read outside the warp and add their own value; no barrier";
     }
     case Step::WarpTotals:
+        if (r.options.pitfall == Pitfall::EveryLaneWrites)
+            return pass + where + "Every lane writes its sum to s[warpId]: 32 writes race for each "
+                                  "slot; one wins, and the code does not say which (Exercise 2)";
         return pass + where + "Lane 0 of each warp writes its total to s[warpId] (" +
                plural(W, "slot", "slots") + "); then the block's only barrier";
     case Step::FinalShuffle:
@@ -436,6 +481,26 @@ std::string Dataflow::caption(std::size_t index) const {
         return pass + where + "First warp, shuffle " + std::to_string(f.level) + " of 5 (offset " +
                std::to_string(kWarpSize >> f.level) + ") over the warp totals";
     case Step::BlockTotal:
+        if (r.options.pitfall == Pitfall::NonPowerOfTwo) {
+            // Which slots of the loaded array reach s[0] through the halving loop.
+            std::vector<bool> reaches(static_cast<std::size_t>(B), false);
+            std::vector<std::vector<int>> held(static_cast<std::size_t>(B));
+            for (int t = 0; t < B; ++t)
+                held[static_cast<std::size_t>(t)] = {t};
+            for (int stride = B / 2; stride > 0; stride >>= 1)
+                for (int t = 0; t < stride; ++t)
+                    for (int k : held[static_cast<std::size_t>(t + stride)])
+                        held[static_cast<std::size_t>(t)].push_back(k);
+            for (int k : held[0])
+                reaches[static_cast<std::size_t>(k)] = true;
+            std::string lost;
+            for (int t = 0; t < B; ++t)
+                if (!reaches[static_cast<std::size_t>(t)])
+                    lost += (lost.empty() ? "" : ", ") + idx("s", t);
+            return where + "Thread 0 writes s[0] to out[" + std::to_string(f.block) + "], but " +
+                   lost + " never reached s[0]: with TILE = " + std::to_string(B) +
+                   ", not a power of two, the halving loop skips them and the sum is wrong";
+        }
         if (info(r.algorithm).family == Family::Scan)
             return where + "Block total (the upsweep's root) written to totals[" +
                    std::to_string(f.block) + "] for the scan of the totals";
@@ -457,10 +522,14 @@ std::string Dataflow::caption(std::size_t index) const {
     case Step::Downsweep: {
         const int stride = B >> f.level;
         const int active = B / (2 * stride);
+        const bool missing = r.options.pitfall == Pitfall::NoFinalSync;
         return where + "Downsweep level " + std::to_string(f.level) + " of " + std::to_string(L) +
                " (stride " + std::to_string(stride) + "): " + plural(active, "thread passes", "threads pass") +
                " the carry s[t] unchanged to the left child and carry + left sum to the right child" +
-               (f.level == L ? "; then the final barrier" : "");
+               (f.level == L ? missing ? "; the final barrier is MISSING: the reads that follow "
+                                         "may run before these writes (marked)"
+                                       : "; then the final barrier"
+                             : "");
     }
     case Step::InclusiveShift:
         return where + "Inclusive result: every slot takes its right neighbour's exclusive sum; "
@@ -471,7 +540,8 @@ std::string Dataflow::caption(std::size_t index) const {
     case Step::HillisSteele: {
         const int offset = 1 << (f.level - 1);
         return "Step " + std::to_string(f.level) + " (offset " + std::to_string(offset) + "): " +
-               range(offset, B - 1) + " add s[t-" + std::to_string(offset) +
+               range(offset, B - 1) + (offset == B - 1 ? " adds" : " add") + " s[t-" +
+               std::to_string(offset) +
                "] into s[t]; two barriers";
     }
     case Step::HistZero:

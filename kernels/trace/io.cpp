@@ -9,6 +9,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
+#include <cmath>
 #include <cstring>
 #include <sstream>
 
@@ -69,7 +71,10 @@ std::string json_floats(const std::vector<float>& v) {
     for (std::size_t i = 0; i < v.size(); ++i) {
         if (i)
             s += ", ";
-        s += v[i] == 0.0f && std::signbit(v[i]) ? "-0.0" : format_value(v[i]);
+        // An undefined value (a pitfall's) is NaN in memory, null in the file.
+        s += std::isnan(v[i])                          ? "null"
+             : v[i] == 0.0f && std::signbit(v[i]) ? "-0.0"
+                                                   : format_value(v[i]);
     }
     s += ']';
     return s;
@@ -96,12 +101,28 @@ std::string config_line(const Trace& t) {
         s += r.options.inclusive ? ", inclusive" : ", exclusive";
     if (r.algorithm == Algorithm::ReduceAtomic && t.backend == "cpu")
         s += ", order seed " + std::to_string(r.options.order_seed);
+    if (r.options.pitfall != Pitfall::None)
+        s += ", pitfall " + std::string(pitfall_id(r.options.pitfall)) +
+             (r.options.pitfall == Pitfall::PartialWarp
+                  ? " (" + std::to_string(r.options.active_lanes) + " active lanes)"
+                  : std::string());
     return s;
+}
+
+// Numbers, or null for an undefined value.
+std::vector<float> values_of(const FloatJson& a) {
+    std::vector<float> v;
+    v.reserve(a.size());
+    for (const auto& x : a.get_ref<const FloatJson::array_t&>())
+        v.push_back(x.is_null() ? std::numeric_limits<float>::quiet_NaN() : x.get<float>());
+    return v;
 }
 
 } // namespace
 
 std::string format_value(float v) {
+    if (std::isnan(v))
+        return "?"; // undefined: no number is invented
     char buf[32];
     const auto res = std::to_chars(buf, buf + sizeof buf, v);
     return std::string(buf, res.ptr);
@@ -139,7 +160,9 @@ std::string to_json(const Trace& t) {
     o << "  \"config\": {\"n\": " << r.n() << ", \"block\": " << r.block << ", \"grid\": " << r.grid
       << ", \"bins\": " << r.bins << ", \"inclusive\": " << (r.options.inclusive ? "true" : "false")
       << ", \"skip_empty\": " << (r.options.skip_empty ? "true" : "false")
-      << ", \"order_seed\": " << r.options.order_seed << "},\n";
+      << ", \"order_seed\": " << r.options.order_seed
+      << ", \"pitfall\": " << json_string(pitfall_id(r.options.pitfall))
+      << ", \"active_lanes\": " << r.options.active_lanes << "},\n";
     o << "  \"input\": " << json_floats(r.input) << ",\n";
     o << "  \"frames\": [";
     for (std::size_t k = 0; k < t.frames.size(); ++k) {
@@ -205,6 +228,8 @@ Trace trace_from_json(std::string_view text) {
         r.options.inclusive = c.at("inclusive").get<bool>();
         r.options.skip_empty = c.at("skip_empty").get<bool>();
         r.options.order_seed = c.at("order_seed").get<std::uint64_t>();
+        r.options.pitfall = find_pitfall(c.value("pitfall", std::string("none")));
+        r.options.active_lanes = c.value("active_lanes", kWarpSize);
         r.input = j.at("input").get<std::vector<float>>();
         t.backend = j.at("backend").get<std::string>();
         t.device = j.at("device").get<std::string>();
@@ -216,10 +241,10 @@ Trace trace_from_json(std::string_view text) {
             f.block = jf.at("block").get<int>();
             f.warp = jf.at("warp").get<int>();
             f.buffer = find_buffer(jf.at("buffer").get<std::string>());
-            f.values = jf.at("values").get<std::vector<float>>();
+            f.values = values_of(jf.at("values"));
             t.frames.push_back(std::move(f));
         }
-        t.result = j.at("result").get<std::vector<float>>();
+        t.result = values_of(j.at("result"));
         // A file may have been edited by hand: everything downstream relies on its shape.
         if (!(normalize(r) == r))
             throw InputError("the trace file's config is not one pplab would run as written "

@@ -151,7 +151,8 @@ void check_block(const Request& r) {
     if (r.block < 1 || r.block > kMaxBlock)
         throw InputError("block size " + std::to_string(r.block) +
                          " is out of range: a block has 1 to 1024 threads");
-    if (i.power_of_two_block && !std::has_single_bit(static_cast<unsigned>(r.block)))
+    const bool any_block = r.options.pitfall == Pitfall::NonPowerOfTwo;
+    if (i.power_of_two_block && !any_block && !std::has_single_bit(static_cast<unsigned>(r.block)))
         throw InputError(who + " halves its tree at every level, so TILE must be a power of two; " +
                          std::to_string(r.block) + " is not (try " +
                          std::to_string(std::bit_floor(static_cast<unsigned>(r.block))) + " or " +
@@ -288,6 +289,42 @@ struct SplitMix {
 
 std::span<const AlgorithmInfo> algorithms() { return kAlgorithms; }
 
+namespace {
+constexpr std::array<std::string_view, kPitfallCount> kPitfallIds{
+    "none", "non-power-of-two", "every-lane-writes", "partial-warp", "no-final-sync"};
+}
+
+std::string_view pitfall_id(Pitfall p) { return kPitfallIds.at(static_cast<std::size_t>(p)); }
+
+Pitfall find_pitfall(std::string_view id) {
+    for (std::size_t i = 0; i < kPitfallIds.size(); ++i)
+        if (kPitfallIds[i] == id)
+            return static_cast<Pitfall>(i);
+    throw InputError("unknown pitfall '" + std::string(id) +
+                     "': choose non-power-of-two (reduce-tree), every-lane-writes (reduce-full), "
+                     "partial-warp (reduce-shuffle) or no-final-sync (scan-blelloch)");
+}
+
+Algorithm pitfall_algorithm(Pitfall p) {
+    switch (p) {
+    case Pitfall::NonPowerOfTwo:
+        return A::ReduceTree;
+    case Pitfall::EveryLaneWrites:
+        return A::ReduceFull;
+    case Pitfall::PartialWarp:
+        return A::ReduceShuffle;
+    case Pitfall::NoFinalSync:
+        return A::ScanBlelloch;
+    case Pitfall::None:
+        break;
+    }
+    return A::ReduceFull;
+}
+
+bool pitfall_runs_on_gpu(Pitfall p) {
+    return p == Pitfall::None || p == Pitfall::NonPowerOfTwo || p == Pitfall::EveryLaneWrites;
+}
+
 const AlgorithmInfo& info(Algorithm a) {
     for (const auto& i : kAlgorithms)
         if (i.algorithm == a)
@@ -303,6 +340,16 @@ const AlgorithmInfo& find_algorithm(std::string_view id) {
 }
 
 Request normalize(Request r) {
+    if (r.options.pitfall != Pitfall::None &&
+        pitfall_algorithm(r.options.pitfall) != r.algorithm)
+        throw InputError("the pitfall " + std::string(pitfall_id(r.options.pitfall)) +
+                         " changes " + std::string(info(pitfall_algorithm(r.options.pitfall)).id) +
+                         ", not " + std::string(info(r.algorithm).id));
+    if (r.options.pitfall == Pitfall::PartialWarp &&
+        (r.options.active_lanes < 1 || r.options.active_lanes > kWarpSize))
+        throw InputError("active lanes must be 1 to 32: the lanes that call warpReduce");
+    if (r.options.pitfall != Pitfall::PartialWarp)
+        r.options.active_lanes = kWarpSize;
     if (r.block == 0)
         r.block = default_block(r);
     // The bins before the input: an element is checked against them.
@@ -346,9 +393,10 @@ int shared_bytes(const Request& r) {
 }
 
 namespace {
-constexpr std::array kGenerators{Generator::Seq,         Generator::Ones,   Generator::RandomInt,
-                                 Generator::RandomFloat, Generator::UniformBytes,
-                                 Generator::OneBin,      Generator::Skewed};
+constexpr std::array kGenerators{Generator::Seq,          Generator::Ones,
+                                 Generator::RandomInt,    Generator::RandomFloat,
+                                 Generator::UniformBytes, Generator::OneBin,
+                                 Generator::Skewed,       Generator::Sparse};
 }
 
 std::string_view generator_id(Generator g) {
@@ -367,6 +415,8 @@ std::string_view generator_id(Generator g) {
         return "one-bin";
     case Generator::Skewed:
         return "skewed";
+    case Generator::Sparse:
+        return "sparse";
     }
     return "?";
 }
@@ -389,7 +439,8 @@ std::vector<float> generate(Generator g, int n, std::uint64_t seed, int bins) {
     // Bin-valued generators stay inside [0, range): the bins of a histogram, or byte values.
     const auto range = static_cast<std::uint32_t>(bins > 0 ? bins : 256);
     SplitMix rng{seed};
-    const auto favourite = static_cast<float>(SplitMix{seed ^ 0xB1Bu}.below(range));
+    const std::uint32_t favourite_int = SplitMix{seed ^ 0xB1Bu}.below(range);
+    const auto favourite = static_cast<float>(favourite_int);
     std::vector<float> v(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) {
         float x = 0;
@@ -415,13 +466,16 @@ std::vector<float> generate(Generator g, int n, std::uint64_t seed, int bins) {
         case Generator::Skewed: // 90% one value, the rest uniform
             x = rng.below(10) < 9 ? favourite : static_cast<float>(rng.below(range));
             break;
+        case Generator::Sparse: // one value in 16 of the range: most bins stay empty
+            x = static_cast<float>((favourite_int + 16 * rng.below((range + 15) / 16)) % range);
+            break;
         }
         v[static_cast<std::size_t>(i)] = x;
     }
     return v;
 }
 
-std::vector<float> parse_list(std::string_view text) {
+std::vector<float> parse_list(std::string_view text, bool allow_unknown) {
     std::vector<float> out;
     std::size_t p = 0;
     const auto is_sep = [](char c) { return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
@@ -434,6 +488,11 @@ std::vector<float> parse_list(std::string_view text) {
         while (e < text.size() && !is_sep(text[e]))
             ++e;
         const std::string token(text.substr(p, e - p));
+        if (allow_unknown && token == "?") {
+            out.push_back(std::numeric_limits<float>::quiet_NaN());
+            p = e;
+            continue;
+        }
         char* end = nullptr;
         const float v = std::strtof(token.c_str(), &end);
         if (end != token.c_str() + token.size())

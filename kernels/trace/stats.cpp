@@ -60,8 +60,9 @@ public:
             c.additions = kWarpSize;
             break;
         case Step::WarpTotals:
-            c.shared_writes = W; // lane 0 of each warp
-            c.barriers = 1;      // the ONLY barrier per block
+            // lane 0 of each warp (Exercise 2's mistake: every lane)
+            c.shared_writes = r.options.pitfall == Pitfall::EveryLaneWrites ? B : W;
+            c.barriers = 1; // the ONLY barrier per block
             break;
         case Step::FinalShuffle:
             if (f.level == 0) {
@@ -116,7 +117,8 @@ public:
             c.shared_writes = 2 * active;
             c.additions = active;
             if (f.level == levels) {
-                c.barriers += 1; // the final __syncthreads() before the result is read
+                // the final __syncthreads() before the result is read (the pitfall omits it)
+                c.barriers += r.options.pitfall == Pitfall::NoFinalSync ? 0 : 1;
                 if (l.segment(Step::InclusiveShift) < 0)
                     add_output(c, f, l);
             }

@@ -31,6 +31,12 @@ struct CellWrite {
     std::string expression;    // in the kernel's names: "s[3] = s[3] + s[1]"
     bool keeps_own = false;    // shuffle whose source lane is out of range: adds its own value
     int atomics = 0;           // atomicAdds that landed on this cell in this step
+    // The pitfalls: several threads' writes raced for the cell (one won, which is undefined);
+    // the value is undefined behaviour; or a later read of the cell is not ordered after
+    // this write (hazard says who reads it, unprotected).
+    bool race = false;
+    bool undefined = false;
+    std::string hazard;
 };
 
 class Dataflow {

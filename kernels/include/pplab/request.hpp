@@ -83,10 +83,32 @@ inline constexpr int kSharedBytesPerBlock = 48 * 1024;
 inline constexpr int kMaxTraceN = 1 << 20;
 inline constexpr std::uint64_t kMaxTraceWords = std::uint64_t{1} << 24;
 
+// The chapter's pitfalls and Exercise 2, each a deliberate mistake in one kernel, so the class
+// can see what goes wrong. A value the kernel leaves undefined is recorded as NaN (text "?",
+// JSON null): the trace never invents a number.
+enum class Pitfall {
+    None,
+    NonPowerOfTwo,   // reduce-tree with a block that is not a power of two: elements never added
+    EveryLaneWrites, // reduce-full, Exercise 2: every lane writes s[warpId]; the writes race
+    PartialWarp,     // reduce-shuffle: warpReduce called by the first active_lanes lanes only
+    NoFinalSync,     // scan-blelloch without the final __syncthreads(): reads before writes
+};
+inline constexpr int kPitfallCount = 5;
+
+std::string_view pitfall_id(Pitfall p);   // "non-power-of-two", ...
+Pitfall find_pitfall(std::string_view id); // throws InputError
+// The algorithm whose kernel the pitfall changes (Pitfall::None: any).
+Algorithm pitfall_algorithm(Pitfall p);
+// Whether a GPU may run it: a race or undefined behaviour is shown on the CPU model only,
+// except Exercise 2's race, whose outcome on the device is the point.
+bool pitfall_runs_on_gpu(Pitfall p);
+
 struct Options {
     bool inclusive = false;  // scans: shift the exclusive result into an inclusive one
     bool skip_empty = true;  // histograms: the fold's `if (s_hist[b] != 0)` (Exercise 4)
     std::uint64_t order_seed = 0; // reduce-atomic on the CPU model: which arrival order
+    Pitfall pitfall = Pitfall::None;
+    int active_lanes = kWarpSize; // PartialWarp: lanes 0..active_lanes-1 call warpReduce
     bool operator==(const Options&) const = default;
 };
 
@@ -110,7 +132,7 @@ int shared_bytes(const Request& r);
 
 // ---- Inputs ----------------------------------------------------------------------------
 
-enum class Generator { Seq, Ones, RandomInt, RandomFloat, UniformBytes, OneBin, Skewed };
+enum class Generator { Seq, Ones, RandomInt, RandomFloat, UniformBytes, OneBin, Skewed, Sparse };
 
 std::string_view generator_id(Generator g);
 std::span<const Generator> generators();
@@ -121,6 +143,7 @@ Generator find_generator(std::string_view id); // throws InputError
 std::vector<float> generate(Generator g, int n, std::uint64_t seed, int bins);
 
 // Parses "1,2,3,4" (commas and/or white space). Throws InputError on anything else.
-std::vector<float> parse_list(std::string_view text);
+// allow_unknown: "?" reads as NaN, an undefined value (hand-traces of the pitfalls).
+std::vector<float> parse_list(std::string_view text, bool allow_unknown = false);
 
 } // namespace pplab
