@@ -66,9 +66,11 @@ void HeadlessWindow::settle() {
 }
 
 void HeadlessWindow::still(int limit) {
+    // A frame first: whatever changed since the last one (a step, a camera target) shows
+    // only once a frame has looked at it.
+    frame();
     for (int i = 0; i < limit && app_->animating(); ++i)
         frame();
-    frame();
 }
 
 void HeadlessWindow::save(const std::string& path) const {
