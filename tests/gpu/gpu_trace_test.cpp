@@ -234,6 +234,89 @@ TEST_P(FastKernels, GiveTheCpuModelsResult) {
 INSTANTIATE_TEST_SUITE_P(Production, FastKernels, ::testing::ValuesIn(fast_cases()),
                          [](const auto& p) { return p.param.name(); });
 
+// ---- The pitfalls ------------------------------------------------------------------------
+
+TEST(GpuPitfall, NonPowerOfTwoTreeEqualsTheModelBitForBit) {
+    REQUIRE_GPU();
+    for (int block : {6, 12, 100, 1000}) {
+        Request r;
+        r.algorithm = Algorithm::ReduceTree;
+        r.block = block;
+        r.options.pitfall = Pitfall::NonPowerOfTwo;
+        r.input = generate(Generator::RandomFloat, 4097, static_cast<std::uint64_t>(block), 0);
+        const Trace cpu = backends().cpu->trace(r);
+        const Trace gpu = backends().gpu->trace(r);
+        EXPECT_TRUE(gpu.frames == cpu.frames) << "block " << block << ": " << first_difference(gpu, cpu);
+        EXPECT_EQ(gpu.result, cpu.result);
+    }
+}
+
+// Exercise 2: on the device one lane's write wins each race. Whatever won must be one of the
+// 32 values the warp's lanes held; the steps before the race equal the model's.
+TEST(GpuPitfall, EveryLaneWritesLeavesOneOfTheLanesValues) {
+    REQUIRE_GPU();
+    Request r;
+    r.algorithm = Algorithm::ReduceFull;
+    r.block = 256;
+    r.options.pitfall = Pitfall::EveryLaneWrites;
+    r.input = generate(Generator::RandomInt, 10000, 5, 0);
+    const Trace gpu = backends().gpu->trace(r);
+    const Trace cpu = backends().cpu->trace(r);
+    ASSERT_EQ(gpu.frames.size(), cpu.frames.size());
+    int raced = 0;
+    for (std::size_t i = 0; i < gpu.frames.size(); ++i) {
+        const Frame& g = gpu.frames[i];
+        if (g.pass == 0 && (g.step == Step::Accumulate || g.step == Step::Shuffle)) {
+            EXPECT_TRUE(g == cpu.frames[i]) << "frame " << i;
+            continue;
+        }
+        if (g.step != Step::WarpTotals || g.pass != 0)
+            continue;
+        for (std::size_t w = 0; w < g.values.size(); ++w) {
+            const Frame* lanes = nullptr;
+            for (const Frame& f : gpu.frames)
+                if (f.pass == 0 && f.step == Step::Shuffle && f.level == 5 && f.block == g.block &&
+                    f.warp == static_cast<int>(w))
+                    lanes = &f;
+            ASSERT_NE(lanes, nullptr);
+            EXPECT_NE(std::find(lanes->values.begin(), lanes->values.end(), g.values[w]),
+                      lanes->values.end())
+                << "block " << g.block << " s[" << w << "] = " << g.values[w];
+            ++raced;
+        }
+        EXPECT_TRUE(std::isnan(cpu.frames[i].values[0])) << "the model invents no winner";
+    }
+    EXPECT_GT(raced, 0);
+    std::cout << "every-lane-writes on the GPU: sum " << format_value(gpu.result.at(0))
+              << " (the right sum is " << format_value(backends().cpu->run([&] {
+                     Request right = r;
+                     right.options.pitfall = Pitfall::None;
+                     return right;
+                 }()).at(0))
+              << ")\n";
+}
+
+TEST(GpuPitfall, UndefinedBehaviourIsShownOnTheCpuModelOnly) {
+    REQUIRE_GPU();
+    Request partial;
+    partial.algorithm = Algorithm::ReduceShuffle;
+    partial.options.pitfall = Pitfall::PartialWarp;
+    partial.options.active_lanes = 20;
+    partial.input = generate(Generator::RandomInt, 64, 1, 0);
+    Request nosync;
+    nosync.algorithm = Algorithm::ScanBlelloch;
+    nosync.options.pitfall = Pitfall::NoFinalSync;
+    nosync.input = {1, 2, 3, 4};
+    for (const Request& r : {partial, nosync}) {
+        EXPECT_THROW(backends().gpu->trace(r), InputError);
+        // `auto` answers with the CPU model and says so.
+        const BackendChoice automatic = choose_backend("auto");
+        const Trace t = automatic.backend->trace(r);
+        EXPECT_EQ(t.backend, "cpu");
+        EXPECT_NE(automatic.backend->last_note().find("undefined behaviour"), std::string::npos);
+    }
+}
+
 TEST(GpuAtomic, RunToRunVariationIsReportedNotHidden) {
     REQUIRE_GPU();
     Request r;
