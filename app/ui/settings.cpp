@@ -72,7 +72,7 @@ std::vector<int> block_choices(Algorithm a) {
 
 std::vector<Generator> generator_choices(Algorithm a) {
     if (info(a).family == Family::Histogram)
-        return {Generator::UniformBytes, Generator::Skewed, Generator::OneBin,
+        return {Generator::UniformBytes, Generator::Skewed, Generator::OneBin, Generator::Sparse,
                 Generator::RandomInt};
     return {Generator::RandomInt, Generator::Seq, Generator::Ones, Generator::RandomFloat};
 }

@@ -243,6 +243,7 @@ TEST(SceneBuilder, CellTextStaysShort) {
     EXPECT_LE(cell_text(0.72437191f).size(), 6u);
     EXPECT_LE(cell_text(123456789.0f).size(), 7u);
     EXPECT_LE(cell_text(-1234.567f).size(), 6u);
+    EXPECT_EQ(cell_text(std::nanf("")), "?");
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include "headless.hpp"
 
 #include <gtest/gtest.h>
+#include <imgui.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -66,6 +67,20 @@ TEST_F(Headless, EveryViewDrawsAndSteps) {
         st.playback.go_to(steps / 2, steps);
         for (int i = 0; i < 90 && (st.playback.moving() || app->canvas().animating()); ++i)
             frame();
+        // Hover over the canvas: the cell under the pointer explains itself in a tooltip,
+        // and a click on an input element picks its block.
+        ImGuiIO& io = ImGui::GetIO();
+        for (const float fy : {0.35f, 0.5f, 0.65f}) {
+            io.MousePos = ImVec2(io.DisplaySize.x * 0.45f, io.DisplaySize.y * fy);
+            frame();
+            io.MouseDown[0] = true;
+            frame();
+            io.MouseDown[0] = false;
+            frame();
+            EXPECT_GE(st.block, 0);
+            EXPECT_LT(st.block, std::max(1, st.model->grid(0)));
+        }
+        io.MousePos = ImVec2(-1, -1);
         keep("window-" + c.name);
     }
 }

@@ -9,6 +9,8 @@
 namespace pplab::scene {
 
 std::string cell_text(float v) {
+    if (std::isnan(v))
+        return "?"; // a value the kernel leaves undefined: the trace never invents one
     std::string s = format_value(v);
     if (s.size() <= 6)
         return s;
