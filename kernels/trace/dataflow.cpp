@@ -466,7 +466,8 @@ std::string Dataflow::caption(std::size_t index) const {
                std::to_string(f.level) + " of 5 (offset " + std::to_string(offset) + "): " +
                range(0, kWarpSize - offset - 1, "lanes") + " add lane+" + std::to_string(offset) +
                "; " + range(kWarpSize - offset, kWarpSize - 1, "lanes") +
-               " read outside the warp and add their own value; no barrier";
+               (offset == 1 ? " reads outside the warp and adds its own value; no barrier"
+                            : " read outside the warp and add their own value; no barrier");
     }
     case Step::WarpTotals:
         if (r.options.pitfall == Pitfall::EveryLaneWrites)
