@@ -5,6 +5,7 @@
 // kernels/cuda/reduce.cu. Floating-point addition is commutative but not associative: the
 // order of the *pairs* is what must match, and it is fixed by the code.
 #include "cpu/recorder.hpp"
+#include "pplab/rng.hpp"
 
 #include <limits>
 #include <numeric>
@@ -119,13 +120,9 @@ std::vector<float> reduce_full_pass(const std::vector<float>& in, const Launch& 
 std::vector<int> arrival_order(int blocks, std::uint64_t seed) {
     std::vector<int> order(blocks);
     std::iota(order.begin(), order.end(), 0);
-    std::uint64_t state = seed;
+    SplitMix rng{seed};
     for (int i = blocks - 1; i > 0; --i) {
-        std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        z ^= z >> 31;
-        const int j = static_cast<int>(z % static_cast<std::uint64_t>(i + 1));
+        const int j = static_cast<int>(rng.next() % static_cast<std::uint64_t>(i + 1));
         std::swap(order[i], order[j]);
     }
     return order;

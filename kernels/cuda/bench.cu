@@ -8,6 +8,7 @@
 #include "cuda/fast.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/timer.hpp"
+#include "pplab/rng.hpp"
 #include "pplab/timing.hpp"
 
 #include <cub/device/device_histogram.cuh>
@@ -34,16 +35,6 @@ using cuda::check;
 using cuda::DeviceBuffer;
 
 std::string pow2(int k) { return "2^" + std::to_string(k); }
-
-struct SplitMix {
-    std::uint64_t state;
-    std::uint64_t next() {
-        std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-};
 
 class Bench {
 public:
@@ -156,7 +147,7 @@ private:
         std::vector<float> v(n);
         SplitMix rng{0xF10A7};
         for (float& x : v)
-            x = static_cast<float>(rng.next() >> 40) * 0x1.0p-24f; // [0, 1): never zeros
+            x = rng.unit(); // [0, 1): never zeros
         return v;
     }
 

@@ -1,5 +1,7 @@
 #include "pplab/request.hpp"
 
+#include "pplab/rng.hpp"
+
 #include <array>
 #include <bit>
 #include <charconv>
@@ -268,22 +270,6 @@ void check_bins(const Request& r) {
                          " bytes of private histogram: more than the 49152 bytes of shared "
                          "memory a block may use");
 }
-
-// splitmix64: tiny, fast, and the same sequence on every platform and compiler.
-struct SplitMix {
-    std::uint64_t state;
-    std::uint64_t next() {
-        std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    // Uniform in [0, bound): multiply-shift, bias below 2^-32 for our bounds.
-    std::uint32_t below(std::uint32_t bound) {
-        return static_cast<std::uint32_t>(((next() >> 32) * bound) >> 32);
-    }
-    float unit() { return static_cast<float>(next() >> 40) * 0x1.0p-24f; } // [0, 1), 24 bits
-};
 
 } // namespace
 

@@ -48,7 +48,8 @@ public:
         case Step::Accumulate:
             c.global_reads = c.additions = in_round(f.level, 0, B);
             break;
-        case Step::TreeLevel: {
+        case Step::TreeLevel:
+        case Step::Upsweep: { // level k: B >> k threads each add two values into one
             const long long active = B >> f.level;
             c.barriers = 1;
             c.shared_reads = 2 * active;
@@ -94,13 +95,6 @@ public:
             c.global_atomics = 1;
             c.additions = 1;
             break;
-        case Step::Upsweep: {
-            const long long active = B >> f.level;
-            c.barriers = 1;
-            c.shared_reads = 2 * active;
-            c.shared_writes = c.additions = active;
-            break;
-        }
         case Step::ClearRoot:
             c.shared_writes = 1;
             c.shared_reads = l.segment(Step::BlockTotal) >= 0 ? 1 : 0; // the total, kept first

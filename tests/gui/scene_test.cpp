@@ -1,6 +1,7 @@
 // The scene builder without any GL: which cells, arrows and highlights a frame produces.
 #include "fixtures.hpp"
 
+#include "scene/overlay.hpp"
 #include "scene/view.hpp"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace pplab::scene {
 namespace {
@@ -244,6 +246,172 @@ TEST(SceneBuilder, CellTextStaysShort) {
     EXPECT_LE(cell_text(123456789.0f).size(), 7u);
     EXPECT_LE(cell_text(-1234.567f).size(), 6u);
     EXPECT_EQ(cell_text(std::nanf("")), "?");
+}
+
+// ---- The chapter's pitfalls, drawn ---------------------------------------------------------
+
+Request with_pitfall(Request r, Pitfall p, int active_lanes = kWarpSize) {
+    r.options.pitfall = p;
+    r.options.active_lanes = active_lanes;
+    return r;
+}
+
+bool has_legend(const Scene& s, const Rgba& c) {
+    return std::any_of(s.legend.begin(), s.legend.end(),
+                       [&](const LegendItem& l) { return l.color == c; });
+}
+
+bool has_label(const Scene& s, const std::string& part) {
+    return std::any_of(s.labels.begin(), s.labels.end(),
+                       [&](const Label& l) { return l.text.find(part) != std::string::npos; });
+}
+
+// Block 6 halves 6 -> 3 -> 1: s[2] (holding s[2] + s[5]) is never added into s[0].
+TEST(Pitfalls, NonPowerOfTwoMarksTheElementsNeverAdded) {
+    const auto m =
+        trace(with_pitfall(request(Algorithm::ReduceTree, seq(12), 6), Pitfall::NonPowerOfTwo));
+    const int load = find_frame(*m, Step::Load, 0);
+    const int total = find_frame(*m, Step::BlockTotal, 0);
+    const Scene s = build(*m, static_cast<std::size_t>(total), {});
+    for (int k = 0; k < 6; ++k) {
+        const bool lost = k == 2 || k == 5;
+        EXPECT_EQ(cell_at(s, load, k).marks.never_added, lost) << "s[" << k << "]";
+        EXPECT_EQ(cell_at(s, CellRef::kInput, k).marks.never_added, lost) << "in[" << k << "]";
+    }
+    EXPECT_EQ(cell_at(s, load, 2).border, kPal.never_added);
+    EXPECT_EQ(cell_at(s, total, 0).text, "12");
+    EXPECT_TRUE(has_label(s, "s[2], s[5] never added: out[0] = 12, but the block's elements add "
+                             "up to 21"));
+    EXPECT_TRUE(has_legend(s, kPal.never_added));
+    // The same tree with a power-of-two block marks nothing.
+    const auto fine = trace(request(Algorithm::ReduceTree, seq(16), 8));
+    const Scene ok = build(*fine, fine->trace().frames.size() - 1, {});
+    EXPECT_TRUE(std::none_of(ok.cells.begin(), ok.cells.end(),
+                             [](const Cell& c) { return c.marks.never_added; }));
+}
+
+// warpReduce from lanes 0-19 only: lanes 20-31 greyed, lanes reading them undefined ("?").
+TEST(Pitfalls, PartialWarpGreysTheAbsentLanesAndMarksUndefinedValues) {
+    const auto m = trace(
+        with_pitfall(request(Algorithm::ReduceShuffle, seq(32), 32), Pitfall::PartialWarp, 20));
+    const int sh1 = find_frame(*m, Step::Shuffle, 1, 0, 0);
+    const Scene s = build(*m, static_cast<std::size_t>(sh1), {});
+    const auto row = cells_of(s, sh1);
+    ASSERT_EQ(row.size(), 32u);
+    for (int lane = 0; lane < 32; ++lane) {
+        const Cell& c = *row[static_cast<std::size_t>(lane)];
+        EXPECT_EQ(c.marks.not_taking_part, lane >= 20) << lane;
+        // Lanes 4-15 read lanes 20-31, which did not call the shuffle.
+        const bool undefined = lane >= 4 && lane < 16;
+        EXPECT_EQ(c.marks.undefined, undefined) << lane;
+        if (undefined) {
+            EXPECT_EQ(c.text, "?");
+            EXPECT_EQ(c.fill, kPal.undefined);
+        }
+    }
+    EXPECT_EQ(row[0]->text, "18"); // 1 + 17: lane 16 called it
+    EXPECT_EQ(row[25]->fill, kPal.idle_warp);
+    EXPECT_EQ(row[25]->text, "26") << "a lane that does not take part keeps its value";
+    EXPECT_TRUE(has_legend(s, kPal.undefined));
+    EXPECT_TRUE(has_legend(s, kPal.idle_warp));
+    // By the last shuffle lane 0's total is undefined too.
+    const int sh5 = find_frame(*m, Step::Shuffle, 5, 0, 0);
+    const Scene last = build(*m, static_cast<std::size_t>(sh5), {});
+    EXPECT_TRUE(cell_at(last, sh5, 0).marks.undefined);
+}
+
+// Without the final __syncthreads(), the downsweep's last writes are read unordered.
+TEST(Pitfalls, MissingFinalSyncMarksTheHazards) {
+    const auto m = trace(
+        with_pitfall(request(Algorithm::ScanBlelloch, {1, 2, 3, 4}, 4), Pitfall::NoFinalSync));
+    const int down1 = find_frame(*m, Step::Downsweep, 1);
+    const int down2 = find_frame(*m, Step::Downsweep, 2);
+    const Scene s = build(*m, static_cast<std::size_t>(down2), {});
+    const auto& writes = m->writes(static_cast<std::size_t>(down2));
+    int hazards = 0;
+    for (int c = 0; c < 4; ++c) {
+        const Cell& cell = cell_at(s, down2, c);
+        const bool hazard = !writes[static_cast<std::size_t>(c)].hazard.empty();
+        EXPECT_EQ(cell.marks.hazard, hazard) << c;
+        if (hazard) {
+            EXPECT_EQ(cell.border, kPal.hazard);
+            ++hazards;
+        }
+    }
+    EXPECT_EQ(hazards, 3) << "s[1], s[2], s[3] are read by another thread than their writer";
+    EXPECT_FALSE(cell_at(s, down1, 1).marks.hazard) << "a barrier follows the first level";
+    EXPECT_TRUE(has_legend(s, kPal.hazard));
+    EXPECT_EQ(cell_at(s, down2, 3).text, "6") << "the values themselves are the right ones";
+}
+
+// Exercise 2: every lane writes s[warpId]: 32 candidates per slot, the slot raced, the
+// CPU model's result undefined rather than invented.
+TEST(Pitfalls, EveryLaneWritesShowsTheRaceAndNoInventedResult) {
+    const auto m = trace(
+        with_pitfall(request(Algorithm::ReduceFull, generate(Generator::RandomInt, 64, 1, 0), 64),
+                     Pitfall::EveryLaneWrites));
+    const int slots = find_frame(*m, Step::WarpTotals, 0);
+    const Scene s = build(*m, static_cast<std::size_t>(slots), {});
+    for (int w = 0; w < 2; ++w) {
+        const Cell& c = cell_at(s, slots, w);
+        EXPECT_TRUE(c.marks.race) << w;
+        EXPECT_TRUE(c.marks.undefined) << "the CPU model does not pick a winner";
+        EXPECT_EQ(c.text, "?");
+        EXPECT_EQ(c.border, kPal.race);
+    }
+    EXPECT_EQ(count_arrows(s, kPal.race), 64u) << "32 lanes into each of the 2 slots";
+    EXPECT_TRUE(has_label(s, "? = one of the 32 lane sums"));
+    EXPECT_TRUE(has_legend(s, kPal.race));
+    const int total = find_frame(*m, Step::BlockTotal, 0);
+    const Scene end = build(*m, static_cast<std::size_t>(total), {});
+    EXPECT_EQ(cell_at(end, total, 0).text, "?");
+    EXPECT_TRUE(cell_at(end, total, 0).marks.undefined);
+}
+
+// ---- A student's values on the canvas --------------------------------------------------------
+
+// Practising Exercise 3: the hidden first downsweep level shows what the student typed.
+TEST(Answers, HiddenLevelShowsTheStudentsValuesMarked) {
+    const auto m = trace(request(Algorithm::ScanBlelloch, {1, 2, 3, 4}, 4));
+    const int clear = find_frame(*m, Step::ClearRoot, 0);
+    const int down1 = find_frame(*m, Step::Downsweep, 1); // 1 0 3 3
+    Scene s = build(*m, static_cast<std::size_t>(clear), {});
+    const Rect focus_before = s.focus;
+    AnswerRow row{down1,
+                  {"1", "0", "3", "4"},
+                  {Verdict::Right, Verdict::Right, Verdict::Right, Verdict::Wrong}};
+    mark_answers(s, {row}, kPal);
+    const Cell& right = cell_at(s, down1, 1);
+    EXPECT_EQ(right.role, CellRole::Future) << "the level itself stays hidden";
+    EXPECT_EQ(right.text, "0");
+    EXPECT_TRUE(right.marks.right);
+    EXPECT_EQ(right.border, kPal.right);
+    const Cell& wrong = cell_at(s, down1, 3);
+    EXPECT_EQ(wrong.text, "4") << "the student's value, not the answer 3";
+    EXPECT_TRUE(wrong.marks.wrong);
+    EXPECT_EQ(wrong.border, kPal.wrong);
+    EXPECT_TRUE(has_legend(s, kPal.right));
+    EXPECT_TRUE(has_legend(s, kPal.wrong));
+    EXPECT_GE(s.focus.bottom(), wrong.rect.bottom()) << "the camera keeps the answer in view";
+    EXPECT_GE(s.focus.bottom(), focus_before.bottom());
+}
+
+// A hand-trace compared on a level that is on screen: the trace's values, the verdicts as
+// borders, and what the student wrote under a wrong cell.
+TEST(Answers, ShownLevelKeepsTheTracesValuesAndSaysWhatTheStudentWrote) {
+    const auto m = trace(request(Algorithm::ScanBlelloch, {1, 2, 3, 4}, 4));
+    const int down1 = find_frame(*m, Step::Downsweep, 1);
+    Scene s = build(*m, static_cast<std::size_t>(down1), {});
+    mark_answers(s,
+                 {{down1,
+                   {"1", "0", "3", "4"},
+                   {Verdict::Right, Verdict::Right, Verdict::Right, Verdict::Wrong}}},
+                 kPal);
+    EXPECT_EQ(cell_at(s, down1, 3).text, "3");
+    EXPECT_EQ(cell_at(s, down1, 3).border, kPal.wrong);
+    EXPECT_EQ(cell_at(s, down1, 0).border, kPal.right);
+    EXPECT_TRUE(has_label(s, "you: 4"));
+    EXPECT_FALSE(has_label(s, "you: 3"));
 }
 
 } // namespace

@@ -296,6 +296,9 @@ void Composer::place(int f, const Grid& g, const Look& look) {
                 c.fill = mix(pal.highlight, pal.keeps_own, 0.45f);
             c.text_color = text_on(c.fill);
         }
+        const bool waiting = w == When::Current && written && !landed;
+        if (w != When::Future && !waiting)
+            mark_pitfalls(c, fr, static_cast<int>(i), cw);
         c.ref = CellRef{f, static_cast<int>(i)};
         row.push_back(std::move(c));
     }
@@ -303,6 +306,49 @@ void Composer::place(int f, const Grid& g, const Look& look) {
     emit_row(s.cells, std::move(row), fr.values, px, text_fits(g), pal, true);
     if (look.threads && w != When::Future)
         threads_strip(f, g);
+}
+
+void Composer::mark_pitfalls(Cell& c, const Frame& fr, int i, const CellWrite& cw) {
+    const float thick = 0.13f * std::min(c.rect.w, c.rect.h);
+    if (r.options.pitfall == Pitfall::PartialWarp && fr.step == Step::Shuffle &&
+        fr.buffer == Buffer::Lanes && i >= r.options.active_lanes) {
+        c.marks.not_taking_part = true;
+        c.fill = pal.idle_warp;
+        c.text_color = pal.muted;
+        legend(pal.idle_warp, "lane that does not call warpReduce");
+    }
+    if (cw.undefined || std::isnan(fr.values[static_cast<std::size_t>(i)])) {
+        // The trace never invents a number: the cell says "?" and wears the caution colour.
+        c.marks.undefined = true;
+        c.fill = pal.undefined;
+        c.border = mix(pal.undefined, pal.text, 0.45f);
+        c.text_color = text_on(c.fill);
+        legend(pal.undefined, "? undefined: the code does not fix this value");
+    }
+    if (cw.race) {
+        c.marks.race = true;
+        c.border = pal.race;
+        c.border_width = thick;
+        legend(pal.race, "race: all 32 lanes write this slot, one write wins");
+    }
+    if (!cw.hazard.empty()) {
+        c.marks.hazard = true;
+        c.border = pal.hazard;
+        c.border_width = thick;
+        legend(pal.hazard, "hazard: read with no barrier after this write");
+    }
+}
+
+void Composer::mark_never_added(const CellRef& ref) {
+    for (Cell& c : s.cells)
+        if (c.ref == ref) {
+            c.marks.never_added = true;
+            c.fill = mix(pal.never_added, pal.cell, 0.55f);
+            c.border = pal.never_added;
+            c.border_width = 0.13f * std::min(c.rect.w, c.rect.h);
+            c.text_color = text_on(c.fill);
+        }
+    legend(pal.never_added, "never added: the halving loop skips it");
 }
 
 void Composer::place_slot(const std::vector<int>& frames, const Grid& g, const Look& look_) {
@@ -651,6 +697,8 @@ Rgba Composer::arrow_color(int f, int cell, std::size_t source, const CellWrite&
                            bool current) const {
     if (!current)
         return pal.arrow_past;
+    if (w.race)
+        return pal.race;
     if (w.keeps_own)
         return pal.keeps_own;
     const Frame& fr = t.frames[static_cast<std::size_t>(f)];

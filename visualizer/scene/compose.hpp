@@ -112,6 +112,9 @@ public:
     void note(Vec2 at, const std::string& text, const Rgba& c, Align align = Align::Left,
               float size_factor = 0.8f);
 
+    // A non-power-of-two tree: the cell's value never reaches s[0] (already placed).
+    void mark_never_added(const CellRef& ref);
+
     // Arrows (and, for the step being shown, travelling values) into every placed frame.
     Scene finish();
 
@@ -134,6 +137,8 @@ private:
     void connect(int f, bool current);
     Rgba arrow_color(int f, int cell, std::size_t source, const CellWrite& w, bool current) const;
     void threads_strip(int f, const Grid& g);
+    // The pitfalls' marks on a settled cell: race, undefined, hazard, lanes not taking part.
+    void mark_pitfalls(Cell& c, const Frame& fr, int i, const CellWrite& cw);
     Cell value_cell(const Rect& rect, float v, const Rgba& fill, CellRole role) const;
     bool text_fits(const Grid& g) const;
 

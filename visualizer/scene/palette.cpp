@@ -20,6 +20,10 @@ constexpr Rgba kSkyBlue = rgb(0x56B4E9);
 constexpr Rgba kBlue = rgb(0x0072B2);
 constexpr Rgba kVermillion = rgb(0xD55E00);
 constexpr Rgba kPurple = rgb(0xCC79A7);
+constexpr Rgba kYellow = rgb(0xF0E442);
+constexpr Rgba kBluishGreen = rgb(0x009E73);
+// Paul Tol's vibrant magenta: apart from Okabe & Ito's accents already in use.
+constexpr Rgba kMagenta = rgb(0xEE3377);
 
 // Nine samples of matplotlib's viridis, interpolated linearly.
 constexpr std::array<Rgba, 9> kViridis = {rgb(0x440154), rgb(0x472D7B), rgb(0x3B528B),
@@ -75,6 +79,10 @@ Palette palette(Theme theme) {
         p.barrier = rgb(0xB8C0CA);
         p.selection = kOrange;
     }
+    p.race = p.hazard = p.never_added = kMagenta;
+    p.undefined = kYellow;
+    p.right = kBluishGreen;
+    p.wrong = kVermillion;
     return p;
 }
 

@@ -32,6 +32,14 @@ struct Palette {
     Rgba left_sum;   // Blelloch: the left subtree's sum
     Rgba barrier;    // __syncthreads()
     Rgba selection;  // the selected block in an overview strip
+    // The pitfalls: what goes wrong is drawn in one accent, an undefined value in another.
+    Rgba race;        // Exercise 2: several threads' writes raced for the cell
+    Rgba hazard;      // a read that is not ordered after the write (missing barrier)
+    Rgba never_added; // a non-power-of-two tree: the value never reaches s[0]
+    Rgba undefined;   // a value the code leaves undefined: shown "?"
+    // A student's values, checked against the trace.
+    Rgba right;
+    Rgba wrong;
 };
 
 Palette palette(Theme theme);

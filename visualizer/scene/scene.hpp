@@ -59,6 +59,18 @@ enum class CellRole : std::uint8_t {
     Panel,     // a background box
 };
 
+// What a cell shows beyond its role: the chapter's pitfalls, and a student's checked value.
+struct Marks {
+    bool race = false;            // Exercise 2: several threads' writes raced for it
+    bool undefined = false;       // its value is undefined behaviour: shown "?"
+    bool hazard = false;          // a later read of it is not ordered after this write
+    bool never_added = false;     // a non-power-of-two tree: its value never reaches s[0]
+    bool not_taking_part = false; // a lane that does not call warpReduce: greyed
+    bool right = false;           // the student's value equals the trace's
+    bool wrong = false;
+    bool operator==(const Marks&) const = default;
+};
+
 struct Cell {
     Rect rect;
     Rgba fill;
@@ -70,6 +82,7 @@ struct Cell {
     float text_size = 0; // em height, world units
     CellRole role = CellRole::Value;
     std::optional<CellRef> ref; // the trace cell it shows (hover, tests)
+    Marks marks;
 };
 
 struct Arrow {

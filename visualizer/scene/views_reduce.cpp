@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <set>
+#include <utility>
 
 namespace pplab::scene::detail {
 
@@ -71,6 +73,60 @@ float totals_row(Composer& c, float y, float width, int pass, const std::string&
     }
     c.row_label(g, "out[]", sub);
     return y + g.cell_h + kRowGap;
+}
+
+// Which cells of a block's loaded s[] reach its total, walking the data flow back from it:
+// with a block that is not a power of two the halving loop leaves some behind.
+std::vector<char> reaches_total(const Composer& c, int load, int total) {
+    const auto size = c.t.frames[static_cast<std::size_t>(load)].values.size();
+    std::vector<char> reached(size, 0);
+    std::vector<CellRef> todo = {CellRef{total, 0}};
+    std::set<std::pair<int, int>> seen;
+    while (!todo.empty()) {
+        const CellRef ref = todo.back();
+        todo.pop_back();
+        if (ref.frame < 0 || !seen.insert({ref.frame, ref.cell}).second)
+            continue;
+        if (ref.frame == load) {
+            reached[static_cast<std::size_t>(ref.cell)] = 1;
+            continue;
+        }
+        for (const CellRef& from : c.m.writes(static_cast<std::size_t>(ref.frame))
+                                       .at(static_cast<std::size_t>(ref.cell))
+                                       .from)
+            todo.push_back(from);
+    }
+    return reached;
+}
+
+// The first pitfall: mark what the halving loop never adds, and set the wrong sum beside the
+// right one.
+void never_added(Composer& c, float y) {
+    const int load = c.find(Step::Load, 0, 0, c.block);
+    const int total = c.find(Step::BlockTotal, 0, 0, c.block);
+    if (load < 0 || total < 0)
+        return;
+    const std::vector<char> reached = reaches_total(c, load, total);
+    const std::vector<float>& loaded = c.t.frames[static_cast<std::size_t>(load)].values;
+    std::string lost;
+    double right = 0;
+    for (std::size_t k = 0; k < reached.size(); ++k) {
+        right += static_cast<double>(loaded[k]);
+        if (reached[k])
+            continue;
+        c.mark_never_added(CellRef{load, static_cast<int>(k)});
+        const int element = c.block * c.m.block_size(0) + static_cast<int>(k);
+        if (element < c.r.n())
+            c.mark_never_added(CellRef{CellRef::kInput, element});
+        lost += (lost.empty() ? "s[" : ", s[") + std::to_string(k) + "]";
+    }
+    if (lost.empty())
+        return;
+    const float got = c.t.frames[static_cast<std::size_t>(total)].values.at(0);
+    c.note({0, y + 0.9f * c.label_size},
+           lost + " never added: out[" + std::to_string(c.block) + "] = " + cell_text(got) +
+               ", but the block's elements add up to " + cell_text(static_cast<float>(right)),
+           c.pal.never_added, Align::Left, 0.95f);
 }
 
 } // namespace
@@ -150,7 +206,9 @@ void view_tree(Composer& c) {
                         "stride " + std::to_string(B >> level));
         y += kRowPitch;
     }
-    totals_row(c, y, W, 0, "block totals");
+    const float below = totals_row(c, y, W, 0, "block totals");
+    if (c.r.options.pitfall == Pitfall::NonPowerOfTwo)
+        never_added(c, below - kRowGap);
 }
 
 void view_shuffle(Composer& c) {
@@ -205,7 +263,16 @@ void view_full(Composer& c) {
     Grid slots = unit_row(0, y, warps);
     slots.pitch_x = kWarpSize * kPitch + kWarpGap;
     c.place(c.find(Step::WarpTotals, p, 0, b), slots);
-    c.row_label(slots, "s[WARPS]", "lane 0 of each warp");
+    const bool race = c.r.options.pitfall == Pitfall::EveryLaneWrites;
+    c.row_label(slots, "s[WARPS]", race ? "every lane writes" : "lane 0 of each warp");
+    if (race) // Exercise 2: what comes out of the race, never an invented number
+        c.note({slots.rect(0).right() + 0.8f, y + 0.5f + 0.3f * c.label_size},
+               c.t.backend == "cpu"
+                   ? "32 writes race for each slot; one wins, the code does not say which: "
+                     "? = one of the 32 lane sums"
+                   : "32 writes race for each slot: this run of the device kept one of them, "
+                     "another run may keep another",
+               c.pal.race, Align::Left, 0.85f);
     y += kCell + 0.75f;
     c.barrier(y, 0, W, "__syncthreads(): the only barrier");
     y += 0.7f;

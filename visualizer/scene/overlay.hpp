@@ -1,0 +1,29 @@
+// A student's values laid over the trace's: the practice mode's typed level and the levels of
+// a hand-trace file, each cell marked right or wrong where the canvas draws it.
+#pragma once
+
+#include "palette.hpp"
+#include "scene.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pplab::scene {
+
+enum class Verdict : std::uint8_t { Typed, Right, Wrong };
+
+// One level of the student's answer: what they wrote in each cell of a trace frame.
+struct AnswerRow {
+    int frame = -1;
+    std::vector<std::string> given; // as written ("?" for undefined); "" where nothing is
+    std::vector<Verdict> verdicts;  // one per cell; Typed until checked
+};
+
+// A level not reached yet shows the student's values in its empty outlines (tinted right or
+// wrong once checked); a level on screen keeps the trace's values, each checked cell bordered
+// right or wrong and a wrong one labelled with what the student wrote. The rows join the
+// scene's focus, so that a camera following the step keeps them in view.
+void mark_answers(Scene& s, const std::vector<AnswerRow>& rows, const Palette& pal);
+
+} // namespace pplab::scene
