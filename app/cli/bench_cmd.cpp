@@ -19,8 +19,8 @@ namespace {
 struct CaptureRow {
     std::string algorithm;
     int n = 0;
-    double trace_ms = 0;    // backend trace: launch, copy back, decode, canonicalise
-    double json_ms = 0;     // trace + to_json
+    double trace_ms = 0; // backend trace: launch, copy back, decode, canonicalise
+    double json_ms = 0;  // trace + to_json
 };
 
 double median(std::vector<double> v) {
@@ -44,7 +44,8 @@ std::vector<CaptureRow> measure_capture(Backend& backend, const std::vector<int>
                 continue;
             Request r;
             r.algorithm = a.algorithm;
-            r.block = a.single_block ? static_cast<int>(std::bit_ceil(static_cast<unsigned>(n))) : block;
+            r.block =
+                a.single_block ? static_cast<int>(std::bit_ceil(static_cast<unsigned>(n))) : block;
             r.input = generate(a.family == Family::Histogram ? Generator::UniformBytes
                                                              : Generator::RandomFloat,
                                n, 1, a.family == Family::Histogram ? 256 : 0);
@@ -96,8 +97,8 @@ std::string capture_report(Backend& backend, int runs, std::string& json) {
         std::snprintf(line, sizeof line, "%-20s %6d %10.3f %14.3f\n", rows[i].algorithm.c_str(),
                       rows[i].n, rows[i].trace_ms, rows[i].json_ms);
         table << line;
-        js << (i ? ", " : "") << "{\"algorithm\": \"" << rows[i].algorithm << "\", \"n\": "
-           << rows[i].n << ", \"trace_ms\": " << rows[i].trace_ms
+        js << (i ? ", " : "") << "{\"algorithm\": \"" << rows[i].algorithm
+           << "\", \"n\": " << rows[i].n << ", \"trace_ms\": " << rows[i].trace_ms
            << ", \"trace_json_ms\": " << rows[i].json_ms << "}";
     }
     js << "]}\n";

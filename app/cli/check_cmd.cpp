@@ -37,8 +37,9 @@ void add_check(CLI::App& app) {
             std::cout << "All " << result.levels.size() << " levels are right.\n";
             return;
         }
-        std::cout << "\nFirst mistake, line " << result.levels[static_cast<std::size_t>(first)].line_number
-                  << ": " << result.levels[static_cast<std::size_t>(first)].explanation << "\n";
+        std::cout << "\nFirst mistake, line "
+                  << result.levels[static_cast<std::size_t>(first)].line_number << ": "
+                  << result.levels[static_cast<std::size_t>(first)].explanation << "\n";
         throw CLI::RuntimeError(kExitWrong);
     });
 }

@@ -1,4 +1,6 @@
 // Entry point of builds without the window (the GPU machine, minimal installs).
 #include "cli.hpp"
 
-int main(int argc, char** argv) { return pplab::cli::run(argc, argv, nullptr); }
+int main(int argc, char** argv) {
+    return pplab::cli::run(argc, argv, nullptr);
+}

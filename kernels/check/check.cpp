@@ -29,7 +29,9 @@ std::string normalise_label(std::string_view s) {
     return o;
 }
 
-std::string line_ref(int line) { return "line " + std::to_string(line); }
+std::string line_ref(int line) {
+    return "line " + std::to_string(line);
+}
 
 // How the kernel names cell `cell` of a frame.
 std::string cell_name(const Trace& t, const Frame& f, int cell) {
@@ -40,10 +42,11 @@ std::string cell_name(const Trace& t, const Frame& f, int cell) {
     case Buffer::Lanes:
         return "lane " + std::to_string(cell);
     case Buffer::Registers:
-        return f.step == Step::SerialAdd ? "thread 0's sum" : "thread " + std::to_string(cell) + "'s sum";
+        return f.step == Step::SerialAdd ? "thread 0's sum"
+                                         : "thread " + std::to_string(cell) + "'s sum";
     case Buffer::PrivateHist:
-        return (f.warp >= 0 ? "warp " + std::to_string(f.warp) + "'s " : std::string()) + "s_hist[" +
-               std::to_string(cell) + "]";
+        return (f.warp >= 0 ? "warp " + std::to_string(f.warp) + "'s " : std::string()) +
+               "s_hist[" + std::to_string(cell) + "]";
     case Buffer::Global:
         if (f.step == Step::HistFold || f.step == Step::HistAccumulate)
             return "g_hist[" + std::to_string(cell) + "]";
@@ -57,7 +60,8 @@ std::string cell_name(const Trace& t, const Frame& f, int cell) {
 }
 
 std::string label_of(const Trace& t, int frame) {
-    return frame < 0 ? std::string("the input") : frame_label(t.frames[static_cast<std::size_t>(frame)], label_parts(t));
+    return frame < 0 ? std::string("the input")
+                     : frame_label(t.frames[static_cast<std::size_t>(frame)], label_parts(t));
 }
 
 // kInput is the input of the launch that wrote the cell: a later launch (reduce-full's second
@@ -108,11 +112,14 @@ std::vector<AnswerLine> parse_answer(std::string_view text) {
             break;
     }
     if (out.empty())
-        throw InputError("the answer has no levels: write one level per line, e.g. 'upsweep 1: 1 3 3 7'");
+        throw InputError(
+            "the answer has no levels: write one level per line, e.g. 'upsweep 1: 1 3 3 7'");
     return out;
 }
 
-bool CheckResult::all_right() const { return first_wrong() < 0; }
+bool CheckResult::all_right() const {
+    return first_wrong() < 0;
+}
 
 int CheckResult::first_wrong() const {
     for (std::size_t i = 0; i < levels.size(); ++i)
@@ -148,8 +155,9 @@ CheckResult check_answer(const Trace& t, const std::vector<AnswerLine>& answer) 
                              std::to_string(t.frames.size()) + " levels");
         const Frame& f = t.frames[static_cast<std::size_t>(frame)];
         if (a.values.size() != f.values.size())
-            throw InputError(line_ref(a.line_number) + " (" + labels[static_cast<std::size_t>(frame)] +
-                             ") has " + std::to_string(a.values.size()) + " values; that level has " +
+            throw InputError(line_ref(a.line_number) + " (" +
+                             labels[static_cast<std::size_t>(frame)] + ") has " +
+                             std::to_string(a.values.size()) + " values; that level has " +
                              std::to_string(f.values.size()));
         LevelVerdict v;
         v.line_number = a.line_number;
@@ -162,7 +170,8 @@ CheckResult check_answer(const Trace& t, const std::vector<AnswerLine>& answer) 
                 v.wrong_cells.push_back(static_cast<int>(c));
         v.right = v.wrong_cells.empty();
         if (!v.right)
-            v.explanation = explain_cell(t, frame, v.wrong_cells.front(), a.values[static_cast<std::size_t>(v.wrong_cells.front())]);
+            v.explanation = explain_cell(t, frame, v.wrong_cells.front(),
+                                         a.values[static_cast<std::size_t>(v.wrong_cells.front())]);
         result.levels.push_back(std::move(v));
         next = frame + 1;
     }
@@ -172,7 +181,8 @@ CheckResult check_answer(const Trace& t, const std::vector<AnswerLine>& answer) 
 std::string explain_cell(const Trace& t, int frame, int cell, float given) {
     const Dataflow flow(t);
     const Frame& f = t.frames.at(static_cast<std::size_t>(frame));
-    const CellWrite w = flow.writes(static_cast<std::size_t>(frame)).at(static_cast<std::size_t>(cell));
+    const CellWrite w =
+        flow.writes(static_cast<std::size_t>(frame)).at(static_cast<std::size_t>(cell));
     const float expected = f.values.at(static_cast<std::size_t>(cell));
     const std::string name = cell_name(t, f, cell);
     const std::string here = label_of(t, frame);

@@ -83,7 +83,9 @@ private:
 
 } // namespace
 
-std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<CpuModel>(); }
+std::unique_ptr<Backend> make_cpu_backend() {
+    return std::make_unique<CpuModel>();
+}
 
 BackendChoice choose_backend(std::string_view which) {
     BackendChoice c;
@@ -96,8 +98,9 @@ BackendChoice choose_backend(std::string_view which) {
     std::string why;
     std::unique_ptr<Backend> gpu = make_cuda_backend(why);
     if (gpu) {
-        c.backend = which == "cuda" ? std::move(gpu)
-                                    : std::make_unique<AutoBackend>(std::move(gpu), make_cpu_backend());
+        c.backend = which == "cuda"
+                        ? std::move(gpu)
+                        : std::make_unique<AutoBackend>(std::move(gpu), make_cpu_backend());
         return c;
     }
     if (which == "cuda")

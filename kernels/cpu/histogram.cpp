@@ -22,8 +22,8 @@ long long element(int r, int b, int t, int B, int G, int n) {
 }
 
 // The fold, block by block in block order: with or without the empty-bin skip (Exercise 4).
-void fold(std::vector<int>& global, const std::vector<std::vector<int>>& privates,
-          bool skip_empty, Recorder& rec) {
+void fold(std::vector<int>& global, const std::vector<std::vector<int>>& privates, bool skip_empty,
+          Recorder& rec) {
     for (std::size_t b = 0; b < privates.size(); ++b) {
         for (std::size_t bin = 0; bin < global.size(); ++bin)
             if (!skip_empty || privates[b][bin] != 0)
@@ -40,7 +40,9 @@ std::vector<float> run_histogram(const Request& r, const Plan& plan,
     const int rounds = plan.rounds;
     Recorder rec(words, plan.launches.front());
     std::vector<int> global(K, 0);
-    const auto bin_of = [&](long long i) { return static_cast<int>(r.input[static_cast<std::size_t>(i)]); };
+    const auto bin_of = [&](long long i) {
+        return static_cast<int>(r.input[static_cast<std::size_t>(i)]);
+    };
 
     switch (r.algorithm) {
     case Algorithm::HistGlobal:

@@ -28,8 +28,8 @@ public:
             throw std::logic_error("kernel " + launch_.kernel + " records " +
                                    std::to_string(values.size()) + " values where the plan has " +
                                    std::to_string(s.count));
-        const std::uint64_t at = record::record_offset(s, level, s.blocks > 0 ? block : 0,
-                                                       s.warps > 0 ? warp : 0);
+        const std::uint64_t at =
+            record::record_offset(s, level, s.blocks > 0 ? block : 0, s.warps > 0 ? warp : 0);
         const record::Header h = record::make_header(s, launch_.pass(), level, block, warp);
         std::memcpy(words_.data() + at, &h, sizeof h);
         std::memcpy(words_.data() + at + record::kHeaderWords, values.data(),
@@ -45,7 +45,8 @@ private:
 
 // Models of each family. Each fills `words` through Recorders (one per launch of the plan)
 // and returns what the kernels leave in their output buffer.
-std::vector<float> run_reduce(const Request& r, const Plan& plan, std::vector<std::uint32_t>& words);
+std::vector<float> run_reduce(const Request& r, const Plan& plan,
+                              std::vector<std::uint32_t>& words);
 std::vector<float> run_scan(const Request& r, const Plan& plan, std::vector<std::uint32_t>& words);
 std::vector<float> run_histogram(const Request& r, const Plan& plan,
                                  std::vector<std::uint32_t>& words);

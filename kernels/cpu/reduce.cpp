@@ -130,7 +130,8 @@ std::vector<int> arrival_order(int blocks, std::uint64_t seed) {
 
 } // namespace
 
-std::vector<float> run_reduce(const Request& r, const Plan& plan, std::vector<std::uint32_t>& words) {
+std::vector<float> run_reduce(const Request& r, const Plan& plan,
+                              std::vector<std::uint32_t>& words) {
     const std::vector<float>& in = r.input;
     const int n = r.n(), B = r.block, G = r.grid;
     const Launch& main = plan.launches.front();
@@ -186,7 +187,9 @@ std::vector<float> run_reduce(const Request& r, const Plan& plan, std::vector<st
                 rec(Step::Load, 0, b, w, lanes);
                 warp_reduce(
                     lanes,
-                    [&](int level, const std::vector<float>& v) { rec(Step::Shuffle, level, b, w, v); },
+                    [&](int level, const std::vector<float>& v) {
+                        rec(Step::Shuffle, level, b, w, v);
+                    },
                     r.options.active_lanes);
                 out[static_cast<std::size_t>(b) * warps + w] = lanes[0];
             }

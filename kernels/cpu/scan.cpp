@@ -54,7 +54,8 @@ ScanOut scan_blocks(const std::vector<float>& in, const Launch& l, bool inclusiv
     Recorder rec(words, l);
     const int B = l.block, n = static_cast<int>(in.size());
     const bool totals = l.segment(Step::BlockTotal) >= 0;
-    ScanOut out{std::vector<float>(static_cast<std::size_t>(l.grid) * B), std::vector<float>(l.grid)};
+    ScanOut out{std::vector<float>(static_cast<std::size_t>(l.grid) * B),
+                std::vector<float>(l.grid)};
     for (int b = 0; b < l.grid; ++b) {
         std::vector<float> s(B);
         for (int t = 0; t < B; ++t) {

@@ -34,7 +34,9 @@ namespace {
 using cuda::check;
 using cuda::DeviceBuffer;
 
-std::string pow2(int k) { return "2^" + std::to_string(k); }
+std::string pow2(int k) {
+    return "2^" + std::to_string(k);
+}
 
 class Bench {
 public:
@@ -138,7 +140,8 @@ private:
             },
             o_.warmups, o_.runs);
         report_.copy_gbps = 2.0 * static_cast<double>(bytes) / (ms * 1e6);
-        add("copy", "memcpy", static_cast<long long>(bytes), 0, 0, ms, 2.0 * static_cast<double>(bytes));
+        add("copy", "memcpy", static_cast<long long>(bytes), 0, 0, ms,
+            2.0 * static_cast<double>(bytes));
     }
 
     // ---- reduce ----------------------------------------------------------------------------
@@ -165,11 +168,14 @@ private:
         for (int k = o_.min_log2; k <= o_.max_log2; ++k, ++done_steps_) {
             const long long n = 1LL << k;
             const double bytes = 4.0 * static_cast<double>(n);
-            const cuda::Rotation rot = cuda::rotation(static_cast<std::size_t>(n) * 4, capacity_ * 4, l2_);
+            const cuda::Rotation rot =
+                cuda::rotation(static_cast<std::size_t>(n) * 4, capacity_ * 4, l2_);
             double ref = 0;
             for (long long i = 0; i < n; ++i)
                 ref += host[static_cast<std::size_t>(i)];
-            const auto at = [&](int run) { return in.data() + rot.offset(run, static_cast<std::size_t>(n)); };
+            const auto at = [&](int run) {
+                return in.data() + rot.offset(run, static_cast<std::size_t>(n));
+            };
             // Compares the sum of what the kernel left (block totals or the single sum).
             const auto expect_sum = [&](const std::string& stage, const float* d, std::size_t count,
                                         double tolerance) {
@@ -192,7 +198,8 @@ private:
 
             if (k == o_.min_log2 && wanted("reduce-naive")) {
                 // One thread: serial fp32 additions drift, hence the looser check.
-                cuda::reduce_untraced(Algorithm::ReduceNaive, at(0), out.data(), static_cast<int>(n), 1, 32, nullptr);
+                cuda::reduce_untraced(Algorithm::ReduceNaive, at(0), out.data(),
+                                      static_cast<int>(n), 1, 32, nullptr);
                 expect_sum("reduceNaive", out.data(), 1, 1e-3);
                 const double ms = events_.median_ms(
                     [&](int run) {
@@ -207,56 +214,70 @@ private:
                 if (wanted("reduce-tree")) {
                     const int G = static_cast<int>((n + B - 1) / B);
                     if (static_cast<std::size_t>(G) <= partials.size()) {
-                        cuda::reduce_untraced(Algorithm::ReduceTree, at(0), partials.data(), static_cast<int>(n), G, B, nullptr);
-                        expect_sum("reduceTree", partials.data(), static_cast<std::size_t>(G), 1e-5);
+                        cuda::reduce_untraced(Algorithm::ReduceTree, at(0), partials.data(),
+                                              static_cast<int>(n), G, B, nullptr);
+                        expect_sum("reduceTree", partials.data(), static_cast<std::size_t>(G),
+                                   1e-5);
                         add("reduce", "reduce-tree", n, B, G,
-                            events_.median_ms([&](int run) {
-                                cuda::reduce_untraced(Algorithm::ReduceTree, at(run), partials.data(),
-                                                      static_cast<int>(n), G, B, nullptr);
-                            }, o_.warmups, o_.runs),
+                            events_.median_ms(
+                                [&](int run) {
+                                    cuda::reduce_untraced(Algorithm::ReduceTree, at(run),
+                                                          partials.data(), static_cast<int>(n), G,
+                                                          B, nullptr);
+                                },
+                                o_.warmups, o_.runs),
                             bytes);
                     }
                 }
                 const int G = stride_grid(n, B);
                 if (wanted("reduce-coarsened")) {
-                    cuda::reduce_untraced(Algorithm::ReduceCoarsened, at(0), partials.data(), static_cast<int>(n), G, B, nullptr);
-                    expect_sum("reduceCoarsened", partials.data(), static_cast<std::size_t>(G), 1e-5);
+                    cuda::reduce_untraced(Algorithm::ReduceCoarsened, at(0), partials.data(),
+                                          static_cast<int>(n), G, B, nullptr);
+                    expect_sum("reduceCoarsened", partials.data(), static_cast<std::size_t>(G),
+                               1e-5);
                     add("reduce", "reduce-coarsened", n, B, G,
-                        events_.median_ms([&](int run) {
-                            cuda::reduce_untraced(Algorithm::ReduceCoarsened, at(run), partials.data(),
-                                                  static_cast<int>(n), G, B, nullptr);
-                        }, o_.warmups, o_.runs),
+                        events_.median_ms(
+                            [&](int run) {
+                                cuda::reduce_untraced(Algorithm::ReduceCoarsened, at(run),
+                                                      partials.data(), static_cast<int>(n), G, B,
+                                                      nullptr);
+                            },
+                            o_.warmups, o_.runs),
                         bytes);
                 }
                 if (wanted("reduce-full")) {
                     const auto both = [&](int run) { // two launches: blocks, then their totals
                         cuda::reduce_untraced(Algorithm::ReduceFull, at(run), partials.data(),
                                               static_cast<int>(n), G, B, nullptr);
-                        cuda::reduce_untraced(Algorithm::ReduceFull, partials.data(), out.data(), G, 1, B,
-                                              nullptr);
+                        cuda::reduce_untraced(Algorithm::ReduceFull, partials.data(), out.data(), G,
+                                              1, B, nullptr);
                     };
                     both(0);
                     expect_sum("reduceFull", out.data(), 1, 1e-5);
-                    add("reduce", "reduce-full", n, B, G, events_.median_ms(both, o_.warmups, o_.runs), bytes);
+                    add("reduce", "reduce-full", n, B, G,
+                        events_.median_ms(both, o_.warmups, o_.runs), bytes);
                 }
             }
             if (wanted("reduce-fast")) {
                 fast.launch(at(0), out.data(), static_cast<int>(n));
                 expect_sum("reduceFast", out.data(), 1, 1e-5);
                 add("reduce", "reduce-fast", n, 256, 0,
-                    events_.median_ms([&](int run) { fast.launch(at(run), out.data(), static_cast<int>(n)); },
-                                      o_.warmups, o_.runs),
+                    events_.median_ms(
+                        [&](int run) { fast.launch(at(run), out.data(), static_cast<int>(n)); },
+                        o_.warmups, o_.runs),
                     bytes);
             }
             if (wanted("cub")) {
                 const auto cub_sum = [&](int run) {
                     std::size_t tb = temp_bytes;
-                    check(cub::DeviceReduce::Sum(temp.data(), tb, at(run), out.data(), static_cast<int>(n)),
+                    check(cub::DeviceReduce::Sum(temp.data(), tb, at(run), out.data(),
+                                                 static_cast<int>(n)),
                           "cub::DeviceReduce::Sum");
                 };
                 cub_sum(0);
                 expect_sum("cub::DeviceReduce::Sum", out.data(), 1, 1e-5);
-                add("reduce", "cub", n, 0, 0, events_.median_ms(cub_sum, o_.warmups, o_.runs), bytes);
+                add("reduce", "cub", n, 0, 0, events_.median_ms(cub_sum, o_.warmups, o_.runs),
+                    bytes);
             }
             ratios("reduce", n, "");
         }
@@ -279,25 +300,32 @@ private:
         for (int k = o_.min_log2; k <= o_.max_log2; ++k, ++done_steps_) {
             const long long n = 1LL << k;
             const double bytes = 8.0 * static_cast<double>(n);
-            const cuda::Rotation rot = cuda::rotation(static_cast<std::size_t>(n) * 4, capacity_ * 4, l2_);
+            const cuda::Rotation rot =
+                cuda::rotation(static_cast<std::size_t>(n) * 4, capacity_ * 4, l2_);
             ref.assign(static_cast<std::size_t>(n), 0.0);
             double run_sum = 0;
             for (long long i = 0; i < n; ++i) {
                 ref[static_cast<std::size_t>(i)] = run_sum;
                 run_sum += host[static_cast<std::size_t>(i)];
             }
-            const auto src = [&](int run) { return in.data() + rot.offset(run, static_cast<std::size_t>(n)); };
-            const auto dst = [&](int run) { return out.data() + rot.offset(run, static_cast<std::size_t>(n)); };
+            const auto src = [&](int run) {
+                return in.data() + rot.offset(run, static_cast<std::size_t>(n));
+            };
+            const auto dst = [&](int run) {
+                return out.data() + rot.offset(run, static_cast<std::size_t>(n));
+            };
             const auto expect_scan = [&](const std::string& stage) {
                 check(cudaDeviceSynchronize(), stage);
                 std::vector<float> got(static_cast<std::size_t>(n));
-                check(cudaMemcpy(got.data(), out.data(), got.size() * sizeof(float), cudaMemcpyDeviceToHost),
+                check(cudaMemcpy(got.data(), out.data(), got.size() * sizeof(float),
+                                 cudaMemcpyDeviceToHost),
                       "cudaMemcpy");
                 for (std::size_t i = 0; i < got.size(); ++i)
                     if (!(std::fabs(got[i] - ref[i]) <= 1e-5 * std::max(1.0, ref[i])))
                         throw std::runtime_error(stage + " at n = " + pow2(k) + ": element " +
-                                                 std::to_string(i) + " is " + std::to_string(got[i]) +
-                                                 "; the CPU says " + std::to_string(ref[i]));
+                                                 std::to_string(i) + " is " +
+                                                 std::to_string(got[i]) + "; the CPU says " +
+                                                 std::to_string(ref[i]));
             };
             progress("scan " + pow2(k));
             for (int B : o_.blocks) {
@@ -308,23 +336,29 @@ private:
                     if (!wanted(stage))
                         continue;
                     const auto once = [&](int run) {
-                        cuda::scan_untraced(src(run), dst(run), static_cast<int>(n), hs, false, ws, nullptr);
+                        cuda::scan_untraced(src(run), dst(run), static_cast<int>(n), hs, false, ws,
+                                            nullptr);
                     };
                     once(0);
                     expect_scan(stage);
-                    add("scan", stage, n, B, G, events_.median_ms(once, o_.warmups, o_.runs), bytes);
+                    add("scan", stage, n, B, G, events_.median_ms(once, o_.warmups, o_.runs),
+                        bytes);
                 }
             }
             if (wanted("scan-fast")) {
-                const auto once = [&](int run) { fast.launch(src(run), dst(run), static_cast<int>(n)); };
+                const auto once = [&](int run) {
+                    fast.launch(src(run), dst(run), static_cast<int>(n));
+                };
                 once(0);
                 expect_scan("scanFast");
-                add("scan", "scan-fast", n, 256, 0, events_.median_ms(once, o_.warmups, o_.runs), bytes);
+                add("scan", "scan-fast", n, 256, 0, events_.median_ms(once, o_.warmups, o_.runs),
+                    bytes);
             }
             if (wanted("cub")) {
                 const auto once = [&](int run) {
                     std::size_t tb = temp_bytes;
-                    check(cub::DeviceScan::ExclusiveSum(temp.data(), tb, src(run), dst(run), static_cast<int>(n)),
+                    check(cub::DeviceScan::ExclusiveSum(temp.data(), tb, src(run), dst(run),
+                                                        static_cast<int>(n)),
                           "cub::DeviceScan::ExclusiveSum");
                 };
                 once(0);
@@ -359,7 +393,8 @@ private:
             int w = 0, h = 0, c = 0;
             unsigned char* pixels = stbi_load(o_.image.c_str(), &w, &h, &c, 3);
             if (!pixels)
-                throw InputError("cannot read the image '" + o_.image + "': " + stbi_failure_reason());
+                throw InputError("cannot read the image '" + o_.image +
+                                 "': " + stbi_failure_reason());
             const std::size_t size = static_cast<std::size_t>(w) * h * 3;
             d.push_back({"image", std::vector<unsigned char>(n)});
             for (std::size_t i = 0; i < n; ++i) // the picture's RGB bytes, repeated to fill n
@@ -378,10 +413,9 @@ private:
         DeviceBuffer<int> g_hist(kBins);
         cuda::FastHistogram fast(kBins);
         std::size_t temp_bytes = 0;
-        check(cub::DeviceHistogram::HistogramEven(nullptr, temp_bytes,
-                                                   static_cast<const unsigned char*>(nullptr),
-                                                   g_hist.data(), kBins + 1, 0, kBins,
-                                                   static_cast<int>(max_elems_)),
+        check(cub::DeviceHistogram::HistogramEven(
+                  nullptr, temp_bytes, static_cast<const unsigned char*>(nullptr), g_hist.data(),
+                  kBins + 1, 0, kBins, static_cast<int>(max_elems_)),
               "cub::DeviceHistogram::HistogramEven");
         DeviceBuffer<unsigned char> temp(temp_bytes);
         // A stage is dropped at larger sizes once one run of it would pass 100 ms.
@@ -392,25 +426,30 @@ private:
             DeviceBuffer<unsigned char> data(dist.bytes);
             for (int k = o_.min_log2; k <= o_.max_log2; ++k) {
                 const long long n = 1LL << k;
-                const cuda::Rotation rot = cuda::rotation(static_cast<std::size_t>(n), capacity, l2_);
+                const cuda::Rotation rot =
+                    cuda::rotation(static_cast<std::size_t>(n), capacity, l2_);
                 std::vector<int> ref(kBins, 0);
                 for (long long i = 0; i < n; ++i)
                     ++ref[dist.bytes[static_cast<std::size_t>(i)]];
-                const auto src = [&](int run) { return data.data() + rot.offset(run, static_cast<std::size_t>(n)); };
+                const auto src = [&](int run) {
+                    return data.data() + rot.offset(run, static_cast<std::size_t>(n));
+                };
                 const auto expect_counts = [&](const std::string& stage) {
                     check(cudaDeviceSynchronize(), stage);
                     const std::vector<int> got = g_hist.to_host();
                     for (int b = 0; b < kBins; ++b)
                         if (got[static_cast<std::size_t>(b)] != ref[static_cast<std::size_t>(b)])
-                            throw std::runtime_error(stage + " on " + dist.name + " data at " + pow2(k) +
-                                                     " bytes: bin " + std::to_string(b) + " counted " +
-                                                     std::to_string(got[static_cast<std::size_t>(b)]) +
-                                                     "; the CPU says " + std::to_string(ref[static_cast<std::size_t>(b)]));
+                            throw std::runtime_error(
+                                stage + " on " + dist.name + " data at " + pow2(k) +
+                                " bytes: bin " + std::to_string(b) + " counted " +
+                                std::to_string(got[static_cast<std::size_t>(b)]) +
+                                "; the CPU says " +
+                                std::to_string(ref[static_cast<std::size_t>(b)]));
                 };
                 const auto time_stage = [&](const std::string& stage, int B, int G,
                                             const std::function<void(int)>& once) {
-                    if (!wanted(stage) ||
-                        std::find(too_slow.begin(), too_slow.end(), stage + std::to_string(B)) != too_slow.end())
+                    if (!wanted(stage) || std::find(too_slow.begin(), too_slow.end(),
+                                                    stage + std::to_string(B)) != too_slow.end())
                         return;
                     once(0);
                     expect_counts(stage);
@@ -425,20 +464,23 @@ private:
                 };
                 progress("histogram " + dist.name + " " + pow2(k));
                 const auto zero = [&] {
-                    check(cudaMemsetAsync(g_hist.data(), 0, sizeof(int) * kBins), "cudaMemsetAsync");
+                    check(cudaMemsetAsync(g_hist.data(), 0, sizeof(int) * kBins),
+                          "cudaMemsetAsync");
                 };
                 for (int B : o_.blocks) {
                     const int G = stride_grid(n, B);
                     const auto textbook = [&](Algorithm a, bool skip_empty) {
                         return [&, a, skip_empty, B, G](int run) {
                             zero();
-                            cuda::histogram_untraced(a, src(run), g_hist.data(), static_cast<int>(n),
-                                                     kBins, G, B, skip_empty, nullptr);
+                            cuda::histogram_untraced(a, src(run), g_hist.data(),
+                                                     static_cast<int>(n), kBins, G, B, skip_empty,
+                                                     nullptr);
                         };
                     };
                     time_stage("hist-global", B, G, textbook(Algorithm::HistGlobal, true));
                     time_stage("hist-privatised", B, G, textbook(Algorithm::HistPrivatised, true));
-                    time_stage("hist-privatised-no-skip", B, G, textbook(Algorithm::HistPrivatised, false));
+                    time_stage("hist-privatised-no-skip", B, G,
+                               textbook(Algorithm::HistPrivatised, false));
                     if (B >= 32)
                         time_stage("hist-per-warp", B, G, textbook(Algorithm::HistPerWarp, true));
                 }
@@ -447,8 +489,9 @@ private:
                 });
                 time_stage("cub", 0, 0, [&](int run) {
                     std::size_t tb = temp_bytes;
-                    check(cub::DeviceHistogram::HistogramEven(temp.data(), tb, src(run), g_hist.data(),
-                                                               kBins + 1, 0, kBins, static_cast<int>(n)),
+                    check(cub::DeviceHistogram::HistogramEven(temp.data(), tb, src(run),
+                                                              g_hist.data(), kBins + 1, 0, kBins,
+                                                              static_cast<int>(n)),
                           "cub::DeviceHistogram::HistogramEven");
                 });
                 ratios("histogram", n, dist.name);

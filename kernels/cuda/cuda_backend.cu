@@ -64,7 +64,9 @@ private:
 
 } // namespace
 
-bool cuda_compiled() { return true; }
+bool cuda_compiled() {
+    return true;
+}
 
 std::unique_ptr<Backend> make_cuda_backend(std::string& why) {
     int count = 0;

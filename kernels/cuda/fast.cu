@@ -193,8 +193,8 @@ struct Tile {
         for (int k = 0; k < Rounds; ++k) {
             const long long i = base + 128 * k;
             const float p = prefix + lane_prefix[k];
-            const float4 o = make_float4(p, p + v[k].x, (p + v[k].x) + v[k].y,
-                                         ((p + v[k].x) + v[k].y) + v[k].z);
+            const float4 o =
+                make_float4(p, p + v[k].x, (p + v[k].x) + v[k].y, ((p + v[k].x) + v[k].y) + v[k].z);
             if (whole) {
                 __stcs(reinterpret_cast<float4*>(out + i), o);
             } else {
@@ -385,7 +385,8 @@ FastScan::FastScan(int max_n, int rounds) : rounds_(rounds) {
     if (rounds != 4 && rounds != 8 && rounds != 16)
         throw std::logic_error("scanFast is built for 4, 8 or 16 rounds");
     const int smallest_tile = kTileSize<4>;
-    const std::size_t tiles = static_cast<std::size_t>((max_n + smallest_tile - 1) / smallest_tile) + 1;
+    const std::size_t tiles =
+        static_cast<std::size_t>((max_n + smallest_tile - 1) / smallest_tile) + 1;
     check(cudaMalloc(&descriptors_, sizeof(unsigned long long) * tiles), "cudaMalloc");
     check(cudaMemset(descriptors_, 0, sizeof(unsigned long long) * tiles), "cudaMemset");
     check(cudaMalloc(&tiles_, sizeof(unsigned long long)), "cudaMalloc");

@@ -119,7 +119,7 @@ template <class T, class Rec>
 void launch_histogram(Algorithm a, const T* data, int* g_hist, int n, int K, int G, int B,
                       bool skip, const Rec& rec, cudaStream_t stream) {
     const std::size_t smem = sizeof(int) * static_cast<std::size_t>(K) *
-                             (a == Algorithm::HistPerWarp ? static_cast<std::size_t>(B / 32)
+                             (a == Algorithm::HistPerWarp      ? static_cast<std::size_t>(B / 32)
                               : a == Algorithm::HistPrivatised ? 1u
                                                                : 0u);
     const void* kernel = nullptr;
@@ -144,19 +144,18 @@ void launch_histogram(Algorithm a, const T* data, int* g_hist, int n, int K, int
         // Grid-wide barriers need every block resident at once.
         const int most = max_resident_blocks(kernel, B, smem);
         if (G > most)
-            throw InputError("the traced " + std::string(name) + " synchronises the whole grid, so " +
-                             "all its blocks must be resident at once: this GPU holds " +
-                             std::to_string(most) + " blocks of " + std::to_string(B) +
-                             " threads, and the grid has " + std::to_string(G) +
-                             "; choose a smaller --grid");
+            throw InputError(
+                "the traced " + std::string(name) + " synchronises the whole grid, so " +
+                "all its blocks must be resident at once: this GPU holds " + std::to_string(most) +
+                " blocks of " + std::to_string(B) + " threads, and the grid has " +
+                std::to_string(G) + "; choose a smaller --grid");
         Rec copy = rec;
         int n_arg = n, k_arg = K;
         bool skip_arg = skip;
         void* args_global[] = {&data, &g_hist, &n_arg, &copy};
         void* args_private[] = {&data, &g_hist, &n_arg, &k_arg, &skip_arg, &copy};
         check(cudaLaunchCooperativeKernel(kernel, G, B,
-                                          a == Algorithm::HistGlobal ? args_global
-                                                                               : args_private,
+                                          a == Algorithm::HistGlobal ? args_global : args_private,
                                           smem, stream),
               std::string("launching kernel ") + name);
     } else {
@@ -200,7 +199,8 @@ std::vector<float> run(const Request& r, const Plan* plan, DeviceBuffer<std::uin
 
 // ---- Dispatch ------------------------------------------------------------------------------
 
-std::vector<float> histogram(const Request& r, const Plan* plan, DeviceBuffer<std::uint32_t>* words) {
+std::vector<float> histogram(const Request& r, const Plan* plan,
+                             DeviceBuffer<std::uint32_t>* words) {
     return r.bins <= 256 ? run<std::uint8_t>(r, plan, words) : run<std::uint16_t>(r, plan, words);
 }
 

@@ -88,7 +88,8 @@ private:
 // return what the kernels leave in their output buffer (Trace::result).
 std::vector<float> reduce(const Request& r, const Plan* plan, DeviceBuffer<std::uint32_t>* words);
 std::vector<float> scan(const Request& r, const Plan* plan, DeviceBuffer<std::uint32_t>* words);
-std::vector<float> histogram(const Request& r, const Plan* plan, DeviceBuffer<std::uint32_t>* words);
+std::vector<float> histogram(const Request& r, const Plan* plan,
+                             DeviceBuffer<std::uint32_t>* words);
 
 // The production kernels (fast.cu) for a request: their output.
 std::vector<float> fast(const Request& r);

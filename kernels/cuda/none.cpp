@@ -3,7 +3,9 @@
 
 namespace pplab {
 
-bool cuda_compiled() { return false; }
+bool cuda_compiled() {
+    return false;
+}
 
 std::unique_ptr<Backend> make_cuda_backend(std::string& why) {
     why = "this build has no CUDA back end (no CUDA compiler was found when it was configured)";

@@ -58,8 +58,8 @@ struct TraceRecorder {
 
     __device__ std::uint32_t* record_at(const record::Segment& g, int level, int block,
                                         int warp) const {
-        return words + record::record_offset(g, level, g.blocks > 0 ? block : 0,
-                                             g.warps > 0 ? warp : 0);
+        return words +
+               record::record_offset(g, level, g.blocks > 0 ? block : 0, g.warps > 0 ? warp : 0);
     }
 
     __device__ void header(const record::Segment& g, int level, int block, int warp) const {

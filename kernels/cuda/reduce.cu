@@ -170,8 +170,8 @@ __global__ void reduceAtomic(const float* in, float* out, int n, Rec rec) {
 
 // Launches one kernel; the caller checks (traces synchronise, timing loops do not).
 template <class Rec>
-void launch_reduce(Algorithm a, int grid, int B, const float* in, int n, float* out,
-                   const Rec& rec, cudaStream_t stream, bool every_lane_writes = false) {
+void launch_reduce(Algorithm a, int grid, int B, const float* in, int n, float* out, const Rec& rec,
+                   cudaStream_t stream, bool every_lane_writes = false) {
     const std::size_t warp_slots = sizeof(float) * static_cast<std::size_t>(B / 32);
     const std::size_t tile = sizeof(float) * static_cast<std::size_t>(B);
     switch (a) {

@@ -226,7 +226,7 @@ std::vector<float> scan(const Request& r, const Plan* plan, DeviceBuffer<std::ui
         const ScanWorkspace ws(n, B);
         DeviceBuffer<float> out(static_cast<std::size_t>(ws.levels().front().grid) * B);
         ScanLaunch{ws, recs, false, true, nullptr}.level(in.data(), out.data(), 0,
-                                                          r.options.inclusive);
+                                                         r.options.inclusive);
         result = out.to_host();
     }
     result.resize(static_cast<std::size_t>(n));

@@ -21,7 +21,9 @@ std::string range(long long first, long long last, const char* what = "threads")
     return std::string(what) + " " + std::to_string(first) + "–" + std::to_string(last);
 }
 
-int log2_floor(int x) { return std::bit_width(static_cast<unsigned>(x)) - 1; }
+int log2_floor(int x) {
+    return std::bit_width(static_cast<unsigned>(x)) - 1;
+}
 
 } // namespace
 
@@ -54,7 +56,9 @@ int Dataflow::find(Step step, int pass, int level, int block, int warp) const {
     return it == index_.end() ? -1 : it->second;
 }
 
-int Dataflow::predecessor(std::size_t index) const { return predecessor_.at(index); }
+int Dataflow::predecessor(std::size_t index) const {
+    return predecessor_.at(index);
+}
 
 std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
     const Frame& f = t_.frames[index];
@@ -81,8 +85,10 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
     case Step::SerialAdd: {
         const int i = f.level - 1;
         w[0].thread = 0;
-        w[0].from = pred >= 0 ? std::vector<CellRef>{P(0), input(i)} : std::vector<CellRef>{input(i)};
-        w[0].expression = pred >= 0 ? "sum = sum + " + idx("in", i) : "sum = 0.0f + " + idx("in", i);
+        w[0].from =
+            pred >= 0 ? std::vector<CellRef>{P(0), input(i)} : std::vector<CellRef>{input(i)};
+        w[0].expression =
+            pred >= 0 ? "sum = sum + " + idx("in", i) : "sum = 0.0f + " + idx("in", i);
         break;
     }
     case Step::Load:
@@ -103,11 +109,15 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
             w[c].thread = static_cast<int>(c);
             if (i < n) {
                 w[c].from = {input(i)};
-                w[c].expression = (f.buffer == Buffer::Lanes ? std::string("val") : idx(dst, static_cast<long long>(c))) +
-                                  " = " + idx("in", i);
+                w[c].expression =
+                    (f.buffer == Buffer::Lanes ? std::string("val")
+                                               : idx(dst, static_cast<long long>(c))) +
+                    " = " + idx("in", i);
             } else {
-                w[c].expression = (f.buffer == Buffer::Lanes ? std::string("val") : idx(dst, static_cast<long long>(c))) +
-                                  " = 0.0f (" + idx("in", i) + " is past n)";
+                w[c].expression =
+                    (f.buffer == Buffer::Lanes ? std::string("val")
+                                               : idx(dst, static_cast<long long>(c))) +
+                    " = 0.0f (" + idx("in", i) + " is past n)";
             }
         }
         break;
@@ -117,7 +127,8 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
             if (i >= n)
                 continue;
             w[t].thread = t;
-            w[t].from = pred >= 0 ? std::vector<CellRef>{P(t), input(i)} : std::vector<CellRef>{input(i)};
+            w[t].from =
+                pred >= 0 ? std::vector<CellRef>{P(t), input(i)} : std::vector<CellRef>{input(i)};
             w[t].expression = "sum = sum + " + idx("in", i);
         }
         unchanged_from_pred();
@@ -160,8 +171,8 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
             const int from_lane = lane + offset;
             if (lane >= active) { // did not call warpReduce: keeps its value
                 w[lane].from = {CellRef{src, base + lane}};
-                w[lane].expression = "unchanged: lane " + std::to_string(lane) +
-                                     " does not call warpReduce";
+                w[lane].expression =
+                    "unchanged: lane " + std::to_string(lane) + " does not call warpReduce";
                 continue;
             }
             w[lane].thread = lane;
@@ -179,8 +190,9 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
             } else {
                 w[lane].from = {CellRef{src, base + lane}, CellRef{src, base + lane}};
                 w[lane].keeps_own = true;
-                w[lane].expression = "val = val + val (lane " + std::to_string(from_lane) +
-                                     " is outside the warp: the shuffle returns the lane's own value)";
+                w[lane].expression =
+                    "val = val + val (lane " + std::to_string(from_lane) +
+                    " is outside the warp: the shuffle returns the lane's own value)";
             }
         }
         break;
@@ -199,7 +211,8 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
                 continue;
             }
             w[warp].from = {CellRef{last, 0}};
-            w[warp].expression = idx("s", warp) + " = sum (lane 0 of warp " + std::to_string(warp) + ")";
+            w[warp].expression =
+                idx("s", warp) + " = sum (lane 0 of warp " + std::to_string(warp) + ")";
         }
         break;
     case Step::BlockTotal: {
@@ -234,9 +247,10 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
         w[1].thread = 0;
         w[1].from = pred >= 0 ? std::vector<CellRef>{CellRef{pred, 1}, CellRef{total, 0}}
                               : std::vector<CellRef>{CellRef{total, 0}};
-        w[1].expression = pred >= 0 ? "sum = sum + total (atomicAdd by block " + std::to_string(f.block) + ")"
-                                    : "sum = 0.0f + total (the first atomicAdd, by block " +
-                                          std::to_string(f.block) + ")";
+        w[1].expression =
+            pred >= 0 ? "sum = sum + total (atomicAdd by block " + std::to_string(f.block) + ")"
+                      : "sum = 0.0f + total (the first atomicAdd, by block " +
+                            std::to_string(f.block) + ")";
         w[1].atomics = 1;
         break;
     }
@@ -266,8 +280,8 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
                 break;
             w[t].thread = tid;
             w[t].from = {P(t), P(t - stride)};
-            w[t].expression = idx("s", t) + " = carry + " + idx("s", t - stride) + " (carry = old " +
-                              idx("s", t) + ")";
+            w[t].expression = idx("s", t) + " = carry + " + idx("s", t - stride) +
+                              " (carry = old " + idx("s", t) + ")";
             w[t - stride].thread = tid;
             w[t - stride].from = {P(t)};
             w[t - stride].expression = idx("s", t - stride) + " = carry (old " + idx("s", t) + ")";
@@ -339,7 +353,8 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
     }
     case Step::HistZero:
         for (std::size_t c = 0; c < w.size(); ++c) {
-            const long long slot = static_cast<long long>(std::max(f.warp, 0)) * r.bins + static_cast<long long>(c);
+            const long long slot =
+                static_cast<long long>(std::max(f.warp, 0)) * r.bins + static_cast<long long>(c);
             w[c].thread = static_cast<int>(slot % B);
             w[c].expression = (f.warp >= 0 ? idx("s_hist", f.warp) : std::string("s_hist")) + "[" +
                               std::to_string(c) + "] = 0";
@@ -383,11 +398,13 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
         for (std::size_t c = 0; c < w.size(); ++c) {
             w[c].thread = static_cast<int>(c % static_cast<std::size_t>(B));
             for (int warp = 0; warp < W; ++warp) {
-                const int src = rounds > 0 ? find(Step::HistAccumulate, f.pass, rounds, f.block, warp)
-                                           : find(Step::HistZero, f.pass, 0, f.block, warp);
+                const int src = rounds > 0
+                                    ? find(Step::HistAccumulate, f.pass, rounds, f.block, warp)
+                                    : find(Step::HistZero, f.pass, 0, f.block, warp);
                 w[c].from.push_back(CellRef{src, static_cast<int>(c)});
             }
-            w[c].expression = "sum of s_hist[0.." + std::to_string(W - 1) + "][" + std::to_string(c) + "]";
+            w[c].expression =
+                "sum of s_hist[0.." + std::to_string(W - 1) + "][" + std::to_string(c) + "]";
         }
         break;
     }
@@ -403,10 +420,11 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
                 continue;
             w[c].thread = static_cast<int>(c % static_cast<std::size_t>(B));
             w[c].atomics = 1;
-            w[c].from = pred >= 0 ? std::vector<CellRef>{P(static_cast<int>(c)), CellRef{priv, static_cast<int>(c)}}
+            w[c].from = pred >= 0 ? std::vector<CellRef>{P(static_cast<int>(c)),
+                                                         CellRef{priv, static_cast<int>(c)}}
                                   : std::vector<CellRef>{CellRef{priv, static_cast<int>(c)}};
-            w[c].expression = "atomicAdd(&g_hist[" + std::to_string(c) + "], s_hist[" + std::to_string(c) +
-                              "]) by block " + std::to_string(f.block);
+            w[c].expression = "atomicAdd(&g_hist[" + std::to_string(c) + "], s_hist[" +
+                              std::to_string(c) + "]) by block " + std::to_string(f.block);
         }
         unchanged_from_pred();
         break;
@@ -421,11 +439,12 @@ std::string Dataflow::caption(std::size_t index) const {
     const Plan plan = make_plan(r);
     const Launch& l = plan.launches.at(static_cast<std::size_t>(f.pass));
     const int B = l.block, G = l.grid, W = B / kWarpSize, L = log2_floor(B);
-    const std::string where = f.block >= 0 && G > 1 ? "Block " + std::to_string(f.block) + ": " : "";
-    const std::string pass = f.pass > 0 && r.algorithm == Algorithm::ReduceFull
-                                 ? "Second pass (one block over the " + std::to_string(l.n) +
-                                       " block totals): "
-                                 : "";
+    const std::string where =
+        f.block >= 0 && G > 1 ? "Block " + std::to_string(f.block) + ": " : "";
+    const std::string pass =
+        f.pass > 0 && r.algorithm == Algorithm::ReduceFull
+            ? "Second pass (one block over the " + std::to_string(l.n) + " block totals): "
+            : "";
     const auto plural = [](long long k, const char* one, const char* many) {
         return std::to_string(k) + " " + (k == 1 ? one : many);
     };
@@ -451,8 +470,7 @@ std::string Dataflow::caption(std::size_t index) const {
         const int stride = B >> f.level;
         return where + "Level " + std::to_string(f.level) + " of " + std::to_string(L) + ": " +
                range(0, stride - 1) + (stride == 1 ? " adds" : " add") + " s[t+" +
-               std::to_string(stride) +
-               "] into s[t]; one barrier";
+               std::to_string(stride) + "] into s[t]; one barrier";
     }
     case Step::Shuffle: {
         const int offset = kWarpSize >> f.level;
@@ -463,22 +481,24 @@ std::string Dataflow::caption(std::size_t index) const {
                    " call warpReduce; a lane reading from one that does not gets an undefined "
                    "value (marked ?)";
         return pass + where + "Warp " + std::to_string(f.warp) + ", shuffle " +
-               std::to_string(f.level) + " of 5 (offset " + std::to_string(offset) + "): " +
-               range(0, kWarpSize - offset - 1, "lanes") + " add lane+" + std::to_string(offset) +
-               "; " + range(kWarpSize - offset, kWarpSize - 1, "lanes") +
+               std::to_string(f.level) + " of 5 (offset " + std::to_string(offset) +
+               "): " + range(0, kWarpSize - offset - 1, "lanes") + " add lane+" +
+               std::to_string(offset) + "; " + range(kWarpSize - offset, kWarpSize - 1, "lanes") +
                (offset == 1 ? " reads outside the warp and adds its own value; no barrier"
                             : " read outside the warp and add their own value; no barrier");
     }
     case Step::WarpTotals:
         if (r.options.pitfall == Pitfall::EveryLaneWrites)
-            return pass + where + "Every lane writes its sum to s[warpId]: 32 writes race for each "
-                                  "slot; one wins, and the code does not say which (Exercise 2)";
+            return pass + where +
+                   "Every lane writes its sum to s[warpId]: 32 writes race for each "
+                   "slot; one wins, and the code does not say which (Exercise 2)";
         return pass + where + "Lane 0 of each warp writes its total to s[warpId] (" +
                plural(W, "slot", "slots") + "); then the block's only barrier";
     case Step::FinalShuffle:
         if (f.level == 0)
-            return pass + where + "The first warp loads the " + plural(W, "warp total", "warp totals") +
-                   "; lanes " + std::to_string(W) + "–31 load the identity 0";
+            return pass + where + "The first warp loads the " +
+                   plural(W, "warp total", "warp totals") + "; lanes " + std::to_string(W) +
+                   "–31 load the identity 0";
         return pass + where + "First warp, shuffle " + std::to_string(f.level) + " of 5 (offset " +
                std::to_string(kWarpSize >> f.level) + ") over the warp totals";
     case Step::BlockTotal:
@@ -505,17 +525,20 @@ std::string Dataflow::caption(std::size_t index) const {
         if (info(r.algorithm).family == Family::Scan)
             return where + "Block total (the upsweep's root) written to totals[" +
                    std::to_string(f.block) + "] for the scan of the totals";
-        return pass + where + "Thread 0 writes the block total to out[" + std::to_string(f.block) + "]";
+        return pass + where + "Thread 0 writes the block total to out[" + std::to_string(f.block) +
+               "]";
     case Step::AtomicAdd:
         return "atomicAdd " + std::to_string(f.level) + " of " + std::to_string(G) + ": block " +
-               std::to_string(f.block) + " adds its total to the single sum (arrival order is the "
+               std::to_string(f.block) +
+               " adds its total to the single sum (arrival order is the "
                "hardware's choice)";
     case Step::Upsweep: {
         const int stride = 1 << (f.level - 1);
         const int active = B / (2 * stride);
         return where + "Upsweep level " + std::to_string(f.level) + " of " + std::to_string(L) +
-               " (stride " + std::to_string(stride) + "): " + plural(active, "thread adds", "threads each add") +
-               " s[t-" + std::to_string(stride) + "] into the right child s[t]; one barrier";
+               " (stride " + std::to_string(stride) +
+               "): " + plural(active, "thread adds", "threads each add") + " s[t-" +
+               std::to_string(stride) + "] into the right child s[t]; one barrier";
     }
     case Step::ClearRoot:
         return where + "Clear the root: s[" + std::to_string(B - 1) +
@@ -525,8 +548,10 @@ std::string Dataflow::caption(std::size_t index) const {
         const int active = B / (2 * stride);
         const bool missing = r.options.pitfall == Pitfall::NoFinalSync;
         return where + "Downsweep level " + std::to_string(f.level) + " of " + std::to_string(L) +
-               " (stride " + std::to_string(stride) + "): " + plural(active, "thread passes", "threads pass") +
-               " the carry s[t] unchanged to the left child and carry + left sum to the right child" +
+               " (stride " + std::to_string(stride) +
+               "): " + plural(active, "thread passes", "threads pass") +
+               " the carry s[t] unchanged to the left child and carry + left sum to the right "
+               "child" +
                (f.level == L ? missing ? "; the final barrier is MISSING: the reads that follow "
                                          "may run before these writes (marked)"
                                        : "; then the final barrier"
@@ -540,14 +565,14 @@ std::string Dataflow::caption(std::size_t index) const {
                " adds its carry, the sum of every block before it, to each of its elements";
     case Step::HillisSteele: {
         const int offset = 1 << (f.level - 1);
-        return "Step " + std::to_string(f.level) + " (offset " + std::to_string(offset) + "): " +
-               range(offset, B - 1) + (offset == B - 1 ? " adds" : " add") + " s[t-" +
-               std::to_string(offset) +
-               "] into s[t]; two barriers";
+        return "Step " + std::to_string(f.level) + " (offset " + std::to_string(offset) +
+               "): " + range(offset, B - 1) + (offset == B - 1 ? " adds" : " add") + " s[t-" +
+               std::to_string(offset) + "] into s[t]; two barriers";
     }
     case Step::HistZero:
-        return where + (f.warp >= 0 ? "Warp " + std::to_string(f.warp) + "'s private histogram zeroed"
-                                    : std::string("Private histogram zeroed by all threads")) +
+        return where +
+               (f.warp >= 0 ? "Warp " + std::to_string(f.warp) + "'s private histogram zeroed"
+                            : std::string("Private histogram zeroed by all threads")) +
                "; one barrier before counting";
     case Step::HistAccumulate: {
         int busiest = 0;
@@ -566,7 +591,8 @@ std::string Dataflow::caption(std::size_t index) const {
         int atomics = 0;
         for (const auto& c : writes(index))
             atomics += c.atomics;
-        return "Block " + std::to_string(f.block) + " folds its private histogram into global memory: " +
+        return "Block " + std::to_string(f.block) +
+               " folds its private histogram into global memory: " +
                plural(atomics, "atomicAdd", "atomicAdds") +
                (r.options.skip_empty ? " (empty bins skipped)" : " (every bin, empty or not)");
     }

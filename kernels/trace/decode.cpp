@@ -10,11 +10,10 @@ namespace {
 
 [[noreturn]] void bad_record(const Launch& l, const record::Segment& s, int level, int block,
                              int warp, const std::string& what) {
-    throw std::runtime_error("trace record of kernel " + l.kernel + " (pass " +
-                             std::to_string(l.pass()) + ", " +
-                             std::string(step_id(static_cast<Step>(s.step))) + " level " +
-                             std::to_string(level) + ", block " + std::to_string(block) +
-                             ", warp " + std::to_string(warp) + ") " + what);
+    throw std::runtime_error(
+        "trace record of kernel " + l.kernel + " (pass " + std::to_string(l.pass()) + ", " +
+        std::string(step_id(static_cast<Step>(s.step))) + " level " + std::to_string(level) +
+        ", block " + std::to_string(block) + ", warp " + std::to_string(warp) + ") " + what);
 }
 
 } // namespace
@@ -95,9 +94,10 @@ void check_frames(const Plan& plan, const std::vector<Frame>& frames) {
             static_cast<std::uint8_t>(f.buffer) != s.buffer || f.pass != l.pass() ||
             f.level != level || !block_ok || f.warp != (s.warps > 0 ? w : -1) ||
             f.values.size() != s.count)
-            throw InputError("frame " + std::to_string(k) + " of the trace does not match its "
-                             "request: expected " + want + " with " + std::to_string(s.count) +
-                             " values");
+            throw InputError("frame " + std::to_string(k) +
+                             " of the trace does not match its "
+                             "request: expected " +
+                             want + " with " + std::to_string(s.count) + " values");
         ++k;
     });
     if (k != frames.size())

@@ -9,9 +9,8 @@
 
 #include <charconv>
 #include <cmath>
-#include <limits>
-#include <cmath>
 #include <cstring>
+#include <limits>
 #include <sstream>
 
 namespace pplab {
@@ -72,9 +71,9 @@ std::string json_floats(const std::vector<float>& v) {
         if (i)
             s += ", ";
         // An undefined value (a pitfall's) is NaN in memory, null in the file.
-        s += std::isnan(v[i])                          ? "null"
+        s += std::isnan(v[i])                     ? "null"
              : v[i] == 0.0f && std::signbit(v[i]) ? "-0.0"
-                                                   : format_value(v[i]);
+                                                  : format_value(v[i]);
     }
     s += ']';
     return s;
@@ -92,8 +91,8 @@ std::vector<float> atomics_per_bin(const Trace& t, std::size_t index) {
 
 std::string config_line(const Trace& t) {
     const Request& r = t.request;
-    std::string s = "n " + std::to_string(r.n()) + ", block " + std::to_string(r.block) + ", grid " +
-                    std::to_string(r.grid);
+    std::string s = "n " + std::to_string(r.n()) + ", block " + std::to_string(r.block) +
+                    ", grid " + std::to_string(r.grid);
     if (info(r.algorithm).family == Family::Histogram)
         s += ", bins " + std::to_string(r.bins) +
              (r.options.skip_empty ? ", empty bins skipped" : ", empty bins folded too");
@@ -178,9 +177,9 @@ std::string to_json(const Trace& t) {
     o << "  \"stats\": {\"barriers_per_block\": " << s.barriers_per_block
       << ", \"barriers\": " << c.barriers << ", \"shared_reads\": " << c.shared_reads
       << ", \"shared_writes\": " << c.shared_writes << ", \"shuffles\": " << c.shuffles
-      << ", \"shared_atomics\": " << c.shared_atomics << ", \"global_atomics\": " << c.global_atomics
-      << ", \"global_reads\": " << c.global_reads << ", \"global_writes\": " << c.global_writes
-      << ", \"additions\": " << c.additions << "}\n";
+      << ", \"shared_atomics\": " << c.shared_atomics
+      << ", \"global_atomics\": " << c.global_atomics << ", \"global_reads\": " << c.global_reads
+      << ", \"global_writes\": " << c.global_writes << ", \"additions\": " << c.additions << "}\n";
     o << "}\n";
     return o.str();
 }
@@ -213,7 +212,8 @@ Trace trace_from_json(std::string_view text) {
     }
     try {
         if (j.value("format", std::string()) != "pplab-trace")
-            throw InputError("the file is JSON but not a pplab trace (no \"format\": \"pplab-trace\")");
+            throw InputError(
+                "the file is JSON but not a pplab trace (no \"format\": \"pplab-trace\")");
         if (j.at("version").get<int>() != kFormatVersion)
             throw InputError("the trace file has format version " +
                              std::to_string(j.at("version").get<int>()) + "; this pplab reads " +

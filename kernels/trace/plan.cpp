@@ -12,8 +12,12 @@ using record::Step;
 
 namespace {
 
-int log2_floor(int x) { return std::bit_width(static_cast<unsigned>(x)) - 1; }
-int log2_ceil(int x) { return x <= 1 ? 0 : std::bit_width(static_cast<unsigned>(x - 1)); }
+int log2_floor(int x) {
+    return std::bit_width(static_cast<unsigned>(x)) - 1;
+}
+int log2_ceil(int x) {
+    return x <= 1 ? 0 : std::bit_width(static_cast<unsigned>(x - 1));
+}
 constexpr int kShuffleSteps = 5; // offsets 16, 8, 4, 2, 1
 
 // Starts a launch in the plan and appends its segments, allocating each its words of the
@@ -199,8 +203,7 @@ Plan make_plan(const Request& r) {
             LaunchBuilder b(plan, "scanBlocks", levels[k].grid, B, levels[k].n);
             // Only the user's array is scanned inclusively; block totals become carries,
             // which must be exclusive.
-            add_scan_block(b, levels[k].grid, B, r.options.inclusive && k == 0,
-                           levels[k].grid > 1);
+            add_scan_block(b, levels[k].grid, B, r.options.inclusive && k == 0, levels[k].grid > 1);
         }
         for (auto it = levels.rbegin(); it != levels.rend(); ++it)
             if (it->grid > 1)

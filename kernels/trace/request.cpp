@@ -2,10 +2,10 @@
 
 #include "pplab/rng.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <charconv>
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -129,7 +129,9 @@ std::string list_ids() {
     return s;
 }
 
-int ceil_div(long long a, long long b) { return static_cast<int>((a + b - 1) / b); }
+int ceil_div(long long a, long long b) {
+    return static_cast<int>((a + b - 1) / b);
+}
 
 int default_block(const Request& r) {
     const auto& i = info(r.algorithm);
@@ -138,8 +140,7 @@ int default_block(const Request& r) {
     if (i.single_block) {
         // The chapter's scanBlock scans blockDim.x elements: the smallest block that holds n.
         const int n = std::max(r.n(), 1);
-        return i.power_of_two_block ? static_cast<int>(std::bit_ceil(static_cast<unsigned>(n)))
-                                    : n;
+        return i.power_of_two_block ? static_cast<int>(std::bit_ceil(static_cast<unsigned>(n))) : n;
     }
     return 256; // the chapter's TILE
 }
@@ -178,8 +179,8 @@ void check_grid(Request& r) {
     if (r.algorithm == A::ReduceNaive || i.single_block)
         natural = 1;
     else if (r.algorithm == A::ReduceFast) // at least kFastReduceMinLoads float4 per thread
-        natural = std::clamp(ceil_div(n, 4LL * kFastBlock * kFastReduceMinLoads), 1,
-                             kFastReduceMaxGrid);
+        natural =
+            std::clamp(ceil_div(n, 4LL * kFastBlock * kFastReduceMinLoads), 1, kFastReduceMaxGrid);
     else if (r.algorithm == A::ScanFast) // one tile per block
         natural = ceil_div(n, kScanFastTile);
     else if (r.algorithm == A::HistFast) // 16 bytes per thread per round, as many as reside
@@ -202,8 +203,7 @@ void check_grid(Request& r) {
     }
     if (r.grid != natural) {
         const std::string why =
-            r.algorithm == A::ReduceNaive || i.single_block
-                ? std::string("runs one block")
+            r.algorithm == A::ReduceNaive || i.single_block ? std::string("runs one block")
             : r.algorithm == A::ScanFast
                 ? "scans one tile of " + std::to_string(kScanFastTile) +
                       " elements per block, so the grid is ceil(n / " +
@@ -229,7 +229,8 @@ void check_input(const Request& r) {
         if (!std::isfinite(v))
             throw InputError("element " + std::to_string(k) +
                              " is not a finite number: sums of NaN or infinity teach nothing");
-        if (i.family == F::Histogram && (v < 0 || v >= static_cast<float>(r.bins) || v != std::floor(v)))
+        if (i.family == F::Histogram &&
+            (v < 0 || v >= static_cast<float>(r.bins) || v != std::floor(v)))
             throw InputError("element " + std::to_string(k) + " (" + std::to_string(v) +
                              ") is not a bin: histogram input must be whole numbers from 0 to " +
                              std::to_string(r.bins - 1));
@@ -273,14 +274,18 @@ void check_bins(const Request& r) {
 
 } // namespace
 
-std::span<const AlgorithmInfo> algorithms() { return kAlgorithms; }
+std::span<const AlgorithmInfo> algorithms() {
+    return kAlgorithms;
+}
 
 namespace {
 constexpr std::array<std::string_view, kPitfallCount> kPitfallIds{
     "none", "non-power-of-two", "every-lane-writes", "partial-warp", "no-final-sync"};
 }
 
-std::string_view pitfall_id(Pitfall p) { return kPitfallIds.at(static_cast<std::size_t>(p)); }
+std::string_view pitfall_id(Pitfall p) {
+    return kPitfallIds.at(static_cast<std::size_t>(p));
+}
 
 Pitfall find_pitfall(std::string_view id) {
     for (std::size_t i = 0; i < kPitfallIds.size(); ++i)
@@ -326,11 +331,10 @@ const AlgorithmInfo& find_algorithm(std::string_view id) {
 }
 
 Request normalize(Request r) {
-    if (r.options.pitfall != Pitfall::None &&
-        pitfall_algorithm(r.options.pitfall) != r.algorithm)
-        throw InputError("the pitfall " + std::string(pitfall_id(r.options.pitfall)) +
-                         " changes " + std::string(info(pitfall_algorithm(r.options.pitfall)).id) +
-                         ", not " + std::string(info(r.algorithm).id));
+    if (r.options.pitfall != Pitfall::None && pitfall_algorithm(r.options.pitfall) != r.algorithm)
+        throw InputError("the pitfall " + std::string(pitfall_id(r.options.pitfall)) + " changes " +
+                         std::string(info(pitfall_algorithm(r.options.pitfall)).id) + ", not " +
+                         std::string(info(r.algorithm).id));
     if (r.options.pitfall == Pitfall::PartialWarp &&
         (r.options.active_lanes < 1 || r.options.active_lanes > kWarpSize))
         throw InputError("active lanes must be 1 to 32: the lanes that call warpReduce");
@@ -379,10 +383,9 @@ int shared_bytes(const Request& r) {
 }
 
 namespace {
-constexpr std::array kGenerators{Generator::Seq,          Generator::Ones,
-                                 Generator::RandomInt,    Generator::RandomFloat,
-                                 Generator::UniformBytes, Generator::OneBin,
-                                 Generator::Skewed,       Generator::Sparse};
+constexpr std::array kGenerators{
+    Generator::Seq,          Generator::Ones,   Generator::RandomInt, Generator::RandomFloat,
+    Generator::UniformBytes, Generator::OneBin, Generator::Skewed,    Generator::Sparse};
 }
 
 std::string_view generator_id(Generator g) {
@@ -407,7 +410,9 @@ std::string_view generator_id(Generator g) {
     return "?";
 }
 
-std::span<const Generator> generators() { return kGenerators; }
+std::span<const Generator> generators() {
+    return kGenerators;
+}
 
 Generator find_generator(std::string_view id) {
     std::string names;
@@ -464,7 +469,9 @@ std::vector<float> generate(Generator g, int n, std::uint64_t seed, int bins) {
 std::vector<float> parse_list(std::string_view text, bool allow_unknown) {
     std::vector<float> out;
     std::size_t p = 0;
-    const auto is_sep = [](char c) { return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    const auto is_sep = [](char c) {
+        return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    };
     while (p < text.size()) {
         while (p < text.size() && is_sep(text[p]))
             ++p;

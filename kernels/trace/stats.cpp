@@ -170,10 +170,10 @@ public:
             std::int64_t atomics = K;
             if (r.options.skip_empty) {
                 // Counts only grow, so a bin this block folded is one whose global count moved.
-                const std::vector<float>* before = index > 0 &&
-                                                           t_.frames[index - 1].step == Step::HistFold
-                                                       ? &t_.frames[index - 1].values
-                                                       : nullptr;
+                const std::vector<float>* before =
+                    index > 0 && t_.frames[index - 1].step == Step::HistFold
+                        ? &t_.frames[index - 1].values
+                        : nullptr;
                 atomics = 0;
                 for (std::size_t b = 0; b < f.values.size(); ++b)
                     atomics += f.values[b] != (before ? (*before)[b] : 0.0f);
@@ -212,7 +212,9 @@ Counters& Counters::operator+=(const Counters& o) {
     return *this;
 }
 
-Counters frame_cost(const Trace& t, std::size_t index) { return CostModel(t).cost(index); }
+Counters frame_cost(const Trace& t, std::size_t index) {
+    return CostModel(t).cost(index);
+}
 
 std::vector<Counters> cumulative_costs(const Trace& t) {
     const CostModel model(t);

@@ -38,12 +38,18 @@ std::string timing_to_json(const TimingReport& r) {
     j["notes"] = r.notes;
     auto& rows = j["rows"] = nlohmann::ordered_json::array();
     for (const TimingRow& t : r.rows)
-        rows.push_back({{"family", t.family},       {"stage", t.stage},
-                        {"distribution", t.distribution}, {"size", t.size},
-                        {"block", t.block},         {"grid", t.grid},
-                        {"ms", t.ms},               {"bytes", t.bytes},
-                        {"gbps", t.gbps},           {"pct_copy", t.pct_copy},
-                        {"vs_cub", t.vs_cub},       {"validated", t.validated}});
+        rows.push_back({{"family", t.family},
+                        {"stage", t.stage},
+                        {"distribution", t.distribution},
+                        {"size", t.size},
+                        {"block", t.block},
+                        {"grid", t.grid},
+                        {"ms", t.ms},
+                        {"bytes", t.bytes},
+                        {"gbps", t.gbps},
+                        {"pct_copy", t.pct_copy},
+                        {"vs_cub", t.vs_cub},
+                        {"validated", t.validated}});
     return j.dump(1) + "\n";
 }
 
@@ -56,7 +62,8 @@ TimingReport timing_from_json(std::string_view text) {
     }
     try {
         if (j.value("format", std::string()) != "pplab-timing")
-            throw InputError("the file is JSON but not pplab timings (no \"format\": \"pplab-timing\")");
+            throw InputError(
+                "the file is JSON but not pplab timings (no \"format\": \"pplab-timing\")");
         if (j.at("version").get<int>() != kTimingFormatVersion)
             throw InputError("the timing file has format version " +
                              std::to_string(j.at("version").get<int>()));
@@ -103,7 +110,8 @@ std::string timing_to_table(const TimingReport& r) {
     std::snprintf(line, sizeof line,
                   "%s, %d SMs, %.0f MiB L2, %s. Median of %d runs after %d warm-ups.\n"
                   "Copy roof (cudaMemcpy device to device, read + write, this run): %.0f GB/s\n",
-                  r.device.c_str(), r.sms, r.l2_mib, r.date.c_str(), r.runs, r.warmups, r.copy_gbps);
+                  r.device.c_str(), r.sms, r.l2_mib, r.date.c_str(), r.runs, r.warmups,
+                  r.copy_gbps);
     o << line;
     std::string family, distribution;
     long long size = -1;
@@ -114,12 +122,14 @@ std::string timing_to_table(const TimingReport& r) {
             family = t.family;
             distribution = t.distribution;
             size = -1;
-            o << "\n" << family << (distribution.empty() ? "" : " (" + distribution + " data)")
-              << (family == "reduce"  ? ", f32: bytes = n x 4"
+            o << "\n"
+              << family << (distribution.empty() ? "" : " (" + distribution + " data)")
+              << (family == "reduce" ? ", f32: bytes = n x 4"
                   : family == "scan" ? ", f32 exclusive: bytes = n x 4 read + n x 4 written"
                                      : ", 8-bit, 256 bins: bytes = n")
               << "\n";
-            o << "  size   stage                     block    grid        ms     GB/s  %copy  xCUB\n";
+            o << "  size   stage                     block    grid        ms     GB/s  %copy  "
+                 "xCUB\n";
         }
         if (t.size != size && size >= 0)
             o << "\n";
@@ -127,10 +137,10 @@ std::string timing_to_table(const TimingReport& r) {
         char ratio[16] = "";
         if (t.vs_cub > 0)
             std::snprintf(ratio, sizeof ratio, "%5.2f", t.vs_cub);
-        std::snprintf(line, sizeof line, "  %-6s %-24s %6s %7s %9.4f %8.0f %5.0f%% %5s\n",
-                      size_text(t).c_str(), t.stage.c_str(),
-                      t.block ? std::to_string(t.block).c_str() : "-",
-                      t.grid ? std::to_string(t.grid).c_str() : "-", t.ms, t.gbps, t.pct_copy, ratio);
+        std::snprintf(
+            line, sizeof line, "  %-6s %-24s %6s %7s %9.4f %8.0f %5.0f%% %5s\n",
+            size_text(t).c_str(), t.stage.c_str(), t.block ? std::to_string(t.block).c_str() : "-",
+            t.grid ? std::to_string(t.grid).c_str() : "-", t.ms, t.gbps, t.pct_copy, ratio);
         o << line;
     }
     if (!r.notes.empty()) {

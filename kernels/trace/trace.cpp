@@ -10,18 +10,23 @@ namespace {
 
 // Indexed by the enum's value; the record format fixes the values.
 constexpr std::array<std::string_view, record::kStepCount> kStepIds{
-    "serial-add",  "load",         "accumulate", "tree-level",      "shuffle",
-    "warp-totals", "final-shuffle", "block-total", "atomic-add",    "upsweep",
-    "clear-root",  "downsweep",    "inclusive-shift", "add-carries", "hillis-steele",
-    "hist-zero",   "hist-accumulate", "hist-merge", "hist-fold"};
+    "serial-add",      "load",        "accumulate",    "tree-level",
+    "shuffle",         "warp-totals", "final-shuffle", "block-total",
+    "atomic-add",      "upsweep",     "clear-root",    "downsweep",
+    "inclusive-shift", "add-carries", "hillis-steele", "hist-zero",
+    "hist-accumulate", "hist-merge",  "hist-fold"};
 
 constexpr std::array<std::string_view, record::kBufferCount> kBufferIds{
     "shared", "registers", "lanes", "private-hist", "global"};
 
 } // namespace
 
-std::string_view step_id(Step s) { return kStepIds.at(static_cast<std::size_t>(s)); }
-std::string_view buffer_id(Buffer b) { return kBufferIds.at(static_cast<std::size_t>(b)); }
+std::string_view step_id(Step s) {
+    return kStepIds.at(static_cast<std::size_t>(s));
+}
+std::string_view buffer_id(Buffer b) {
+    return kBufferIds.at(static_cast<std::size_t>(b));
+}
 
 Step find_step(std::string_view id) {
     for (std::size_t i = 0; i < kStepIds.size(); ++i)

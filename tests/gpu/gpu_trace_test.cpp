@@ -33,7 +33,7 @@ Backends& backends() {
 #define REQUIRE_GPU()                                                                              \
     do {                                                                                           \
         if (!backends().gpu)                                                                       \
-            GTEST_SKIP() << "no GPU: " << backends().why;                                         \
+            GTEST_SKIP() << "no GPU: " << backends().why;                                          \
     } while (0)
 
 struct Case {
@@ -57,7 +57,8 @@ std::vector<Case> matrix(const std::vector<int>& sizes, const std::vector<int>& 
             continue; // the production kernels: FastKernels below
         const std::vector<Generator> gens =
             a.family == Family::Histogram
-                ? std::vector<Generator>{Generator::UniformBytes, Generator::OneBin, Generator::Skewed}
+                ? std::vector<Generator>{Generator::UniformBytes, Generator::OneBin,
+                                         Generator::Skewed}
                 : std::vector<Generator>{Generator::RandomInt, Generator::RandomFloat};
         const std::size_t inputs = every_input ? gens.size() : 1;
         for (int n : sizes)
@@ -90,8 +91,9 @@ std::string first_difference(const Trace& a, const Trace& b) {
         if (!(a.frames[i] == b.frames[i])) {
             const Frame& f = a.frames[i];
             std::string s = "frame " + std::to_string(i) + " (" + std::string(step_id(f.step)) +
-                            " pass " + std::to_string(f.pass) + " level " + std::to_string(f.level) +
-                            " block " + std::to_string(f.block) + " warp " + std::to_string(f.warp) + ")";
+                            " pass " + std::to_string(f.pass) + " level " +
+                            std::to_string(f.level) + " block " + std::to_string(f.block) +
+                            " warp " + std::to_string(f.warp) + ")";
             for (std::size_t c = 0; c < std::min(f.values.size(), b.frames[i].values.size()); ++c)
                 if (f.values[c] != b.frames[i].values[c] ||
                     std::signbit(f.values[c]) != std::signbit(b.frames[i].values[c]))
@@ -100,7 +102,8 @@ std::string first_difference(const Trace& a, const Trace& b) {
             return s;
         }
     if (a.frames.size() != b.frames.size())
-        return "frame counts " + std::to_string(a.frames.size()) + " vs " + std::to_string(b.frames.size());
+        return "frame counts " + std::to_string(a.frames.size()) + " vs " +
+               std::to_string(b.frames.size());
     return "results differ";
 }
 
@@ -192,8 +195,9 @@ struct FastCase {
 
 std::vector<FastCase> fast_cases() {
     // Non-multiples of the 16-byte vector, of the block and of scanFast's 4096-element tile.
-    const std::vector<int> sizes{1, 2, 3, 5, 31, 255, 1023, 1025, 4095, 4096, 4097, 65539,
-                                 1 << 20, (1 << 21) + 7}; // integer sums stay below 2^24: exact
+    const std::vector<int> sizes{
+        1,    2,    3,    5,     31,      255,          1023, 1025,
+        4095, 4096, 4097, 65539, 1 << 20, (1 << 21) + 7}; // integer sums stay below 2^24: exact
     std::vector<FastCase> cases;
     for (int n : sizes) {
         for (Generator g : {Generator::RandomInt, Generator::RandomFloat}) {
@@ -246,7 +250,8 @@ TEST(GpuPitfall, NonPowerOfTwoTreeEqualsTheModelBitForBit) {
         r.input = generate(Generator::RandomFloat, 4097, static_cast<std::uint64_t>(block), 0);
         const Trace cpu = backends().cpu->trace(r);
         const Trace gpu = backends().gpu->trace(r);
-        EXPECT_TRUE(gpu.frames == cpu.frames) << "block " << block << ": " << first_difference(gpu, cpu);
+        EXPECT_TRUE(gpu.frames == cpu.frames)
+            << "block " << block << ": " << first_difference(gpu, cpu);
         EXPECT_EQ(gpu.result, cpu.result);
     }
 }
@@ -288,11 +293,15 @@ TEST(GpuPitfall, EveryLaneWritesLeavesOneOfTheLanesValues) {
     }
     EXPECT_GT(raced, 0);
     std::cout << "every-lane-writes on the GPU: sum " << format_value(gpu.result.at(0))
-              << " (the right sum is " << format_value(backends().cpu->run([&] {
-                     Request right = r;
-                     right.options.pitfall = Pitfall::None;
-                     return right;
-                 }()).at(0))
+              << " (the right sum is "
+              << format_value(backends()
+                                  .cpu
+                                  ->run([&] {
+                                      Request right = r;
+                                      right.options.pitfall = Pitfall::None;
+                                      return right;
+                                  }())
+                                  .at(0))
               << ")\n";
 }
 

@@ -11,8 +11,8 @@
 namespace pplab {
 
 struct AnswerLine {
-    int line_number = 0;   // in the answer file, from 1
-    std::string label;     // empty when the line had none
+    int line_number = 0; // in the answer file, from 1
+    std::string label;   // empty when the line had none
     std::vector<float> values;
 };
 
@@ -22,8 +22,8 @@ std::vector<AnswerLine> parse_answer(std::string_view text);
 
 struct LevelVerdict {
     int line_number = 0;
-    int frame = -1;        // the frame the line was compared with
-    std::string label;     // that frame's label
+    int frame = -1;    // the frame the line was compared with
+    std::string label; // that frame's label
     bool right = false;
     std::vector<int> wrong_cells;
     std::string explanation; // for the first wrong cell: thread, step, expected vs given

@@ -26,7 +26,7 @@ struct CellRef {
 };
 
 struct CellWrite {
-    int thread = -1;           // threadIdx.x (lane, for per-warp frames) that wrote it; -1: unchanged
+    int thread = -1; // threadIdx.x (lane, for per-warp frames) that wrote it; -1: unchanged
     std::vector<CellRef> from; // what the writer read, in the order of the expression
     std::string expression;    // in the kernel's names: "s[3] = s[3] + s[1]"
     bool keeps_own = false;    // shuffle whose source lane is out of range: adds its own value

@@ -24,25 +24,25 @@ inline constexpr std::uint16_t kVersion = 1;
 
 // What happened just before the snapshot. Values are part of the format: append only.
 enum class Step : std::uint8_t {
-    SerialAdd = 0,      // reduce-naive: thread 0 added one more element
-    Load = 1,           // the block's shared array (or a warp's lanes) after the load
-    Accumulate = 2,     // each thread's register sum after one grid-stride round
-    TreeLevel = 3,      // shared array after one level of the halving tree
-    Shuffle = 4,        // a warp's lanes after one __shfl_down_sync step
-    WarpTotals = 5,     // s[WARPS] after the one barrier of reduceFull
-    FinalShuffle = 6,   // the first warp's lanes while it combines the warp totals
-    BlockTotal = 7,     // what the block wrote to out[blockIdx.x]
-    AtomicAdd = 8,      // one block's atomicAdd into the single sum, in arrival order
-    Upsweep = 9,        // Blelloch: shared array after one upsweep level
-    ClearRoot = 10,     // Blelloch: after s[n-1] = 0
-    Downsweep = 11,     // Blelloch: shared array after one downsweep level
+    SerialAdd = 0,       // reduce-naive: thread 0 added one more element
+    Load = 1,            // the block's shared array (or a warp's lanes) after the load
+    Accumulate = 2,      // each thread's register sum after one grid-stride round
+    TreeLevel = 3,       // shared array after one level of the halving tree
+    Shuffle = 4,         // a warp's lanes after one __shfl_down_sync step
+    WarpTotals = 5,      // s[WARPS] after the one barrier of reduceFull
+    FinalShuffle = 6,    // the first warp's lanes while it combines the warp totals
+    BlockTotal = 7,      // what the block wrote to out[blockIdx.x]
+    AtomicAdd = 8,       // one block's atomicAdd into the single sum, in arrival order
+    Upsweep = 9,         // Blelloch: shared array after one upsweep level
+    ClearRoot = 10,      // Blelloch: after s[n-1] = 0
+    Downsweep = 11,      // Blelloch: shared array after one downsweep level
     InclusiveShift = 12, // exclusive result shifted left by one, the block total last
-    AddCarries = 13,    // multi-block scan: a block's slice after adding its carry
-    HillisSteele = 14,  // shared array after one step of the inclusive Hillis-Steele scan
-    HistZero = 15,      // private histogram(s) after zeroing
+    AddCarries = 13,     // multi-block scan: a block's slice after adding its carry
+    HillisSteele = 14,   // shared array after one step of the inclusive Hillis-Steele scan
+    HistZero = 15,       // private histogram(s) after zeroing
     HistAccumulate = 16, // histogram after one grid-stride round of atomics
-    HistMerge = 17,     // per-warp histograms summed into one per block
-    HistFold = 18,      // global bins after one block's fold
+    HistMerge = 17,      // per-warp histograms summed into one per block
+    HistFold = 18,       // global bins after one block's fold
 };
 inline constexpr int kStepCount = 19;
 
@@ -98,7 +98,9 @@ struct LaunchLayout {
 };
 static_assert(sizeof(LaunchLayout) <= 512, "kernel parameter space is small");
 
-PPLAB_HD inline std::uint32_t record_words(const Segment& s) { return kHeaderWords + s.count; }
+PPLAB_HD inline std::uint32_t record_words(const Segment& s) {
+    return kHeaderWords + s.count;
+}
 
 // Word offset of the record (level, block, warp) of segment s. Arguments outside the
 // segment's rectangle are a bug in the caller; the decoder catches any such record.
@@ -107,8 +109,7 @@ PPLAB_HD inline std::uint64_t record_offset(const Segment& s, int level, int blo
     const std::uint64_t w = s.warps > 0 ? static_cast<std::uint64_t>(warp) : 0u;
     const std::uint64_t nb = s.blocks > 0 ? static_cast<std::uint64_t>(s.blocks) : 1u;
     const std::uint64_t nw = s.warps > 0 ? static_cast<std::uint64_t>(s.warps) : 1u;
-    const std::uint64_t index =
-        (static_cast<std::uint64_t>(level - s.level0) * nb + b) * nw + w;
+    const std::uint64_t index = (static_cast<std::uint64_t>(level - s.level0) * nb + b) * nw + w;
     return s.base + index * record_words(s);
 }
 

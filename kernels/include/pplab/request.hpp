@@ -95,7 +95,7 @@ enum class Pitfall {
 };
 inline constexpr int kPitfallCount = 5;
 
-std::string_view pitfall_id(Pitfall p);   // "non-power-of-two", ...
+std::string_view pitfall_id(Pitfall p);    // "non-power-of-two", ...
 Pitfall find_pitfall(std::string_view id); // throws InputError
 // The algorithm whose kernel the pitfall changes (Pitfall::None: any).
 Algorithm pitfall_algorithm(Pitfall p);
@@ -104,8 +104,8 @@ Algorithm pitfall_algorithm(Pitfall p);
 bool pitfall_runs_on_gpu(Pitfall p);
 
 struct Options {
-    bool inclusive = false;  // scans: shift the exclusive result into an inclusive one
-    bool skip_empty = true;  // histograms: the fold's `if (s_hist[b] != 0)` (Exercise 4)
+    bool inclusive = false;       // scans: shift the exclusive result into an inclusive one
+    bool skip_empty = true;       // histograms: the fold's `if (s_hist[b] != 0)` (Exercise 4)
     std::uint64_t order_seed = 0; // reduce-atomic on the CPU model: which arrival order
     Pitfall pitfall = Pitfall::None;
     int active_lanes = kWarpSize; // PartialWarp: lanes 0..active_lanes-1 call warpReduce

@@ -29,10 +29,10 @@ struct TimingRow {
 
 struct TimingReport {
     std::string device;
-    std::string date;     // UTC, ISO 8601
+    std::string date; // UTC, ISO 8601
     int sms = 0;
     double l2_mib = 0;
-    int runs = 0;         // timed runs per row (median reported)
+    int runs = 0; // timed runs per row (median reported)
     int warmups = 0;
     double copy_gbps = 0; // cudaMemcpy device to device, read + write
     std::vector<TimingRow> rows;

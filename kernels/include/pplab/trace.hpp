@@ -34,10 +34,11 @@ struct Frame {
 };
 
 struct Trace {
-    Request request; // normalized: every default filled in
+    Request request;     // normalized: every default filled in
     std::string backend; // "cpu" or "cuda"
     std::string device;  // "CPU lockstep model" or the GPU's name
-    std::vector<Frame> frames; // canonical order: (pass, step order in the kernel, level, block, warp)
+    std::vector<Frame>
+        frames; // canonical order: (pass, step order in the kernel, level, block, warp)
     std::vector<float> result; // what the kernel left in its output buffer
 
     // Same recording, whoever produced it: request, frames and result, bit for bit.
