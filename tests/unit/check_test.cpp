@@ -1,6 +1,8 @@
 // `pplab check`: a student's hand-trace of Exercise 3 against the Blelloch trace. Right
 // answers pass with or without labels; each kind of mistake is found where it was made and
 // explained in the kernel's terms; answers that cannot be read are InputErrors.
+#include "helpers.hpp"
+
 #include "pplab/backend.hpp"
 #include "pplab/check.hpp"
 #include "pplab/io.hpp"
@@ -13,19 +15,14 @@
 namespace pplab {
 namespace {
 
+using namespace test;
+
 Trace blelloch_1234() {
-    Request r;
-    r.algorithm = Algorithm::ScanBlelloch;
-    r.input = {1, 2, 3, 4};
-    return make_cpu_backend()->trace(r);
+    return trace(request(Algorithm::ScanBlelloch, {1, 2, 3, 4}));
 }
 
 CheckResult check(const std::string& answer) {
     return check_answer(blelloch_1234(), parse_answer(answer));
-}
-
-bool mentions(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
 }
 
 // Exercise 3, worked by hand: s after each level.
@@ -212,13 +209,9 @@ TEST(Check, TheTextFormatIsARightAnswerForEveryAlgorithm) {
 
 // ---- Answers that cannot be read -------------------------------------------------------
 
+// The message of the InputError that reading `answer` throws, or "" when it can be read.
 std::string parse_error(const std::string& answer) {
-    try {
-        check(answer);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "";
+    return input_error([&] { check(answer); });
 }
 
 TEST(Check, RejectsNonNumericValuesNamingTheLine) {

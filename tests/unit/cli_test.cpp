@@ -28,6 +28,11 @@ struct Outcome {
     std::string out, err;
 };
 
+// A path as one shell word (the scratch paths hold no quote).
+std::string quoted(const fs::path& p) {
+    return "'" + p.string() + "'";
+}
+
 std::string slurp(const fs::path& p) {
     std::ifstream f(p, std::ios::binary);
     std::ostringstream s;
@@ -53,8 +58,8 @@ protected:
     // back end is asked for explicitly so no "no GPU" note joins stderr on any machine.
     Outcome pplab(const std::string& args) const {
         const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-        const std::string cmd = "'" + std::string(PPLAB_BINARY) + "' " + args + " >'" +
-                                out.string() + "' 2>'" + err.string() + "'";
+        const std::string cmd =
+            quoted(PPLAB_BINARY) + " " + args + " >" + quoted(out) + " 2>" + quoted(err);
         const int status = std::system(cmd.c_str());
         Outcome r;
         r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -133,8 +138,7 @@ TEST_F(Cli, TraceMarkdown) {
 
 TEST_F(Cli, OutWritesTheFile) {
     const fs::path file = dir_ / "trace.json";
-    const Outcome r =
-        pplab(std::string(kBlelloch) + " --format json --out '" + file.string() + "'");
+    const Outcome r = pplab(std::string(kBlelloch) + " --format json --out " + quoted(file));
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "");
     ASSERT_TRUE(fs::exists(file));
@@ -143,19 +147,19 @@ TEST_F(Cli, OutWritesTheFile) {
 
 TEST_F(Cli, OutLeavesNoFileOnError) {
     const fs::path file = dir_ / "trace.txt";
-    expect_bad_input("trace --backend cpu --algo reduce-tree --block 100 --n 8 --out '" +
-                         file.string() + "'",
+    expect_bad_input("trace --backend cpu --algo reduce-tree --block 100 --n 8 --out " +
+                         quoted(file),
                      "power of two");
     EXPECT_FALSE(fs::exists(file));
     EXPECT_FALSE(fs::exists(file.string() + ".part"));
     // An earlier file is not clobbered either.
     write("trace.txt", "earlier");
-    expect_bad_input(
-        "trace --backend cpu --algo reduce-tree --input 1,x --out '" + file.string() + "'", "'x'");
+    expect_bad_input("trace --backend cpu --algo reduce-tree --input 1,x --out " + quoted(file),
+                     "'x'");
     EXPECT_EQ(slurp(file), "earlier");
     // A directory that does not exist: a clear error, nothing written.
-    expect_bad_input("trace --backend cpu --algo reduce-tree --n 8 --out '" +
-                         (dir_ / "no" / "such.txt").string() + "'",
+    expect_bad_input("trace --backend cpu --algo reduce-tree --n 8 --out " +
+                         quoted(dir_ / "no" / "such.txt"),
                      "cannot write");
 }
 
@@ -165,16 +169,14 @@ TEST_F(Cli, CheckRightAnswerExitsZero) {
     const fs::path a =
         write("answer.txt", "load: 1 2 3 4\nupsweep 1: 1 3 3 7\nupsweep 2: 1 3 3 10\n"
                             "clear-root: 1 3 3 0\ndownsweep 1: 1 0 3 3\ndownsweep 2: 0 1 3 6\n");
-    const Outcome r =
-        pplab("check --algo scan-blelloch --input 1,2,3,4 --answer '" + a.string() + "'");
+    const Outcome r = pplab("check --algo scan-blelloch --input 1,2,3,4 --answer " + quoted(a));
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("All 6 levels are right"), std::string::npos) << r.out;
 }
 
 TEST_F(Cli, CheckWrongAnswerExitsOneAndExplainsTheFirstMistake) {
     const fs::path a = write("answer.txt", "1 2 3 4\n1 3 3 7\n1 3 3 9\n1 3 3 0\n");
-    const Outcome r =
-        pplab("check --algo scan-blelloch --input 1,2,3,4 --answer '" + a.string() + "'");
+    const Outcome r = pplab("check --algo scan-blelloch --input 1,2,3,4 --answer " + quoted(a));
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     EXPECT_NE(r.out.find("WRONG  upsweep 2"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("First mistake, line 3"), std::string::npos) << r.out;
@@ -185,12 +187,11 @@ TEST_F(Cli, CheckWrongAnswerExitsOneAndExplainsTheFirstMistake) {
 
 TEST_F(Cli, CheckMalformedAnswerExitsTwo) {
     const std::string check = "check --algo scan-blelloch --input 1,2,3,4 --answer ";
-    expect_bad_input(check + "'" + write("a.txt", "1 2 three 4\n").string() + "'", "line 1");
-    expect_bad_input(check + "'" + write("b.txt", "1 2 3\n").string() + "'", "3 values");
-    expect_bad_input(check + "'" + write("c.txt", "upsweep 9: 1 2 3 4\n").string() + "'",
-                     "upsweep 9");
-    expect_bad_input(check + "'" + write("d.txt", "").string() + "'", "no levels");
-    expect_bad_input(check + "'" + (dir_ / "missing.txt").string() + "'", "cannot read");
+    expect_bad_input(check + quoted(write("a.txt", "1 2 three 4\n")), "line 1");
+    expect_bad_input(check + quoted(write("b.txt", "1 2 3\n")), "3 values");
+    expect_bad_input(check + quoted(write("c.txt", "upsweep 9: 1 2 3 4\n")), "upsweep 9");
+    expect_bad_input(check + quoted(write("d.txt", "")), "no levels");
+    expect_bad_input(check + quoted(dir_ / "missing.txt"), "cannot read");
 }
 
 // ---- Bad input -------------------------------------------------------------------------
@@ -203,7 +204,7 @@ TEST_F(Cli, BadInputListsExitTwo) {
     expect_bad_input(tree + "--input 1,inf", "finite");
     expect_bad_input(tree + "--input 1,-inf", "finite");
     expect_bad_input(tree + "--input 3e38,3e38", "overflow");
-    expect_bad_input(tree + "--input-file '" + (dir_ / "missing").string() + "'", "cannot read");
+    expect_bad_input(tree + "--input-file " + quoted(dir_ / "missing"), "cannot read");
 }
 
 TEST_F(Cli, BadSizesExitTwo) {
@@ -247,12 +248,12 @@ TEST_F(Cli, ProductionKernelsAreNotTraced) {
     for (const std::string id : {"reduce-fast", "scan-fast", "hist-fast"}) {
         const fs::path file = dir_ / (id + ".txt");
         expect_bad_input("trace --backend cpu --algo " + id + " --n 1000", "not traced");
-        expect_bad_input("trace --backend cpu --algo " + id + " --n 8 --format json --out '" +
-                             file.string() + "'",
+        expect_bad_input("trace --backend cpu --algo " + id + " --n 8 --format json --out " +
+                             quoted(file),
                          id + " is a production kernel");
         EXPECT_FALSE(fs::exists(file));
-        expect_bad_input("check --algo " + id + " --n 8 --answer '" +
-                             write("answer.txt", "1 2 3\n").string() + "'",
+        expect_bad_input("check --algo " + id + " --n 8 --answer " +
+                             quoted(write("answer.txt", "1 2 3\n")),
                          "not traced");
     }
 }

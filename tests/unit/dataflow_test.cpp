@@ -1,5 +1,7 @@
 // Dataflow: which thread wrote each cell, from which cells. Known frames of the chapter are
 // checked cell by cell, and for every algorithm the named sources must reproduce the values.
+#include "helpers.hpp"
+
 #include "pplab/backend.hpp"
 #include "pplab/dataflow.hpp"
 
@@ -10,17 +12,7 @@
 namespace pplab {
 namespace {
 
-Request request(Algorithm a, std::vector<float> input, int block = 0) {
-    Request r;
-    r.algorithm = a;
-    r.block = block;
-    r.input = std::move(input);
-    return r;
-}
-
-Trace trace(const Request& r) {
-    return make_cpu_backend()->trace(r);
-}
+using namespace test;
 
 std::size_t index_of(const Trace& t, Step s, int level, int block = 0, int warp = -1,
                      int pass = 0) {
@@ -45,8 +37,14 @@ std::vector<float> launch_input(const Trace& t, int pass) {
     return totals;
 }
 
-bool mentions(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
+// A request for `a` over n random whole numbers (bin numbers below 16 for a histogram), in
+// blocks of 64 threads and 16 bins.
+Request random_request(const AlgorithmInfo& a, int n) {
+    Request r =
+        request(a.algorithm,
+                generate(Generator::RandomInt, n, 4, a.family == Family::Histogram ? 16 : 0), 64);
+    r.bins = 16;
+    return r;
 }
 
 TEST(Dataflow, TreeLevel2AtBlock8) {
@@ -187,12 +185,7 @@ TEST(Dataflow, SourcesAreEarlierCellsForEveryAlgorithm) {
         SCOPED_TRACE(std::string(a.id));
         if (!a.traced)
             continue; // a production kernel records no frames (production_test.cpp)
-        Request r = request(a.algorithm,
-                            generate(Generator::RandomInt, a.single_block ? 64 : 3000, 4,
-                                     a.family == Family::Histogram ? 16 : 0),
-                            64);
-        r.bins = 16;
-        const Trace t = trace(r);
+        const Trace t = trace(random_request(a, a.single_block ? 64 : 3000));
         const Dataflow flow(t);
         for (std::size_t i = 0; i < t.frames.size(); ++i) {
             const auto w = flow.writes(i);
@@ -224,11 +217,7 @@ TEST(Dataflow, NamedSourcesReproduceEveryValue) {
         SCOPED_TRACE(std::string(a.id));
         if (!a.traced)
             continue; // a production kernel records no frames (production_test.cpp)
-        Request r = request(a.algorithm,
-                            generate(Generator::RandomInt, a.single_block ? 60 : 300, 4,
-                                     a.family == Family::Histogram ? 16 : 0),
-                            64);
-        r.bins = 16;
+        Request r = random_request(a, a.single_block ? 60 : 300);
         r.options.inclusive = true;
         r.options.skip_empty = false;
         for (const bool inclusive : {false, true}) {

@@ -1,6 +1,8 @@
 // Golden traces of the chapter's worked cases, compared exactly with to_text(). The files in
 // tests/golden/ were written by hand from the chapter's code (each value is worked out in the
 // file's level-by-level lines), not captured from the program.
+#include "helpers.hpp"
+
 #include "pplab/backend.hpp"
 #include "pplab/io.hpp"
 #include "pplab/stats.hpp"
@@ -14,6 +16,8 @@
 namespace pplab {
 namespace {
 
+using namespace test;
+
 std::string read_golden(const std::string& name) {
     const std::string path = std::string(PPLAB_GOLDEN_DIR) + "/" + name;
     std::ifstream f(path, std::ios::binary);
@@ -24,16 +28,8 @@ std::string read_golden(const std::string& name) {
     return s.str();
 }
 
-Request request(Algorithm a, std::vector<float> input, int block = 0) {
-    Request r;
-    r.algorithm = a;
-    r.block = block;
-    r.input = std::move(input);
-    return r;
-}
-
 void expect_golden(const std::string& file, const Request& r) {
-    const Trace t = make_cpu_backend()->trace(r);
+    const Trace t = trace(r);
     EXPECT_EQ(to_text(t), read_golden(file)) << "golden file tests/golden/" << file;
 }
 

@@ -1,6 +1,8 @@
 // JSON: what to_json writes, trace_from_json reads back as the same recording, bit for bit;
 // a file that is not such a trace (or was edited into something no request records) is
 // refused with an InputError.
+#include "helpers.hpp"
+
 #include "pplab/backend.hpp"
 #include "pplab/io.hpp"
 #include "pplab/stats.hpp"
@@ -16,19 +18,8 @@
 namespace pplab {
 namespace {
 
+using namespace test;
 using nlohmann::json;
-
-Request request(Algorithm a, std::vector<float> input, int block = 0) {
-    Request r;
-    r.algorithm = a;
-    r.block = block;
-    r.input = std::move(input);
-    return r;
-}
-
-Trace trace(const Request& r) {
-    return make_cpu_backend()->trace(r);
-}
 
 void expect_round_trip(const Trace& t) {
     const Trace back = trace_from_json(to_json(t));

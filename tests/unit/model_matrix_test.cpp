@@ -289,33 +289,25 @@ std::string odd_name(const ::testing::TestParamInfo<OddShape>& p) {
 
 INSTANTIATE_TEST_SUITE_P(Shapes, ModelOddShapes, ::testing::ValuesIn(kOddShapes), odd_name);
 
-INSTANTIATE_TEST_SUITE_P(ReduceNaive, ModelMatrix,
-                         ::testing::ValuesIn(matrix(Algorithm::ReduceNaive, kSums)), case_name);
-INSTANTIATE_TEST_SUITE_P(ReduceTree, ModelMatrix,
-                         ::testing::ValuesIn(matrix(Algorithm::ReduceTree, kSums)), case_name);
-INSTANTIATE_TEST_SUITE_P(ReduceCoarsened, ModelMatrix,
-                         ::testing::ValuesIn(matrix(Algorithm::ReduceCoarsened, kSums)), case_name);
-INSTANTIATE_TEST_SUITE_P(ReduceShuffle, ModelMatrix,
-                         ::testing::ValuesIn(matrix(Algorithm::ReduceShuffle, kSums)), case_name);
-INSTANTIATE_TEST_SUITE_P(ReduceFull, ModelMatrix,
-                         ::testing::ValuesIn(matrix(Algorithm::ReduceFull, kSums)), case_name);
-INSTANTIATE_TEST_SUITE_P(ReduceAtomic, ModelMatrix,
-                         ::testing::ValuesIn(matrix(Algorithm::ReduceAtomic, kSums)), case_name);
-INSTANTIATE_TEST_SUITE_P(ScanBlelloch, ModelMatrix,
-                         ::testing::ValuesIn(matrix(Algorithm::ScanBlelloch, kScans)), case_name);
-INSTANTIATE_TEST_SUITE_P(ScanMultiblock, ModelMatrix,
-                         ::testing::ValuesIn(matrix(Algorithm::ScanMultiblock, kScans)), case_name);
-INSTANTIATE_TEST_SUITE_P(ScanHillisSteele, ModelMatrix,
-                         ::testing::ValuesIn(matrix(Algorithm::ScanHillisSteele, kSums)),
-                         case_name);
-INSTANTIATE_TEST_SUITE_P(HistGlobal, ModelMatrix,
-                         ::testing::ValuesIn(matrix(Algorithm::HistGlobal, kBins)), case_name);
-INSTANTIATE_TEST_SUITE_P(HistPrivatised, ModelMatrix,
-                         ::testing::ValuesIn(matrix(Algorithm::HistPrivatised, kPrivateBins)),
-                         case_name);
-INSTANTIATE_TEST_SUITE_P(HistPerWarp, ModelMatrix,
-                         ::testing::ValuesIn(matrix(Algorithm::HistPerWarp, kPrivateBins)),
-                         case_name);
+// One instantiation per algorithm, named after it: "ReduceTree/ModelMatrix.X/n257_block64".
+#define PPLAB_MODEL_MATRIX(algorithm, inputs)                                                      \
+    INSTANTIATE_TEST_SUITE_P(algorithm, ModelMatrix,                                               \
+                             ::testing::ValuesIn(matrix(Algorithm::algorithm, inputs)), case_name)
+
+PPLAB_MODEL_MATRIX(ReduceNaive, kSums);
+PPLAB_MODEL_MATRIX(ReduceTree, kSums);
+PPLAB_MODEL_MATRIX(ReduceCoarsened, kSums);
+PPLAB_MODEL_MATRIX(ReduceShuffle, kSums);
+PPLAB_MODEL_MATRIX(ReduceFull, kSums);
+PPLAB_MODEL_MATRIX(ReduceAtomic, kSums);
+PPLAB_MODEL_MATRIX(ScanBlelloch, kScans);
+PPLAB_MODEL_MATRIX(ScanMultiblock, kScans);
+PPLAB_MODEL_MATRIX(ScanHillisSteele, kSums);
+PPLAB_MODEL_MATRIX(HistGlobal, kBins);
+PPLAB_MODEL_MATRIX(HistPrivatised, kPrivateBins);
+PPLAB_MODEL_MATRIX(HistPerWarp, kPrivateBins);
+
+#undef PPLAB_MODEL_MATRIX
 
 // ---- The production kernels: run(), not trace() --------------------------------------------
 // Sizes that are not multiples of the 16-byte vector (4), of a block's vectors (256 x 4) or of

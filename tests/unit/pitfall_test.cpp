@@ -1,5 +1,7 @@
 // The chapter's pitfalls and Exercise 2 as deliberate mistakes: what each shows on the CPU
 // model (values, undefined cells, races, hazards, counts) and which requests it refuses.
+#include "helpers.hpp"
+
 #include "pplab/backend.hpp"
 #include "pplab/check.hpp"
 #include "pplab/dataflow.hpp"
@@ -14,18 +16,14 @@
 namespace pplab {
 namespace {
 
-Trace cpu_trace(Algorithm a, std::vector<float> input, int block, Pitfall p, int active = 32) {
-    Request r;
-    r.algorithm = a;
-    r.block = block;
-    r.input = std::move(input);
+using namespace test;
+
+// The CPU model's trace with the pitfall p; `active` lanes call warpReduce (PartialWarp).
+Trace pitfall_trace(Algorithm a, std::vector<float> input, int block, Pitfall p, int active = 32) {
+    Request r = request(a, std::move(input), block);
     r.options.pitfall = p;
     r.options.active_lanes = active;
-    return make_cpu_backend()->trace(r);
-}
-
-std::vector<float> ones(int n) {
-    return std::vector<float>(static_cast<std::size_t>(n), 1.0f);
+    return trace(r);
 }
 
 int frame_of(const Trace& t, Step s, int level, int block = 0, int warp = -1) {
@@ -55,7 +53,8 @@ TEST(Pitfall, NonPowerOfTwoTreeLosesElementsAndSaysWhich) {
     plain.block = 6;
     plain.input = {1, 2, 3, 4, 5, 6};
     EXPECT_THROW(normalize(plain), InputError); // only the pitfall lifts the rule
-    const Trace t = cpu_trace(Algorithm::ReduceTree, {1, 2, 3, 4, 5, 6}, 6, Pitfall::NonPowerOfTwo);
+    const Trace t =
+        pitfall_trace(Algorithm::ReduceTree, {1, 2, 3, 4, 5, 6}, 6, Pitfall::NonPowerOfTwo);
     EXPECT_EQ(t.result, std::vector<float>{12.0f}); // 1+4 + 2+5, not 21
     const int last = frame_of(t, Step::TreeLevel, 2);
     ASSERT_GE(last, 0);
@@ -67,7 +66,7 @@ TEST(Pitfall, NonPowerOfTwoTreeLosesElementsAndSaysWhich) {
 }
 
 TEST(Pitfall, EveryLaneWritesRacesAndTheModelInventsNoWinner) {
-    const Trace t = cpu_trace(Algorithm::ReduceFull, ones(64), 64, Pitfall::EveryLaneWrites);
+    const Trace t = pitfall_trace(Algorithm::ReduceFull, ones(64), 64, Pitfall::EveryLaneWrites);
     const int totals = frame_of(t, Step::WarpTotals, 0);
     ASSERT_GE(totals, 0);
     for (float v : t.frames[static_cast<std::size_t>(totals)].values)
@@ -83,13 +82,13 @@ TEST(Pitfall, EveryLaneWritesRacesAndTheModelInventsNoWinner) {
     }
     // Every lane stores: 64 shared writes where the chapter's kernel makes 2.
     EXPECT_EQ(frame_cost(t, static_cast<std::size_t>(totals)).shared_writes, 64);
-    const Trace right = cpu_trace(Algorithm::ReduceFull, ones(64), 64, Pitfall::None);
+    const Trace right = pitfall_trace(Algorithm::ReduceFull, ones(64), 64, Pitfall::None);
     EXPECT_EQ(frame_cost(right, static_cast<std::size_t>(totals)).shared_writes, 2);
     EXPECT_EQ(right.result, std::vector<float>{64.0f});
 }
 
 TEST(Pitfall, PartialWarpMarksEveryValueThatReadsANonParticipatingLane) {
-    const Trace t = cpu_trace(Algorithm::ReduceShuffle, ones(32), 32, Pitfall::PartialWarp, 20);
+    const Trace t = pitfall_trace(Algorithm::ReduceShuffle, ones(32), 32, Pitfall::PartialWarp, 20);
     // Shuffle 1 (offset 16): lanes 4..15 read lanes 20..31, which did not call it.
     const int s1 = frame_of(t, Step::Shuffle, 1, 0, 0);
     ASSERT_GE(s1, 0);
@@ -106,8 +105,9 @@ TEST(Pitfall, PartialWarpMarksEveryValueThatReadsANonParticipatingLane) {
     }
     EXPECT_TRUE(std::isnan(t.result[0])); // lane 0's sum depends on undefined values
     // With all 32 lanes the same request is the chapter's, and defined.
-    EXPECT_EQ(cpu_trace(Algorithm::ReduceShuffle, ones(32), 32, Pitfall::PartialWarp, 32).result,
-              std::vector<float>{32.0f});
+    EXPECT_EQ(
+        pitfall_trace(Algorithm::ReduceShuffle, ones(32), 32, Pitfall::PartialWarp, 32).result,
+        std::vector<float>{32.0f});
     Request bad;
     bad.algorithm = Algorithm::ReduceShuffle;
     bad.input = ones(32);
@@ -117,8 +117,9 @@ TEST(Pitfall, PartialWarpMarksEveryValueThatReadsANonParticipatingLane) {
 }
 
 TEST(Pitfall, MissingFinalSyncKeepsTheValuesAndMarksTheUnorderedReads) {
-    const Trace wrong = cpu_trace(Algorithm::ScanBlelloch, {1, 2, 3, 4}, 4, Pitfall::NoFinalSync);
-    const Trace right = cpu_trace(Algorithm::ScanBlelloch, {1, 2, 3, 4}, 4, Pitfall::None);
+    const Trace wrong =
+        pitfall_trace(Algorithm::ScanBlelloch, {1, 2, 3, 4}, 4, Pitfall::NoFinalSync);
+    const Trace right = pitfall_trace(Algorithm::ScanBlelloch, {1, 2, 3, 4}, 4, Pitfall::None);
     EXPECT_TRUE(wrong.frames == right.frames); // the lockstep model cannot show the race itself
     EXPECT_EQ(summarize(right).barriers_per_block, 5);
     EXPECT_EQ(summarize(wrong).barriers_per_block, 4);
@@ -136,7 +137,7 @@ TEST(Pitfall, MissingFinalSyncKeepsTheValuesAndMarksTheUnorderedReads) {
 }
 
 TEST(Pitfall, UndefinedValuesReadAsQuestionMarksAndRoundTripAsNull) {
-    const Trace t = cpu_trace(Algorithm::ReduceFull, ones(64), 64, Pitfall::EveryLaneWrites);
+    const Trace t = pitfall_trace(Algorithm::ReduceFull, ones(64), 64, Pitfall::EveryLaneWrites);
     const std::string text = to_text(t);
     EXPECT_NE(text.find("warp-totals: ? ?"), std::string::npos);
     const std::string json = to_json(t);

@@ -5,6 +5,7 @@
 // (1e8 + 1 == 1e8: floats near 1e8 are 8 apart), its determinism and its dependence on the
 // grid; scanFast's reference rounded once; histogramFast's counts. The results against the
 // serial references over sizes x grids x inputs are ProductionRuns in model_matrix_test.cpp.
+#include "helpers.hpp"
 #include "reference.hpp"
 
 #include "pplab/backend.hpp"
@@ -24,35 +25,10 @@
 namespace pplab {
 namespace {
 
+using namespace test;
+
 constexpr Algorithm kProduction[] = {Algorithm::ReduceFast, Algorithm::ScanFast,
                                      Algorithm::HistFast};
-
-Request request(Algorithm a, std::vector<float> input, int grid = 0, int block = 0) {
-    Request r;
-    r.algorithm = a;
-    r.grid = grid;
-    r.block = block;
-    r.input = std::move(input);
-    return r;
-}
-
-std::vector<float> ones(int n) {
-    return std::vector<float>(static_cast<std::size_t>(n), 1.0f);
-}
-
-// The message of the InputError that normalize throws, or "" when it accepts the request.
-std::string rejection(const Request& r) {
-    try {
-        normalize(r);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "";
-}
-
-bool mentions(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
 
 std::uint32_t bits(float v) {
     return std::bit_cast<std::uint32_t>(v);
@@ -113,8 +89,8 @@ TEST(ProductionIds, TraceAndPlanRefuseThemRunAnswers) {
         EXPECT_THROW(make_plan(normalize(r)), InputError);
         EXPECT_EQ(run(r).size(), result_size(normalize(r)));
         // run() normalizes too: what normalize refuses, run refuses.
-        EXPECT_THROW(run(request(a, {}, 0)), InputError);
-        EXPECT_THROW(run(request(a, ones(10), 0, 128)), InputError);
+        EXPECT_THROW(run(request(a, {})), InputError);
+        EXPECT_THROW(run(request(a, ones(10), 128)), InputError);
     }
 }
 
@@ -124,9 +100,9 @@ TEST(ProductionIds, RunBlocksOf256Only) {
     for (const Algorithm a : kProduction) {
         SCOPED_TRACE(std::string(info(a).id));
         EXPECT_EQ(normalize(request(a, ones(1000))).block, kFastBlock);
-        EXPECT_EQ(normalize(request(a, ones(1000), 0, 256)).block, 256);
+        EXPECT_EQ(normalize(request(a, ones(1000), 256)).block, 256);
         for (const int block : {1, 32, 128, 255, 257, 512, 1024, 2048}) {
-            const std::string why = rejection(request(a, ones(1000), 0, block));
+            const std::string why = rejection(request(a, ones(1000), block));
             EXPECT_TRUE(mentions(why, "256")) << "block " << block << ": " << why;
         }
     }
@@ -150,10 +126,11 @@ TEST(ProductionIds, ReduceFastDefaultGridGivesEachThreadItsMinimumOfLoads) {
     }
     // The grid is free (a grid-stride loop), as for the chapter's grid-stride kernels.
     for (const int grid : {1, 7, 64, 1056, 5000, 65535}) {
-        EXPECT_EQ(normalize(request(Algorithm::ReduceFast, ones(1000), grid)).grid, grid);
+        EXPECT_EQ(normalize(with_grid(request(Algorithm::ReduceFast, ones(1000)), grid)).grid,
+                  grid);
     }
-    EXPECT_NE(rejection(request(Algorithm::ReduceFast, ones(1000), 65536)), "");
-    EXPECT_NE(rejection(request(Algorithm::ReduceFast, ones(1000), -1)), "");
+    EXPECT_NE(rejection(with_grid(request(Algorithm::ReduceFast, ones(1000)), 65536)), "");
+    EXPECT_NE(rejection(with_grid(request(Algorithm::ReduceFast, ones(1000)), -1)), "");
 }
 
 TEST(ProductionIds, RunsTakeInputsLargerThanATrace) {
@@ -174,12 +151,12 @@ TEST(ProductionIds, ScanFastGridIsOneTilePerBlock) {
     for (const auto& [n, grid] : n_grid) {
         EXPECT_EQ(normalize(request(Algorithm::ScanFast, ones(n))).grid, grid) << "n = " << n;
     }
-    EXPECT_EQ(normalize(request(Algorithm::ScanFast, ones(16385), 2)).grid, 2);
-    const std::string wrong = rejection(request(Algorithm::ScanFast, ones(16385), 3));
+    EXPECT_EQ(normalize(with_grid(request(Algorithm::ScanFast, ones(16385)), 2)).grid, 2);
+    const std::string wrong = rejection(with_grid(request(Algorithm::ScanFast, ones(16385)), 3));
     EXPECT_TRUE(mentions(wrong, "does not take --grid"));
     EXPECT_TRUE(mentions(wrong, "one tile of 16384 elements per block")) << wrong;
-    EXPECT_TRUE(
-        mentions(rejection(request(Algorithm::ScanFast, ones(16385), 1)), "does not take --grid"));
+    EXPECT_TRUE(mentions(rejection(with_grid(request(Algorithm::ScanFast, ones(16385)), 1)),
+                         "does not take --grid"));
 }
 
 TEST(ProductionIds, HistFastCountsAtMost256Bins) {
@@ -208,7 +185,7 @@ TEST(ProductionIds, HistFastCountsAtMost256Bins) {
     EXPECT_EQ(normalize(request(Algorithm::HistFast, ones(4096))).grid, 1);
     EXPECT_EQ(normalize(request(Algorithm::HistFast, ones(4097))).grid, 2);
     EXPECT_EQ(normalize(request(Algorithm::HistFast, ones(1 << 24))).grid, kFastReduceMaxGrid);
-    EXPECT_EQ(normalize(request(Algorithm::HistFast, ones(4097), 7)).grid, 7);
+    EXPECT_EQ(normalize(with_grid(request(Algorithm::HistFast, ones(4097)), 7)).grid, 7);
 }
 
 TEST(ProductionIds, NormalizeClearsOptionsThatDoNotApply) {
@@ -255,7 +232,7 @@ std::vector<float> sparse(int n, std::initializer_list<std::pair<int, float>> se
 }
 
 float reduce_fast(const std::vector<float>& in, int grid) {
-    const std::vector<float> out = run(request(Algorithm::ReduceFast, in, grid));
+    const std::vector<float> out = run(with_grid(request(Algorithm::ReduceFast, in), grid));
     EXPECT_EQ(out.size(), 1u);
     return out.empty() ? -1.0f : out[0];
 }

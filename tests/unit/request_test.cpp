@@ -1,5 +1,7 @@
 // normalize(): the chapter's defaults filled in, and every rule a kernel relies on enforced
 // with an InputError a student can act on. Plus the input list parser and the generators.
+#include "helpers.hpp"
+
 #include "pplab/backend.hpp"
 #include "pplab/plan.hpp"
 
@@ -13,27 +15,7 @@
 namespace pplab {
 namespace {
 
-Request request(Algorithm a, std::vector<float> input, int block = 0) {
-    Request r;
-    r.algorithm = a;
-    r.block = block;
-    r.input = std::move(input);
-    return r;
-}
-
-std::vector<float> ones(int n) {
-    return std::vector<float>(static_cast<std::size_t>(n), 1.0f);
-}
-
-// The message of the InputError that normalize throws, or "" when it accepts the request.
-std::string rejection(const Request& r) {
-    try {
-        normalize(r);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "";
-}
+using namespace test;
 
 TEST(Normalize, FillsTheChaptersDefaults) {
     // TILE = 256 and ELEMS_PER_THREAD = 4.

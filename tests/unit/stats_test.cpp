@@ -1,4 +1,6 @@
 // Per-step counters for cases whose costs can be read off the chapter's code.
+#include "helpers.hpp"
+
 #include "pplab/backend.hpp"
 #include "pplab/stats.hpp"
 
@@ -7,17 +9,7 @@
 namespace pplab {
 namespace {
 
-Request request(Algorithm a, std::vector<float> input, int block = 0) {
-    Request r;
-    r.algorithm = a;
-    r.block = block;
-    r.input = std::move(input);
-    return r;
-}
-
-Trace trace(const Request& r) {
-    return make_cpu_backend()->trace(r);
-}
+using namespace test;
 
 std::vector<float> ints(int n) {
     return generate(Generator::RandomInt, n, 9, 0);
