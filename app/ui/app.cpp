@@ -82,7 +82,8 @@ void App::apply_style() {
 }
 
 bool App::animating() const {
-    return st_.playback.moving() || canvas_->animating() || tracer_.busy();
+    return st_.playback.moving() || canvas_->animating() || tracer_.busy() ||
+           st_.classroom.runs.busy();
 }
 
 void App::adopt_results() {
@@ -175,12 +176,40 @@ void App::menu() {
         ImGui::MenuItem("Arrows of earlier steps", nullptr, &st_.view.past_arrows);
         ImGui::EndMenu();
     }
+    classroom_menu();
     if (ImGui::BeginMenu("Help")) {
         ImGui::MenuItem("Keys and mouse", nullptr, &show_help_);
         ImGui::EndMenu();
     }
     ImGui::TextDisabled("   presenter scale %.0f%%", st_.view.presenter_scale * 100);
     ImGui::EndMainMenuBar();
+}
+
+void App::classroom_menu() {
+    if (!ImGui::BeginMenu("Classroom"))
+        return;
+    Practice& p = st_.classroom.practice;
+    if (ImGui::MenuItem("Practice mode", nullptr, p.on)) {
+        if (p.on)
+            p.on = false;
+        else
+            practice_start(st_);
+        open_classroom(st_, ClassroomTab::Practice);
+    }
+    if (ImGui::MenuItem("Exercise 3: Blelloch on [1, 2, 3, 4]"))
+        exercise3_practice(st_);
+    ImGui::Separator();
+    const std::pair<const char*, ClassroomTab> tabs[] = {
+        {"Check a hand-trace", ClassroomTab::HandTrace},
+        {"Exercises", ClassroomTab::Exercises},
+        {"Pitfalls", ClassroomTab::Pitfalls},
+        {"Determinism", ClassroomTab::Determinism},
+        {"Save or open a session", ClassroomTab::Session},
+    };
+    for (const auto& [label, tab] : tabs)
+        if (ImGui::MenuItem(label))
+            open_classroom(st_, tab);
+    ImGui::EndMenu();
 }
 
 void App::frame(double now) {
@@ -190,6 +219,8 @@ void App::frame(double now) {
         fonts_dirty_ = true;
     apply_style();
     adopt_results();
+    apply_jump(st_);
+    practice_follow(st_);
     keys();
     st_.playback.update(dt, st_.steps());
 
@@ -223,7 +254,24 @@ void App::frame(double now) {
         ImGui::SetNextWindowSize(ImVec2(right_w, height));
         ImGui::PushStyleColor(ImGuiCol_WindowBg, side);
         ImGui::Begin("Source", nullptr, fixed);
-        source_.draw(st_);
+        // The kernel's source, or the classroom: practice, exercises, pitfalls, sessions.
+        if (ImGui::BeginTabBar("right_column")) {
+            const bool pick = st_.classroom.select_tab;
+            if (ImGui::BeginTabItem("Kernel source")) {
+                if (!pick)
+                    st_.classroom.show = false;
+                source_.draw(st_);
+                ImGui::EndTabItem();
+            }
+            if (ImGui::BeginTabItem("Classroom", nullptr,
+                                    pick ? ImGuiTabItemFlags_SetSelected : 0)) {
+                if (!pick)
+                    st_.classroom.show = true;
+                classroom_.draw(st_);
+                ImGui::EndTabItem();
+            }
+            ImGui::EndTabBar();
+        }
         ImGui::End();
         ImGui::PopStyleColor();
     }
@@ -257,6 +305,13 @@ void App::frame(double now) {
         ImGui::End();
     }
 
+    if (st_.adopt_settings) {
+        // A saved trace was opened: its settings are what is on screen, and a trace still
+        // on its way for the settings before is not wanted.
+        submitted_ = st_.settings;
+        latest_job_ = 0;
+        st_.adopt_settings = false;
+    }
     if (!(st_.settings == submitted_)) {
         submitted_ = st_.settings;
         latest_job_ = tracer_.submit(st_.settings);

@@ -2,6 +2,7 @@
 // ImGui backends, and calls frame() between ImGui::NewFrame() and ImGui::Render().
 #pragma once
 
+#include "classroom_panel.hpp"
 #include "panels.hpp"
 #include "state.hpp"
 #include "tracer.hpp"
@@ -48,6 +49,7 @@ private:
     void adopt_results();
     void keys();
     void menu();
+    void classroom_menu();
     void apply_style();
 
     Platform platform_;
@@ -59,6 +61,7 @@ private:
     HeaderPanel header_;
     TransportPanel transport_;
     std::unique_ptr<CanvasPanel> canvas_;
+    ClassroomPanel classroom_;
     Settings submitted_;
     std::uint64_t latest_job_ = 0;
     bool fonts_dirty_ = true;

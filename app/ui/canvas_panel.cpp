@@ -33,7 +33,7 @@ bool CanvasPanel::Key::operator==(const Key& o) const {
            height == o.height && options.theme == o.options.theme &&
            options.pixels_per_unit == o.options.pixels_per_unit &&
            options.past_arrows == o.options.past_arrows &&
-           options.text_scale == o.options.text_scale;
+           options.text_scale == o.options.text_scale && answers == o.answers;
 }
 
 CanvasPanel::CanvasPanel() = default;
@@ -96,16 +96,17 @@ void CanvasPanel::draw(State& st, double dt) {
     vo.past_arrows = st.view.past_arrows;
     vo.text_scale = st.view.presenter_scale;
     vo.pixels_per_unit = have_camera_ ? camera_.scale : 40.0f;
-    const Key key{st.model.get(), frame, st.playback.t, vo, w, h};
+    Key key{st.model.get(), frame, st.playback.t, vo, w, h, answer_rows(st)};
     if (!built_ || !(*built_ == key)) {
         try {
             scene_ = scene::build(*st.model, frame, vo, st.playback.t);
+            scene::mark_answers(scene_, key.answers, scene::palette(vo.theme));
         } catch (const std::exception& e) { // a bug, said on the canvas: the window carries on
             ImGui::TextWrapped("This step cannot be drawn: %s", e.what());
             moving_ = false;
             return;
         }
-        built_ = key;
+        built_ = std::move(key);
         drawn_.reset();
     }
 
@@ -113,11 +114,29 @@ void CanvasPanel::draw(State& st, double dt) {
     scene::Camera target = camera_;
     const float fw = static_cast<float>(w), fh = static_cast<float>(h);
     const float margin = kMargin * st.view.presenter_scale;
-    if (st.view.camera == CameraMode::Fit || !have_camera_)
-        target = scene::fit(scene_.bounds, fw, fh, margin, kFitMax * st.view.presenter_scale);
-    if (st.view.camera == CameraMode::Follow)
-        target = scene::follow(scene_, fw, fh, margin, kFollowMax * st.view.presenter_scale,
-                               kReadablePx * st.view.presenter_scale);
+    // The camera for the canvas right of `left` pixels and above `bottom`.
+    const auto aim = [&](float left, float bottom) {
+        scene::Camera c = camera_;
+        if (st.view.camera == CameraMode::Fit || !have_camera_)
+            c = scene::fit(scene_.bounds, fw - left, fh - bottom, margin,
+                           kFitMax * st.view.presenter_scale);
+        if (st.view.camera == CameraMode::Follow)
+            c = scene::follow(scene_, fw - left, fh - bottom, margin,
+                              kFollowMax * st.view.presenter_scale,
+                              kReadablePx * st.view.presenter_scale);
+        c.center.x -= left / 2 / c.scale;
+        c.center.y += bottom / 2 / c.scale;
+        return c;
+    };
+    target = aim(0, 0);
+    // Where the legend would hide cells, the picture leaves it a column or a band, whichever
+    // keeps the picture larger.
+    if (const scene::Vec2 box = legend_size();
+        box.x > 0 && st.view.camera != CameraMode::Free && cells_under(target, fw, fh, box) > 0) {
+        const scene::Camera beside = aim(std::min(box.x, fw / 2), 0);
+        const scene::Camera above = aim(0, std::min(box.y, fh / 2));
+        target = beside.scale >= above.scale ? beside : above;
+    }
     moving_ = false;
     if (!have_camera_) {
         camera_ = target;
@@ -150,6 +169,31 @@ void CanvasPanel::draw(State& st, double dt) {
     interact(st, origin.x, origin.y, fw, fh);
 }
 
+scene::Vec2 CanvasPanel::legend_size() const {
+    if (scene_.legend.empty())
+        return {0, 0};
+    const float pad = ImGui::GetFontSize() * 0.5f, swatch = ImGui::GetFontSize() * 1.2f;
+    float w = 0;
+    for (const scene::LegendItem& item : scene_.legend)
+        w = std::max(w, ImGui::CalcTextSize(item.text.c_str()).x);
+    return {pad * 5 + swatch + w,
+            ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(scene_.legend.size()) +
+                pad * 3};
+}
+
+int CanvasPanel::cells_under(const scene::Camera& cam, float cw, float ch, scene::Vec2 box) const {
+    // The legend's place: the bottom left corner.
+    int n = 0;
+    for (const scene::Cell& c : scene_.cells) {
+        if (!c.ref)
+            continue;
+        const scene::Vec2 p = cam.to_screen({c.rect.x, c.rect.y}, cw, ch);
+        const scene::Vec2 q = cam.to_screen({c.rect.right(), c.rect.bottom()}, cw, ch);
+        n += p.x < box.x && q.x > 0 && q.y > ch - box.y && p.y < ch;
+    }
+    return n;
+}
+
 void CanvasPanel::legend(const State& st, float x0, float bottom) const {
     if (scene_.legend.empty())
         return;
@@ -158,11 +202,8 @@ void CanvasPanel::legend(const State& st, float x0, float bottom) const {
     const scene::Palette pal = scene::palette(st.view.theme);
     const float pad = ImGui::GetFontSize() * 0.5f, swatch = ImGui::GetFontSize() * 1.2f;
     const float line = ImGui::GetTextLineHeightWithSpacing();
-    float w = 0;
-    for (const scene::LegendItem& item : scene_.legend)
-        w = std::max(w, ImGui::CalcTextSize(item.text.c_str()).x);
-    const float h = line * static_cast<float>(scene_.legend.size()) + pad * 2;
-    const ImVec2 a(x0 + pad, bottom - h - pad), b(x0 + pad * 4 + swatch + w, bottom - pad);
+    const scene::Vec2 box = legend_size();
+    const ImVec2 a(x0 + pad, bottom - box.y), b(x0 + box.x - pad, bottom - pad);
     const auto u32 = [](const scene::Rgba& c, float alpha) {
         return ImGui::GetColorU32(ImVec4(c.r, c.g, c.b, c.a * alpha));
     };
@@ -236,6 +277,15 @@ void CanvasPanel::tooltip(const State& st, const scene::Cell& cell) const {
     const Frame& f = m.trace().frames.at(static_cast<std::size_t>(ref.frame));
     ImGui::TextUnformatted(frame_label(f, label_parts(m.trace())).c_str());
     ImGui::Separator();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+    if (cell.role == scene::CellRole::Future) {
+        // A level not reached yet keeps its values to itself: practice mode hides it.
+        ImGui::TextDisabled("not reached yet");
+        answer_tooltip(st, cell);
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+        return;
+    }
     const float v = f.values.at(static_cast<std::size_t>(ref.cell));
     ImGui::Text("%s[%d] = %s", std::string(buffer_id(f.buffer)).c_str(), ref.cell,
                 format_value(v).c_str());
@@ -249,10 +299,35 @@ void CanvasPanel::tooltip(const State& st, const scene::Cell& cell) const {
         if (w.atomics > 0)
             ImGui::Text("%d atomicAdd%s landed here in this step", w.atomics,
                         w.atomics == 1 ? "" : "s");
+    } else if (cell.marks.not_taking_part) {
+        ImGui::TextDisabled("%s", w.expression.c_str());
     } else {
         ImGui::TextDisabled("no thread wrote it in this step");
     }
+    const scene::Palette pal = scene::palette(st.view.theme);
+    const auto accent = [](const scene::Rgba& c) { return ImVec4(c.r, c.g, c.b, 1); };
+    if (!w.hazard.empty())
+        ImGui::TextColored(accent(pal.hazard), "hazard: %s", w.hazard.c_str());
+    if (cell.marks.never_added)
+        ImGui::TextColored(accent(pal.never_added),
+                           "never added: the halving loop of a block that is not a power of "
+                           "two does not reach this slot, so its value is missing from s[0]");
+    answer_tooltip(st, cell);
+    ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
+}
+
+void CanvasPanel::answer_tooltip(const State& st, const scene::Cell& cell) const {
+    if (!cell.marks.right && !cell.marks.wrong)
+        return;
+    const scene::Palette pal = scene::palette(st.view.theme);
+    if (cell.marks.right) {
+        ImGui::TextColored(ImVec4(pal.right.r, pal.right.g, pal.right.b, 1), "your value: right");
+        return;
+    }
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(pal.wrong.r, pal.wrong.g, pal.wrong.b, 1));
+    ImGui::TextUnformatted(explain_answer(st, *cell.ref).c_str());
+    ImGui::PopStyleColor();
 }
 
 } // namespace pplab::ui

@@ -69,7 +69,7 @@ void ControlsPanel::draw(State& st, const Tracer& tracer) {
     const float label_w =
         ImGui::CalcTextSize("Blocks (grid)").x + ImGui::GetStyle().ItemInnerSpacing.x * 2;
     const float field_w = ImGui::GetContentRegionAvail().x - label_w;
-    const std::vector<int> blocks = block_choices(s.algorithm);
+    const std::vector<int> blocks = block_choices(s.algorithm, s.pitfall);
     const auto block_text = [&](int b) {
         return b == 0 ? std::string(ai.single_block ? "auto (n rounded up)" : "auto (256)")
                       : std::to_string(b);
@@ -88,6 +88,28 @@ void ControlsPanel::draw(State& st, const Tracer& tracer) {
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("0: about %d elements per thread (the chapter's ELEMS_PER_THREAD)",
                               kElemsPerThread);
+    }
+
+    // The chapter's pitfall in this kernel, if it has one (Classroom › Pitfalls explains each).
+    for (int i = 1; i < kPitfallCount; ++i) {
+        const auto p = static_cast<Pitfall>(i);
+        if (pitfall_algorithm(p) != s.algorithm)
+            continue;
+        bool on = s.pitfall == p;
+        if (ImGui::Checkbox("##pitfall", &on)) {
+            s.pitfall = on ? p : Pitfall::None;
+            s = switch_algorithm(s, s.algorithm); // a block the kernel takes without it
+        }
+        ImGui::SameLine();
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(("Pitfall: " + std::string(pitfall_title(p))).c_str());
+        ImGui::PopTextWrapPos();
+        if (on && p == Pitfall::PartialWarp) {
+            ImGui::SetNextItemWidth(field_w);
+            ImGui::SliderInt("Lanes in", &s.active_lanes, 1, kWarpSize - 1);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("lanes 0 to this minus one call warpReduce; the rest do not");
+        }
     }
 
     section("Input");

@@ -65,12 +65,18 @@ private:
         float anim = 0;
         scene::ViewOptions options;
         int width = 0, height = 0;
+        std::vector<scene::AnswerRow> answers; // the classroom's values laid over the scene
         bool operator==(const Key& o) const;
     };
     void toolbar(State& st);
     void interact(State& st, float x0, float y0, float w, float h);
     void tooltip(const State& st, const scene::Cell& cell) const;
+    void answer_tooltip(const State& st, const scene::Cell& cell) const;
     void legend(const State& st, float x0, float bottom) const;
+    // The legend's box, margins included, in pixels; (0, 0) without one.
+    scene::Vec2 legend_size() const;
+    // Cells a camera would show under the legend's box (bottom left of a cw x ch canvas).
+    int cells_under(const scene::Camera& cam, float cw, float ch, scene::Vec2 box) const;
 
     render::GlRenderer gl_;
     render::RenderTarget target_;

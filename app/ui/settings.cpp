@@ -1,5 +1,7 @@
 #include "settings.hpp"
 
+#include "pplab/io.hpp"
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -28,6 +30,8 @@ Request Settings::request() const {
     r.options.inclusive = inclusive;
     r.options.skip_empty = skip_empty;
     r.options.order_seed = order_seed;
+    r.options.pitfall = pitfall;
+    r.options.active_lanes = active_lanes;
     const bool histogram = info(algorithm).family == Family::Histogram;
     switch (input) {
     case InputMode::Generator:
@@ -52,11 +56,17 @@ Request Settings::request() const {
     return normalize(std::move(r));
 }
 
-std::vector<int> block_choices(Algorithm a) {
+std::vector<int> block_choices(Algorithm a, Pitfall p) {
     const AlgorithmInfo& i = info(a);
     std::vector<int> out = {0};
+    // The pitfall's sizes: every small one (a tree a class can follow), then a few larger.
+    const bool any = p == Pitfall::NonPowerOfTwo && pitfall_algorithm(p) == a;
     for (int b = 1; b <= kMaxBlock; ++b) {
         const bool pow2 = (b & (b - 1)) == 0;
+        if (any && (b <= 32 || pow2 || b % 32 == 0)) {
+            out.push_back(b);
+            continue;
+        }
         if (i.warp_multiple_block && b % kWarpSize != 0)
             continue;
         if (i.power_of_two_block && !pow2)
@@ -80,7 +90,9 @@ std::vector<Generator> generator_choices(Algorithm a) {
 Settings switch_algorithm(Settings s, Algorithm a) {
     const Algorithm before = s.algorithm;
     s.algorithm = a;
-    const std::vector<int> blocks = block_choices(a);
+    if (s.pitfall != Pitfall::None && pitfall_algorithm(s.pitfall) != a)
+        s.pitfall = Pitfall::None;
+    const std::vector<int> blocks = block_choices(a, s.pitfall);
     if (std::find(blocks.begin(), blocks.end(), s.block) == blocks.end()) {
         // The nearest size the kernel takes, rounding up (warp kernels need 32 at least).
         const auto up = std::lower_bound(blocks.begin() + 1, blocks.end(), s.block);
@@ -93,6 +105,28 @@ Settings switch_algorithm(Settings s, Algorithm a) {
         s.grid = 0;
     if (info(a).single_block && !info(before).single_block)
         s.block = 0; // one block holds the whole input: its size follows n
+    return s;
+}
+
+Settings settings_for(const Request& r, Settings keep) {
+    Settings s = std::move(keep);
+    const AlgorithmInfo& i = info(r.algorithm);
+    s.algorithm = r.algorithm;
+    s.block = r.block;
+    s.grid = i.grid_stride ? r.grid : 0;
+    s.n = r.n();
+    s.input = InputMode::List;
+    s.list.clear();
+    for (const float v : r.input)
+        s.list += (s.list.empty() ? "" : ", ") + format_value(v);
+    if (i.family == Family::Histogram)
+        s.bins = r.bins;
+    s.inclusive = r.options.inclusive;
+    s.skip_empty = r.options.skip_empty;
+    if (r.algorithm == Algorithm::ReduceAtomic)
+        s.order_seed = r.options.order_seed;
+    s.pitfall = r.options.pitfall;
+    s.active_lanes = r.options.active_lanes;
     return s;
 }
 

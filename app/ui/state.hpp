@@ -2,6 +2,7 @@
 // stands and how the canvas is viewed. Panels read and edit it; App owns it.
 #pragma once
 
+#include "classroom.hpp"
 #include "playback.hpp"
 #include "settings.hpp"
 
@@ -42,6 +43,10 @@ struct State {
     int block = 0; // the block the canvas shows
     ViewSettings view;
     Fonts fonts;
+    Classroom classroom; // practice, hand-traces, exercises, pitfalls, session files
+    // The model and settings were set together (a saved trace opened): the settings are
+    // taken as traced, not traced again until edited.
+    bool adopt_settings = false;
 
     // The frame the canvas shows: the selected block's frame of the current step.
     std::size_t frame() const;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
+#include <utility>
 
 namespace pplab::scene {
 
@@ -339,9 +341,12 @@ void Composer::mark_pitfalls(Cell& c, const Frame& fr, int i, const CellWrite& c
     }
 }
 
-void Composer::mark_never_added(const CellRef& ref) {
+void Composer::mark_never_added(const std::vector<CellRef>& refs) {
+    std::set<std::pair<int, int>> lost;
+    for (const CellRef& ref : refs)
+        lost.insert({ref.frame, ref.cell});
     for (Cell& c : s.cells)
-        if (c.ref == ref) {
+        if (c.ref && lost.count({c.ref->frame, c.ref->cell}) && c.role != CellRole::Future) {
             c.marks.never_added = true;
             c.fill = mix(pal.never_added, pal.cell, 0.55f);
             c.border = pal.never_added;

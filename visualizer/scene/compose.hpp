@@ -112,8 +112,8 @@ public:
     void note(Vec2 at, const std::string& text, const Rgba& c, Align align = Align::Left,
               float size_factor = 0.8f);
 
-    // A non-power-of-two tree: the cell's value never reaches s[0] (already placed).
-    void mark_never_added(const CellRef& ref);
+    // A non-power-of-two tree: these cells' values never reach s[0] (already placed).
+    void mark_never_added(const std::vector<CellRef>& refs);
 
     // Arrows (and, for the step being shown, travelling values) into every placed frame.
     Scene finish();

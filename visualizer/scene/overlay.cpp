@@ -28,7 +28,8 @@ void mark_answers(Scene& s, const std::vector<AnswerRow>& rows, const Palette& p
             const std::string& given = row.given[i];
             const float side = std::min(c.rect.w, c.rect.h);
             const float thick = 0.14f * side;
-            marked = unite(marked, c.rect);
+            if (row.keep_in_view)
+                marked = unite(marked, c.rect);
             c.marks.right = v == Verdict::Right;
             c.marks.wrong = v == Verdict::Wrong;
             const Rgba mark = v == Verdict::Right ? pal.right : pal.wrong;
@@ -57,8 +58,8 @@ void mark_answers(Scene& s, const std::vector<AnswerRow>& rows, const Palette& p
             if (v == Verdict::Wrong) {
                 Label l;
                 l.text = "you: " + (given.empty() ? std::string("—") : given);
-                l.size = 0.3f * c.rect.h;
-                l.pos = {c.rect.center().x, c.rect.bottom() + 0.38f * c.rect.h};
+                l.size = 0.36f * c.rect.h;
+                l.pos = {c.rect.center().x, c.rect.bottom() + 0.42f * c.rect.h};
                 l.align = Align::Center;
                 l.color = pal.wrong;
                 l.max_width = c.rect.w * 1.1f;

@@ -75,57 +75,79 @@ float totals_row(Composer& c, float y, float width, int pass, const std::string&
     return y + g.cell_h + kRowGap;
 }
 
-// Which cells of a block's loaded s[] reach its total, walking the data flow back from it:
-// with a block that is not a power of two the halving loop leaves some behind.
-std::vector<char> reaches_total(const Composer& c, int load, int total) {
-    const auto size = c.t.frames[static_cast<std::size_t>(load)].values.size();
-    std::vector<char> reached(size, 0);
-    std::vector<CellRef> todo = {CellRef{total, 0}};
+// Every cell whose value reaches a block's total, walking the data flow back from it.
+std::set<std::pair<int, int>> reaching(const Composer& c, int total) {
     std::set<std::pair<int, int>> seen;
+    std::vector<CellRef> todo = {CellRef{total, 0}};
     while (!todo.empty()) {
         const CellRef ref = todo.back();
         todo.pop_back();
         if (ref.frame < 0 || !seen.insert({ref.frame, ref.cell}).second)
             continue;
-        if (ref.frame == load) {
-            reached[static_cast<std::size_t>(ref.cell)] = 1;
-            continue;
-        }
         for (const CellRef& from : c.m.writes(static_cast<std::size_t>(ref.frame))
                                        .at(static_cast<std::size_t>(ref.cell))
                                        .from)
             todo.push_back(from);
     }
-    return reached;
+    return seen;
 }
 
-// The first pitfall: mark what the halving loop never adds, and set the wrong sum beside the
-// right one.
+// The first pitfall: with a block that is not a power of two the halving loop leaves values
+// behind. A cell is marked when the value it holds (traced back to where it was written or
+// loaded) never reaches s[0]; beside the total, the wrong sum against the right one.
 void never_added(Composer& c, float y) {
     const int load = c.find(Step::Load, 0, 0, c.block);
     const int total = c.find(Step::BlockTotal, 0, 0, c.block);
     if (load < 0 || total < 0)
         return;
-    const std::vector<char> reached = reaches_total(c, load, total);
-    const std::vector<float>& loaded = c.t.frames[static_cast<std::size_t>(load)].values;
-    std::string lost;
-    double right = 0;
-    for (std::size_t k = 0; k < reached.size(); ++k) {
-        right += static_cast<double>(loaded[k]);
-        if (reached[k])
-            continue;
-        c.mark_never_added(CellRef{load, static_cast<int>(k)});
-        const int element = c.block * c.m.block_size(0) + static_cast<int>(k);
-        if (element < c.r.n())
-            c.mark_never_added(CellRef{CellRef::kInput, element});
-        lost += (lost.empty() ? "s[" : ", s[") + std::to_string(k) + "]";
+    const std::set<std::pair<int, int>> seen = reaching(c, total);
+    const int B = c.m.block_size(0);
+    std::vector<int> chain = {load};
+    for (int level = 1;; ++level) {
+        const int f = c.find(Step::TreeLevel, 0, level, c.block);
+        if (f < 0)
+            break;
+        chain.push_back(f);
     }
-    if (lost.empty())
+    // Where a cell's value was written: back through the levels that left it unchanged.
+    const auto origin = [&](int f, int cell) {
+        CellRef ref{f, cell};
+        for (;;) {
+            const CellWrite& w = c.m.writes(static_cast<std::size_t>(ref.frame))
+                                     .at(static_cast<std::size_t>(ref.cell));
+            if (w.thread >= 0 || ref.frame == load || w.from.empty())
+                return ref;
+            ref = w.from.front();
+        }
+    };
+    std::vector<CellRef> lost;
+    std::string slots;
+    double right = 0;
+    const std::vector<float>& loaded = c.t.frames[static_cast<std::size_t>(load)].values;
+    for (int k = 0; k < B; ++k) {
+        right += static_cast<double>(loaded[static_cast<std::size_t>(k)]);
+        if (seen.count({load, k}))
+            continue;
+        slots += (slots.empty() ? "s[" : ", s[") + std::to_string(k) + "]";
+        const int element = c.block * B + k;
+        if (element < c.r.n())
+            lost.push_back({CellRef::kInput, element});
+    }
+    if (slots.empty())
         return;
+    for (const int f : chain)
+        for (int k = 0; k < B; ++k) {
+            const CellRef o = origin(f, k);
+            if (!seen.count({o.frame, o.cell}))
+                lost.push_back({f, k});
+        }
+    c.mark_never_added(lost);
     const float got = c.t.frames[static_cast<std::size_t>(total)].values.at(0);
-    c.note({0, y + 0.9f * c.label_size},
-           lost + " never added: out[" + std::to_string(c.block) + "] = " + cell_text(got) +
-               ", but the block's elements add up to " + cell_text(static_cast<float>(right)),
+    c.note({0, y + 0.9f * c.label_size}, slots + " never added", c.pal.never_added, Align::Left,
+           0.95f);
+    c.note({0, y + 2.1f * c.label_size},
+           "out[" + std::to_string(c.block) + "] = " + cell_text(got) + ", not " +
+               cell_text(static_cast<float>(right)),
            c.pal.never_added, Align::Left, 0.95f);
 }
 

@@ -47,9 +47,16 @@ float blelloch_chain(Composer& c, int pass, int block, float y, const Grid& row)
     }
     const int shift = c.find(Step::InclusiveShift, pass, 0, block);
     const char* final_barrier = "__syncthreads(): the final barrier";
+    if (c.r.options.pitfall == Pitfall::NoFinalSync && L > 0) {
+        // The pitfall: where the final barrier belongs, nothing; the reads after it race.
+        c.note({row.x, y - 0.95f + 0.3f * c.label_size},
+               "no __syncthreads() here: the reads that follow are not ordered after the writes",
+               c.pal.hazard, Align::Left, 0.8f);
+        final_barrier = nullptr;
+    }
     if (shift >= 0) {
         put(shift, "inclusive", "s[t] = s[t+1]", false, final_barrier);
-    } else if (L > 0) {
+    } else if (final_barrier && L > 0) {
         c.barrier(y - 0.95f, row.x, row.x + W, final_barrier);
     }
     return y;
