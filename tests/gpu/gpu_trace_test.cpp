@@ -238,6 +238,29 @@ TEST_P(FastKernels, GiveTheCpuModelsResult) {
 INSTANTIATE_TEST_SUITE_P(Production, FastKernels, ::testing::ValuesIn(fast_cases()),
                          [](const auto& p) { return p.param.name(); });
 
+// Any bin count the shared memory holds: bytes up to 256 bins, 16-bit bin numbers above.
+TEST(GpuHistogram, EveryBinCountTheSharedMemoryHoldsEqualsTheModel) {
+    REQUIRE_GPU();
+    for (const Algorithm a :
+         {Algorithm::HistGlobal, Algorithm::HistPrivatised, Algorithm::HistPerWarp})
+        for (const int bins : {1, 7, 256, 300, 1000, 4096}) {
+            Request r;
+            r.algorithm = a;
+            r.block = 128;
+            r.bins = bins;
+            r.input =
+                generate(Generator::UniformBytes, 5000, static_cast<std::uint64_t>(bins), bins);
+            if (shared_bytes(r) > kSharedBytesPerBlock)
+                continue; // per-warp copies of 4096 bins do not fit; normalize() says so
+            const Trace cpu = backends().cpu->trace(r);
+            const Trace gpu = backends().gpu->trace(r);
+            EXPECT_TRUE(gpu.frames == cpu.frames)
+                << info(a).id << " bins " << bins << ": " << first_difference(gpu, cpu);
+            EXPECT_EQ(gpu.result, cpu.result) << info(a).id << " bins " << bins;
+            EXPECT_EQ(backends().gpu->run(r), cpu.result) << info(a).id << " bins " << bins;
+        }
+}
+
 // ---- The pitfalls ------------------------------------------------------------------------
 
 TEST(GpuPitfall, NonPowerOfTwoTreeEqualsTheModelBitForBit) {
