@@ -47,6 +47,7 @@ void App::load_fonts() {
     st_.fonts.regular = add_font(render::ui_font(), std::round(kBaseFontPx * s));
     st_.fonts.large = add_font(render::ui_font(), std::round(kBaseFontPx * 1.45f * s));
     st_.fonts.mono = add_font(render::code_font(), std::round(kBaseFontPx * 0.8f * s));
+    st_.fonts.mono_large = add_font(render::code_font(), std::round(kBaseFontPx * 1.15f * s));
     io.FontDefault = st_.fonts.regular;
     io.Fonts->Build();
     fonts_dirty_ = false;

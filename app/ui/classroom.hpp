@@ -72,7 +72,7 @@ struct HandTrace {
 // the controls choose. Runs in the background: a GPU run or a large input takes a moment.
 struct DeterminismRuns {
     int times = 8;
-    int n = 4096;
+    int n = 65536; // 64 blocks of 256: many orders in which their totals can arrive
     struct Outcome {
         RepeatedRuns atomic, full;
         std::string backend, device, note;

@@ -7,8 +7,10 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <bit>
 #include <cinttypes>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <set>
 #include <string>
@@ -23,6 +25,52 @@ ImVec4 to_imgui(const scene::Rgba& c, float alpha = 1.0f) {
 
 std::string value_text(float v) {
     return std::isnan(v) ? std::string("?") : format_value(v);
+}
+
+// The runs' sums grouped by bit pattern, each pattern once with the runs that gave it and its
+// bits in large type; bits that differ from the first pattern are lit.
+void bit_groups(const State& st, const std::vector<float>& sums) {
+    const scene::Palette pal = scene::palette(st.view.theme);
+    std::vector<std::pair<float, std::vector<int>>> groups; // in order of first appearance
+    for (std::size_t k = 0; k < sums.size(); ++k) {
+        const auto same = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
+            return std::bit_cast<std::uint32_t>(g.first) == std::bit_cast<std::uint32_t>(sums[k]);
+        });
+        if (same == groups.end())
+            groups.push_back({sums[k], {static_cast<int>(k) + 1}});
+        else
+            same->second.push_back(static_cast<int>(k) + 1);
+    }
+    constexpr std::size_t kShown = 6;
+    const float first = groups.front().first;
+    for (std::size_t i = 0; i < groups.size() && i < kShown; ++i) {
+        const auto& [v, runs] = groups[i];
+        std::string which = runs.size() == sums.size()
+                                ? "all " + std::to_string(runs.size()) + " runs"
+                            : runs.size() == 1 ? "run "
+                                               : "runs ";
+        if (runs.size() != sums.size())
+            for (std::size_t r = 0; r < runs.size(); ++r)
+                which += (r ? ", " : "") + std::to_string(runs[r]);
+        ImGui::Spacing();
+        ImGui::Text("%s", value_text(v).c_str());
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", which.c_str());
+        ImGui::PushFont(st.fonts.mono_large);
+        const std::string bits = float_bits(v), diff = differing_bits(v, first);
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const float cw = ImGui::CalcTextSize("0").x, lh = ImGui::GetTextLineHeight();
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        for (std::size_t b = 0; b < diff.size(); ++b)
+            if (diff[b] == '^')
+                dl->AddRectFilled(ImVec2(at.x + static_cast<float>(b) * cw - 1, at.y),
+                                  ImVec2(at.x + static_cast<float>(b + 1) * cw + 1, at.y + lh),
+                                  ImGui::GetColorU32(to_imgui(pal.highlight, 0.8f)), 2);
+        ImGui::TextUnformatted(bits.c_str());
+        ImGui::PopFont();
+    }
+    if (groups.size() > kShown)
+        ImGui::TextDisabled("and %zu more sums", groups.size() - kShown);
 }
 
 void section(const State& st, const char* title) {
@@ -309,44 +357,25 @@ void draw_determinism(State& st) {
     if (!d.outcome)
         return;
     const DeterminismRuns::Outcome& o = *d.outcome;
-    ImGui::TextDisabled("on %s (%s)", o.backend.c_str(), o.device.c_str());
+    paragraph("on " + o.backend + " (" + o.device + "); the bits are sign, exponent, fraction",
+              true);
     if (!o.note.empty())
         paragraph(o.note, true);
     ImGui::Spacing();
     ImGui::PushFont(st.fonts.large);
     ImGui::TextColored(to_imgui(o.atomic.distinct > 1 ? pal.wrong : pal.text),
-                       "reduce-atomic: %d different sums", o.atomic.distinct);
+                       "reduce-atomic: %d different sums in %zu runs", o.atomic.distinct,
+                       o.atomic.sums.size());
     ImGui::PopFont();
-    ImGui::TextDisabled("bits that differ from run 1 in colour");
-    const float first = o.atomic.sums.front();
-    ImGui::PushFont(st.fonts.mono);
-    for (std::size_t k = 0; k < o.atomic.sums.size(); ++k) {
-        const float v = o.atomic.sums[k];
-        ImGui::Text("%2zu  %-10s ", k + 1, value_text(v).c_str());
-        const std::string bits = float_bits(v);
-        const std::string diff = differing_bits(v, first);
-        for (std::size_t i = 0; i < bits.size(); ++i) {
-            ImGui::SameLine(0, 0);
-            const char ch[2] = {bits[i], 0};
-            if (diff[i] == '^')
-                ImGui::TextColored(to_imgui(pal.wrong), "%s", ch);
-            else
-                ImGui::TextUnformatted(ch);
-        }
-    }
-    ImGui::PopFont();
+    bit_groups(st, o.atomic.sums);
     ImGui::Spacing();
     ImGui::PushFont(st.fonts.large);
     if (o.full.distinct == 1)
-        ImGui::TextColored(to_imgui(pal.right), "reduce-full: the same sum every run");
+        ImGui::TextColored(to_imgui(pal.right), "reduce-full: the same sum in every run");
     else
         ImGui::TextColored(to_imgui(pal.wrong), "reduce-full: %d different sums", o.full.distinct);
     ImGui::PopFont();
-    ImGui::PushFont(st.fonts.mono);
-    const float full = o.full.sums.front();
-    ImGui::Text("%zu×  %-10s %s", o.full.sums.size(), value_text(full).c_str(),
-                float_bits(full).c_str());
-    ImGui::PopFont();
+    bit_groups(st, o.full.sums);
 }
 
 } // namespace pplab::ui

@@ -199,9 +199,12 @@ void draw_practice(State& st) {
                 continue;
             ++listed;
             ImGui::Spacing();
+            // The first mistake in large type: the class reads it together.
+            ImGui::PushFont(listed == 1 ? st.fonts.large : st.fonts.regular);
             ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(pal.wrong));
             paragraph("✗ " + L.why[k][c]);
             ImGui::PopStyleColor();
+            ImGui::PopFont();
         }
     if (wrong > listed)
         ImGui::TextDisabled("and %zu more wrong cells (hover a cell for its explanation)",

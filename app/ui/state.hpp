@@ -20,6 +20,7 @@ struct Fonts {
     ImFont* regular = nullptr;
     ImFont* large = nullptr; // captions: read from the back of the room
     ImFont* mono = nullptr;  // the kernel's source
+    ImFont* mono_large = nullptr; // a float's bits, read from the back of the room
 };
 
 enum class CameraMode { Fit, Follow, Free };

@@ -4,10 +4,12 @@
 
 #include "pplab/request.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -29,6 +31,78 @@ ui::Settings with(Algorithm a, int n, int block, Generator g = Generator::Random
     s.block = block;
     s.generator = g;
     return s;
+}
+
+// The classroom, as a teacher presents it: the controls hidden, the classroom column open.
+struct ClassroomShot {
+    std::string name;
+    std::function<void(ui::State&)> setup; // sets the scenario going
+    std::function<void(ui::State&)> then;  // once it is traced (may be empty)
+    ui::ClassroomTab tab;
+};
+
+bool classroom_shots(test::HeadlessWindow& window, const std::filesystem::path& dir) {
+    const std::vector<ClassroomShot> shots = {
+        {"practice", [](ui::State& st) { ui::exercise3_practice(st); },
+         [](ui::State& st) {
+             st.classroom.practice.level.typed = {{"1", "0", "3", "4"}};
+             ui::practice_check(st);
+         },
+         ui::ClassroomTab::Practice},
+        {"exercise2-race",
+         [](ui::State& st) { ui::exercise2_race(st); },
+         {},
+         ui::ClassroomTab::Exercises},
+        {"pitfall-non-power-of-two",
+         [](ui::State& st) { ui::pitfall_toggle(st, Pitfall::NonPowerOfTwo, true); },
+         {},
+         ui::ClassroomTab::Pitfalls},
+        {"pitfall-partial-warp",
+         [](ui::State& st) { ui::pitfall_toggle(st, Pitfall::PartialWarp, true); },
+         {},
+         ui::ClassroomTab::Pitfalls},
+        {"pitfall-no-final-sync",
+         [](ui::State& st) { ui::pitfall_toggle(st, Pitfall::NoFinalSync, true); },
+         {},
+         ui::ClassroomTab::Pitfalls},
+        {"determinism",
+         [](ui::State& st) {
+             st.settings = with(Algorithm::ReduceAtomic, 1000, 64);
+             st.settings.backend = "cpu";
+         },
+         [](ui::State& st) {
+             // A few blocks' totals have arrived, in the order the blocks finished.
+             st.playback.go_to(st.model->find({0, Step::AtomicAdd, 0, -1}) + 5, st.steps());
+             ui::determinism_start(st);
+         },
+         ui::ClassroomTab::Determinism},
+    };
+    ui::State& st = window.state();
+    st.view.show_controls = false;
+    for (const ClassroomShot& shot : shots) {
+        shot.setup(st);
+        ui::open_classroom(st, shot.tab);
+        window.settle();
+        if (!st.error.empty() || !st.model) {
+            std::fprintf(stderr, "%s: %s\n", shot.name.c_str(), st.error.c_str());
+            return false;
+        }
+        if (shot.then)
+            shot.then(st);
+        for (int i = 0; i < 3000 && st.classroom.runs.busy(); ++i) {
+            window.frame();
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        st.playback.t = 1.0f;
+        window.still();
+        const auto path = dir / ("window-" + shot.name + ".png");
+        window.save(path.string());
+        std::printf("wrote %s\n", path.string().c_str());
+        st.classroom.practice.on = false;
+        st.settings.pitfall = Pitfall::None;
+    }
+    st.view.show_controls = true;
+    return true;
 }
 
 } // namespace
@@ -127,6 +201,8 @@ int main(int argc, char** argv) {
         window.save(path.string());
         std::printf("wrote %s\n", path.string().c_str());
     }
+    if (!classroom_shots(window, dir))
+        return 1;
     // The projector settings: dark, presenter scale 150 %.
     ui::State& st = window.state();
     st.settings = with(Algorithm::ScanBlelloch, 8, 0, Generator::Seq);
