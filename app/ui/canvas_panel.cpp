@@ -19,6 +19,7 @@ constexpr float kFollowMax = 56.0f;  // follow never zooms closer than this, pix
 constexpr float kReadablePx = 22.0f; // a cell this wide shows its value comfortably
 constexpr float kFitMax = 110.0f;    // nor does fit, for tiny inputs
 constexpr float kCameraRate = 7.0f;  // 1/s: how fast the camera catches up with its target
+constexpr const char* kLegendTab = "legend ▴";
 
 bool same_camera(const scene::Camera& a, const scene::Camera& b) {
     return std::fabs(a.scale - b.scale) <= 0.002f * b.scale &&
@@ -131,7 +132,7 @@ void CanvasPanel::draw(State& st, double dt) {
     target = aim(0, 0);
     // Where the legend would hide cells, the picture leaves it a column or a band, whichever
     // keeps the picture larger.
-    if (const scene::Vec2 box = legend_size();
+    if (const scene::Vec2 box = legend_size(fw, fh);
         box.x > 0 && st.view.camera != CameraMode::Free && cells_under(target, fw, fh, box) > 0) {
         const scene::Camera beside = aim(std::min(box.x, fw / 2), 0);
         const scene::Camera above = aim(0, std::min(box.y, fh / 2));
@@ -165,20 +166,25 @@ void CanvasPanel::draw(State& st, double dt) {
     ImGui::GetWindowDrawList()->AddImage(
         reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(target_.texture())), origin,
         ImVec2(origin.x + fw, origin.y + fh), ImVec2(0, 1), ImVec2(1, 0));
-    legend(st, origin.x, origin.y + fh);
+    legend(st, origin.x, origin.y + fh, fw, fh);
     interact(st, origin.x, origin.y, fw, fh);
 }
 
-scene::Vec2 CanvasPanel::legend_size() const {
+scene::Vec2 CanvasPanel::legend_size(float cw, float ch, bool unfolded) const {
     if (scene_.legend.empty())
         return {0, 0};
     const float pad = ImGui::GetFontSize() * 0.5f, swatch = ImGui::GetFontSize() * 1.2f;
     float w = 0;
     for (const scene::LegendItem& item : scene_.legend)
         w = std::max(w, ImGui::CalcTextSize(item.text.c_str()).x);
-    return {pad * 5 + swatch + w,
-            ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(scene_.legend.size()) +
-                pad * 3};
+    const scene::Vec2 full{
+        pad * 5 + swatch + w,
+        ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(scene_.legend.size()) + pad * 3};
+    // On a small canvas (presenter scale, both side panels) the legend folds into a tab
+    // that opens under the pointer, rather than covering the picture.
+    if (unfolded || (full.x <= 0.6f * cw && full.y <= 0.4f * ch))
+        return full;
+    return {ImGui::CalcTextSize(kLegendTab).x + pad * 4, ImGui::GetTextLineHeight() + pad * 3};
 }
 
 int CanvasPanel::cells_under(const scene::Camera& cam, float cw, float ch, scene::Vec2 box) const {
@@ -194,7 +200,7 @@ int CanvasPanel::cells_under(const scene::Camera& cam, float cw, float ch, scene
     return n;
 }
 
-void CanvasPanel::legend(const State& st, float x0, float bottom) const {
+void CanvasPanel::legend(const State& st, float x0, float bottom, float cw, float ch) const {
     if (scene_.legend.empty())
         return;
     // Bottom left of the canvas, in screen space: readable at any zoom.
@@ -202,11 +208,20 @@ void CanvasPanel::legend(const State& st, float x0, float bottom) const {
     const scene::Palette pal = scene::palette(st.view.theme);
     const float pad = ImGui::GetFontSize() * 0.5f, swatch = ImGui::GetFontSize() * 1.2f;
     const float line = ImGui::GetTextLineHeightWithSpacing();
-    const scene::Vec2 box = legend_size();
-    const ImVec2 a(x0 + pad, bottom - box.y), b(x0 + box.x - pad, bottom - pad);
     const auto u32 = [](const scene::Rgba& c, float alpha) {
         return ImGui::GetColorU32(ImVec4(c.r, c.g, c.b, c.a * alpha));
     };
+    const scene::Vec2 full = legend_size(cw, ch, true);
+    if (const scene::Vec2 tab = legend_size(cw, ch); !(tab == full)) {
+        const ImVec2 a(x0 + pad, bottom - tab.y), b(x0 + tab.x - pad, bottom - pad);
+        dl->AddRectFilled(a, b, u32(pal.background, 0.88f), pad);
+        dl->AddRect(a, b, u32(pal.panel_border, 1.0f), pad);
+        dl->AddText(ImVec2(a.x + pad, a.y + pad), u32(pal.muted, 1.0f), kLegendTab);
+        if (!ImGui::IsMouseHoveringRect(a, b, false))
+            return;
+    }
+    const scene::Vec2 box = full;
+    const ImVec2 a(x0 + pad, bottom - box.y), b(x0 + box.x - pad, bottom - pad);
     dl->AddRectFilled(a, b, u32(pal.background, 0.88f), pad);
     dl->AddRect(a, b, u32(pal.panel_border, 1.0f), pad);
     float y = a.y + pad;

@@ -545,6 +545,10 @@ void timing_read(Classroom& c) {
     }
 }
 
+const TimingReport* timing_report(const State& st) {
+    return st.classroom.timing ? &*st.classroom.timing : nullptr;
+}
+
 // ---- Determinism -----------------------------------------------------------------------
 
 void determinism_start(State& st) {

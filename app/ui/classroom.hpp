@@ -190,6 +190,8 @@ struct TimingPair {
 };
 std::vector<TimingPair> timing_pairs(const TimingReport& r, std::string_view a, std::string_view b);
 void timing_read(Classroom& c); // reads `timing_path` (pplab bench --json)
+// The timing report the classroom compares kernels with, or nullptr: the one opened here.
+const TimingReport* timing_report(const State& st);
 
 // ---- Determinism -----------------------------------------------------------------------
 

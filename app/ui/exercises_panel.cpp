@@ -88,9 +88,9 @@ bool showing(const State& st, Algorithm a, Pitfall p = Pitfall::None) {
 // A timing report's pairs of stages, or how to measure them.
 void timings(const State& st, std::string_view a, std::string_view b, const char* a_name,
              const char* b_name) {
-    const Classroom& c = st.classroom;
+    const TimingReport* report = timing_report(st);
     const std::vector<TimingPair> pairs =
-        c.timing ? timing_pairs(*c.timing, a, b) : std::vector<TimingPair>{};
+        report ? timing_pairs(*report, a, b) : std::vector<TimingPair>{};
     if (pairs.empty()) {
         paragraph(std::string("With a GPU: pplab bench --families histogram --json FILE, then open "
                               "FILE in the Session tab, to set ") +
@@ -98,7 +98,7 @@ void timings(const State& st, std::string_view a, std::string_view b, const char
                   true);
         return;
     }
-    ImGui::TextDisabled("%s, %s", c.timing->device.c_str(), c.timing->date.c_str());
+    ImGui::TextDisabled("%s, %s", report->device.c_str(), report->date.c_str());
     if (ImGui::BeginTable("timings", 4, ImGuiTableFlags_SizingStretchProp)) {
         ImGui::TableSetupColumn("data");
         ImGui::TableSetupColumn("bytes");

@@ -72,9 +72,10 @@ private:
     void interact(State& st, float x0, float y0, float w, float h);
     void tooltip(const State& st, const scene::Cell& cell) const;
     void answer_tooltip(const State& st, const scene::Cell& cell) const;
-    void legend(const State& st, float x0, float bottom) const;
-    // The legend's box, margins included, in pixels; (0, 0) without one.
-    scene::Vec2 legend_size() const;
+    void legend(const State& st, float x0, float bottom, float cw, float ch) const;
+    // The legend's box on a cw x ch canvas, margins included, in pixels: folded into a tab
+    // where it would cover the picture (unless `unfolded`); (0, 0) without one.
+    scene::Vec2 legend_size(float cw, float ch, bool unfolded = false) const;
     // Cells a camera would show under the legend's box (bottom left of a cw x ch canvas).
     int cells_under(const scene::Camera& cam, float cw, float ch, scene::Vec2 box) const;
 

@@ -16,7 +16,7 @@ namespace pplab::ui {
 
 namespace {
 
-constexpr int kColumns = 8;         // cells a row: a warp's 32 lanes in four rows
+constexpr int kColumns = 8;         // cells a row at most: a warp's 32 lanes in four rows
 constexpr std::size_t kExplain = 6; // explanations listed before "and N more"
 
 ImVec4 to_imgui(const scene::Rgba& c, float alpha = 1.0f) {
@@ -38,8 +38,14 @@ bool cell_grid(State& st, std::size_t k) {
     ImGui::PushFont(st.fonts.large);
     const float cell_w = ImGui::CalcTextSize("-0000").x + ImGui::GetStyle().FramePadding.x * 2;
     ImGui::PopFont();
+    // As many cells a row as fit (the presenter scale grows them), a power of two at most 8.
+    const float fit = (ImGui::GetContentRegionAvail().x + ImGui::GetStyle().ItemSpacing.x) /
+                      (cell_w + ImGui::GetStyle().ItemSpacing.x);
+    std::size_t columns = kColumns;
+    while (columns > 1 && static_cast<float>(columns) > fit)
+        columns /= 2;
     for (std::size_t c = 0; c < L.typed[k].size(); ++c) {
-        if (c % kColumns != 0)
+        if (c % columns != 0)
             ImGui::SameLine();
         ImGui::BeginGroup();
         ImGui::TextDisabled("%zu", c);

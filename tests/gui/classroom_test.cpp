@@ -139,6 +139,10 @@ TEST_F(Classroom, PracticeChecksExplainsAndSummarises) {
     for (int i = 0; i < 120 && st.playback.moving(); ++i)
         frame();
     keep("practice-right");
+    st.view.presenter_scale = 1.5f; // the projector: the practice grid grows with the fonts
+    window.still();
+    keep("practice-presenter");
+    st.view.presenter_scale = 1.0f;
 
     // Past the last level, and a level revealed rather than typed.
     practice_next(st);
@@ -301,6 +305,32 @@ TEST_F(Classroom, Exercise2ShowsTheRace) {
     EXPECT_TRUE(canvas_cell(warp_totals, 0)->marks.race);
     EXPECT_TRUE(canvas_cell(warp_totals, 0)->marks.undefined);
     keep("exercise2-race");
+
+    // On a GPU the device keeps one lane's write: a trace recorded there (here: the same
+    // recording with lane 5's sum in the slot) names the lane and shows the number.
+    Trace gpu = st.model->trace();
+    gpu.backend = "cuda";
+    gpu.device = "NVIDIA H200";
+    const float lane5 = gpu.frames[static_cast<std::size_t>(shuffle5)].values[5];
+    gpu.frames[static_cast<std::size_t>(warp_totals)].values[0] = lane5;
+    const auto path = std::filesystem::temp_directory_path() / "pplab-race-on-gpu.json";
+    {
+        std::ofstream f(path);
+        f << to_json(gpu);
+    }
+    st.classroom.session_path = path.string();
+    session_open(st);
+    ASSERT_FALSE(st.classroom.session_error) << st.classroom.session_message;
+    st.playback.go_to(st.model->step_of(static_cast<std::size_t>(warp_totals)), st.steps());
+    const std::vector<RaceSlot> device = race_slots(st);
+    ASSERT_EQ(device.size(), 1u);
+    EXPECT_EQ(device[0].slot, lane5);
+    EXPECT_NE(std::find(device[0].winners.begin(), device[0].winners.end(), 5),
+              device[0].winners.end());
+    window.still();
+    EXPECT_TRUE(canvas_cell(warp_totals, 0)->marks.race);
+    EXPECT_FALSE(canvas_cell(warp_totals, 0)->marks.undefined) << "the device's number";
+    std::filesystem::remove(path);
 }
 
 // Each pitfall toggled on shows its consequence on the canvas, and toggled off is gone.
