@@ -193,7 +193,7 @@ void draw_session(State& st) {
               "pitfall set their kernels' times side by side.",
               true);
     ImGui::SetNextItemWidth(-1);
-    ImGui::InputTextWithHint("##timing_path", "e.g. bench/results/h200.json", &c.timing_path);
+    ImGui::InputTextWithHint("##timing_path", "e.g. bench/results/h200-bench.json", &c.timing_path);
     if (ImGui::Button("Open the report"))
         timing_read(c);
     error_line(st, c.timing_error);

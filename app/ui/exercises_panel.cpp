@@ -110,7 +110,11 @@ void timings(const State& st, std::string_view a, std::string_view b, const char
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(p.distribution.c_str());
             ImGui::TableNextColumn();
-            ImGui::Text("%lld", p.size);
+            const auto size = static_cast<unsigned long long>(p.size);
+            if (std::has_single_bit(size)) // the bench's sizes: 2^20 ... 2^28
+                ImGui::Text("2^%d", static_cast<int>(std::bit_width(size)) - 1);
+            else
+                ImGui::Text("%lld", p.size);
             ImGui::TableNextColumn();
             ImGui::Text("%.3f ms", p.a_ms);
             ImGui::TableNextColumn();

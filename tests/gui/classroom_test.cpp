@@ -417,6 +417,32 @@ TEST(ClassroomTimings, PairsTheStagesOfAReport) {
     EXPECT_EQ(p[0].b_ms, 6.0);
 }
 
+// The H200's saved report opened in the window: Exercise 4 and the global-atomics pitfall
+// find their pairs of kernels in it.
+TEST_F(Classroom, ATimingReportSetsTheKernelsSideBySide) {
+    settle();
+    st.classroom.timing_path = std::string(PPLAB_SOURCE_DIR) + "/bench/results/h200-bench.json";
+    timing_read(st.classroom);
+    ASSERT_TRUE(st.classroom.timing_error.empty()) << st.classroom.timing_error;
+    ASSERT_NE(timing_report(st), nullptr);
+    const auto skip =
+        timing_pairs(*timing_report(st), "hist-privatised", "hist-privatised-no-skip");
+    const auto global = timing_pairs(*timing_report(st), "hist-privatised", "hist-global");
+    ASSERT_FALSE(skip.empty());
+    ASSERT_FALSE(global.empty());
+    for (const TimingPair& p : global)
+        EXPECT_LT(p.a_ms, p.b_ms) << p.distribution << ": privatised beats global atomics";
+    open_classroom(st, ClassroomTab::Exercises);
+    for (int i = 0; i < 4; ++i)
+        frame();
+    open_classroom(st, ClassroomTab::Pitfalls);
+    for (int i = 0; i < 4; ++i)
+        frame();
+    st.classroom.timing_path = "no-such-report.json";
+    timing_read(st.classroom);
+    EXPECT_NE(st.classroom.timing_error.find("cannot read"), std::string::npos);
+}
+
 // §8.6: reduce-atomic's sums differ from run to run, reduce-full's are identical bit for bit.
 TEST_F(Classroom, DeterminismRunsShowTheBits) {
     settle();
