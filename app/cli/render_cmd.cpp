@@ -1,6 +1,11 @@
 // `pplab render`: a frame (or every frame) of a trace drawn offscreen to PNG, the same
-// drawing as the window's canvas. Needs no display: Mesa's surfaceless EGL.
+// drawing as the window's canvas; a frame as SVG for slides; the whole run as an animated
+// GIF. Needs no display: Mesa's surfaceless EGL (the SVG needs no GL at all).
 #include "cli.hpp"
+
+#include "export/gif.hpp"
+#include "export/run.hpp"
+#include "export/svg.hpp"
 
 #include "render/gl_renderer.hpp"
 #include "render/offscreen.hpp"
@@ -10,6 +15,7 @@
 
 #include "pplab/backend.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -24,6 +30,9 @@ struct RenderOptions {
     int frame = -1;
     std::string all_frames;
     std::string out;
+    std::string svg;
+    std::string gif;
+    int delay_ms = exporting::kStepDelayCs * 10;
     int width = 1280;
     int height = 800;
     std::string theme = "light";
@@ -39,18 +48,29 @@ std::string frame_file(const std::string& dir, std::size_t i) {
 void render(const RequestOptions& opts, const RenderOptions& ro) {
     namespace fs = std::filesystem;
     // Everything the user could get wrong is checked before the first pixel.
-    if (ro.frame < 0 && ro.all_frames.empty())
-        throw InputError(
-            "say what to draw: --frame K (see `pplab trace` for the frames) or --all-frames DIR");
-    if (ro.frame >= 0 && ro.out.empty())
-        throw InputError("--frame needs --out FILE.png");
+    if (!ro.svg.empty() && ro.frame < 0)
+        throw InputError("--svg draws one frame: say which with --frame K");
+    if (ro.frame < 0 && ro.all_frames.empty() && ro.gif.empty())
+        throw InputError("say what to draw: --frame K (see `pplab trace` for the frames), "
+                         "--all-frames DIR or --gif FILE");
+    if (ro.frame >= 0 && ro.out.empty() && ro.svg.empty())
+        throw InputError("--frame needs --out FILE.png or --svg FILE.svg");
     if (ro.width < 64 || ro.width > 8192 || ro.height < 64 || ro.height > 8192)
         throw InputError("--width and --height must be between 64 and 8192 pixels");
-    if (!ro.out.empty()) {
-        const fs::path parent = fs::path(ro.out).parent_path();
+    if (ro.delay_ms < 20 || ro.delay_ms > 60000)
+        throw InputError("--delay must be between 20 and 60000 milliseconds");
+    if (!ro.gif.empty() && !exporting::gif_supported())
+        throw InputError("this build has no GIF support: install Debian's libgif-dev "
+                         "(scripts/install-deps.sh) and configure again");
+    for (const std::string* file : {&ro.out, &ro.svg, &ro.gif}) {
+        if (file->empty())
+            continue;
+        const fs::path parent = fs::path(*file).parent_path();
         if (!parent.empty() && !fs::is_directory(parent))
-            throw InputError("cannot write '" + ro.out + "': no directory '" + parent.string() +
+            throw InputError("cannot write '" + *file + "': no directory '" + parent.string() +
                              "'");
+        if (fs::is_directory(*file))
+            throw InputError("cannot write '" + *file + "': it is a directory");
     }
     const Request r = opts.build();
     BackendChoice choice = choose_backend(opts.backend);
@@ -68,15 +88,36 @@ void render(const RequestOptions& opts, const RenderOptions& ro) {
             throw InputError("cannot create the directory '" + ro.all_frames + "'");
     }
 
-    render::OffscreenContext context;
-    render::GlRenderer gl;
-    render::RenderTarget target;
     render::PictureOptions po;
     po.width = ro.width;
     po.height = ro.height;
     po.theme = ro.theme == "dark" ? scene::Theme::Dark : scene::Theme::Light;
     po.follow = ro.camera == "follow";
-    if (ro.frame >= 0) {
+    if (!ro.svg.empty()) {
+        const render::FontAtlas font(render::ui_font());
+        const auto frame = static_cast<std::size_t>(ro.frame);
+        exporting::write_svg(render::compose(font, model, frame, po), font, ro.svg);
+        std::cout << "wrote " << ro.svg << " (SVG, " << ro.width << "×" << ro.height << ", frame "
+                  << ro.frame << ")\n";
+        if (ro.out.empty())
+            return; // vectors only: no GL context needed
+    }
+
+    render::OffscreenContext context;
+    render::GlRenderer gl;
+    render::RenderTarget target;
+    if (!ro.gif.empty()) {
+        const std::vector<std::size_t> run = exporting::run_frames(model, 0);
+        exporting::GifWriter gif(ro.gif, ro.width, ro.height);
+        for (std::size_t i = 0; i < run.size(); ++i)
+            gif.add(render::picture(gl, target, model, run[i], po).image,
+                    i + 1 == run.size() ? std::max(ro.delay_ms / 10, exporting::kLastStepDelayCs)
+                                        : ro.delay_ms / 10);
+        gif.finish();
+        std::cout << "wrote " << ro.gif << " (GIF, " << ro.width << "×" << ro.height << ", "
+                  << run.size() << " steps, " << ro.delay_ms << " ms each)\n";
+    }
+    if (ro.frame >= 0 && !ro.out.empty()) {
         const auto pic = render::picture(gl, target, model, static_cast<std::size_t>(ro.frame), po);
         render::write_png(pic.image, ro.out);
         std::cout << "wrote " << ro.out << " (" << ro.width << "×" << ro.height << ", frame "
@@ -86,6 +127,8 @@ void render(const RequestOptions& opts, const RenderOptions& ro) {
                   << ")\n";
         return;
     }
+    if (ro.all_frames.empty())
+        return;
     for (std::size_t i = 0; i < frames; ++i)
         render::write_png(render::picture(gl, target, model, i, po).image,
                           frame_file(ro.all_frames, i));
@@ -108,6 +151,16 @@ void add_render(CLI::App& app) {
     frame->excludes(all);
     auto* out = cmd->add_option("--out", ro->out, "the PNG file to write (with --frame)");
     out->excludes(all);
+    cmd->add_option("--svg", ro->svg,
+                    "the frame (--frame K) as SVG for slides: cells, values, arrows and labels "
+                    "as vectors")
+        ->excludes(all);
+    cmd->add_option("--gif", ro->gif,
+                    "the whole run as an animated GIF, one picture per step as the window plays "
+                    "it (block 0)")
+        ->excludes(frame);
+    cmd->add_option("--delay", ro->delay_ms, "milliseconds each step stays on screen in the GIF")
+        ->capture_default_str();
     cmd->add_option("--width", ro->width, "image width in pixels")->capture_default_str();
     cmd->add_option("--height", ro->height, "image height in pixels")->capture_default_str();
     cmd->add_option("--theme", ro->theme, "light (projectors) or dark")

@@ -61,6 +61,7 @@ FontAtlas::FontAtlas(std::span<const unsigned char> ttf) {
         throw std::runtime_error("the UI font is not a TrueType font");
     const float scale = stbtt_ScaleForPixelHeight(&info, kBakePx);
     const float em = kBakePx;
+    font_size_ = stbtt_ScaleForPixelHeight(&info, 1) / stbtt_ScaleForMappingEmToPixels(&info, 1);
     const std::u32string set = baked_set();
 
     struct Baked {

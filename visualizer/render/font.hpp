@@ -31,6 +31,9 @@ public:
     }
     float width(std::string_view utf8) const;            // em
     float digit_height() const { return digit_height_; } // em, to centre numbers in cells
+    // The "em" here is the font's full height (ascent to descent); CSS and SVG's font-size
+    // is its em square: this many font-size units per unit of our size.
+    float font_size() const { return font_size_; }
 
     int atlas_width() const { return width_; }
     int atlas_height() const { return height_; }
@@ -47,6 +50,7 @@ private:
     std::unordered_map<char32_t, Glyph> glyphs_;
     std::unordered_map<std::uint64_t, float> kerning_;
     float digit_height_ = 0.7f;
+    float font_size_ = 1.0f;
     int width_ = 0, height_ = 0;
     std::vector<std::uint8_t> pixels_;
 };

@@ -50,10 +50,9 @@ constexpr float kReadable = 26.0f; // pixels per cell at which values read comfo
 
 } // namespace
 
-Picture picture(GlRenderer& gl, RenderTarget& target, const scene::Model& m, std::size_t frame,
-                const PictureOptions& o) {
+Composition compose(const FontAtlas& font, const scene::Model& m, std::size_t frame,
+                    const PictureOptions& o) {
     const scene::Palette pal = scene::palette(o.theme);
-    const auto& font = gl.font();
     const float w = static_cast<float>(o.width), h = static_cast<float>(o.height);
     const float unit =
         std::clamp(std::min(w, h * 1.6f) / 1280.0f, 0.5f, 3.0f); // text scales with the image
@@ -145,15 +144,28 @@ Picture picture(GlRenderer& gl, RenderTarget& target, const scene::Model& m, std
             x += footer_px * 1.6f + font.width(item.text) * footer_px + footer_px * 1.5f;
         }
     }
-    target.resize(o.width, o.height);
+    Composition c;
+    c.width = o.width;
+    c.height = o.height;
+    c.scene = std::move(s);
+    c.camera = cam;
+    c.overlay_cells = std::move(swatches);
+    c.overlay_labels = std::move(labels);
+    return c;
+}
+
+Picture picture(GlRenderer& gl, RenderTarget& target, const scene::Model& m, std::size_t frame,
+                const PictureOptions& o) {
+    Composition c = compose(gl.font(), m, frame, o);
+    target.resize(c.width, c.height);
     target.bind();
-    gl.draw(s, cam, o.width, o.height);
-    gl.draw_overlay(swatches, labels, o.width, o.height);
+    gl.draw(c.scene, c.camera, c.width, c.height);
+    gl.draw_overlay(c.overlay_cells, c.overlay_labels, c.width, c.height);
     Picture p;
     p.image = target.read();
     RenderTarget::unbind();
-    p.scene = std::move(s);
-    p.camera = cam;
+    p.scene = std::move(c.scene);
+    p.camera = c.camera;
     return p;
 }
 

@@ -25,6 +25,20 @@ struct PictureOptions {
     bool follow = true;
 };
 
+// A picture laid out before any pixel is drawn: the scene and its camera, then the header,
+// footer and legend placed in pixels over it. The PNG draws it; the SVG writes it as vectors.
+struct Composition {
+    int width = 0, height = 0;
+    scene::Scene scene;                       // the canvas, in world units
+    scene::Camera camera;                     // world -> the picture's pixels
+    std::vector<scene::Cell> overlay_cells;   // pixels: the bands framing the canvas, swatches
+    std::vector<scene::Label> overlay_labels; // pixels: title, caption, counters, legend
+};
+
+// Pure: needs the font's metrics (to wrap the caption), no GL context.
+Composition compose(const FontAtlas& font, const scene::Model& m, std::size_t frame,
+                    const PictureOptions& o);
+
 struct Picture {
     Image image;
     scene::Scene scene;   // what was drawn on the canvas

@@ -1,0 +1,394 @@
+// The exports for slides and sharing, read back as a viewer would: the PNG decoded
+// (stb_image), the SVG parsed (a small well-formedness check) and searched for the cells'
+// values, the PNG sequence whole or absent; failures leave no file; `pplab render --svg`
+// exit codes. The GIF has its own file (gif_test.cpp): it needs giflib to read it back.
+#include "fixtures.hpp"
+#include "pictures.hpp"
+#include "scratch.hpp"
+
+#include "export/run.hpp"
+#include "export/svg.hpp"
+#include "render/gl_renderer.hpp"
+
+#include <gtest/gtest.h>
+#include <stb_image.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace pplab::exporting {
+namespace {
+
+namespace fs = std::filesystem;
+
+// ---- a small XML reader: enough to say a document is well-formed --------------------------
+
+struct Element {
+    std::string name;
+    std::map<std::string, std::string> attributes;
+    std::string text; // its character data, entities decoded
+};
+
+struct Xml {
+    std::vector<Element> elements; // in document order
+    std::string error;             // empty: well-formed
+};
+
+bool name_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == ':' ||
+           c == '.';
+}
+
+// Decodes &amp; &lt; &gt; &quot; &apos; and &#N;; false for anything else after '&'.
+bool decode(std::string_view raw, std::string& out) {
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+        if (raw[i] != '&') {
+            out += raw[i];
+            continue;
+        }
+        const std::size_t end = raw.find(';', i);
+        if (end == std::string_view::npos)
+            return false;
+        const std::string_view entity = raw.substr(i + 1, end - i - 1);
+        if (entity == "amp")
+            out += '&';
+        else if (entity == "lt")
+            out += '<';
+        else if (entity == "gt")
+            out += '>';
+        else if (entity == "quot")
+            out += '"';
+        else if (entity == "apos")
+            out += '\'';
+        else if (entity.size() > 1 && entity[0] == '#')
+            out += '?'; // a character reference: well-formed, its value does not matter here
+        else
+            return false;
+        i = end;
+    }
+    return true;
+}
+
+Xml parse(std::string_view s) {
+    Xml x;
+    std::vector<std::size_t> open; // indices into x.elements
+    std::size_t i = 0;
+    const auto fail = [&](const std::string& why) {
+        x.error = why + " at byte " + std::to_string(i);
+        return x;
+    };
+    if (s.substr(0, 5) == "<?xml") {
+        i = s.find("?>");
+        if (i == std::string_view::npos)
+            return fail("unterminated prolog");
+        i += 2;
+    }
+    bool root_seen = false;
+    while (i < s.size()) {
+        if (s[i] != '<') {
+            const std::size_t end = std::min(s.find('<', i), s.size());
+            std::string text;
+            if (!decode(s.substr(i, end - i), text))
+                return fail("unknown entity");
+            if (open.empty()) {
+                if (text.find_first_not_of(" \t\r\n") != std::string::npos)
+                    return fail("text outside the root element");
+            } else {
+                x.elements[open.back()].text += text;
+            }
+            i = end;
+            continue;
+        }
+        if (s.substr(i, 4) == "<!--") {
+            const std::size_t end = s.find("-->", i);
+            if (end == std::string_view::npos)
+                return fail("unterminated comment");
+            i = end + 3;
+            continue;
+        }
+        if (s.substr(i, 2) == "</") {
+            std::size_t j = i + 2;
+            while (j < s.size() && name_char(s[j]))
+                ++j;
+            const std::string name(s.substr(i + 2, j - i - 2));
+            if (open.empty() || x.elements[open.back()].name != name)
+                return fail("</" + name + "> closes nothing open");
+            if (j >= s.size() || s[j] != '>')
+                return fail("malformed end tag");
+            open.pop_back();
+            i = j + 1;
+            continue;
+        }
+        std::size_t j = i + 1;
+        while (j < s.size() && name_char(s[j]))
+            ++j;
+        if (j == i + 1)
+            return fail("a tag without a name");
+        if (open.empty() && root_seen)
+            return fail("a second root element");
+        root_seen = true;
+        Element e;
+        e.name = std::string(s.substr(i + 1, j - i - 1));
+        for (;;) {
+            while (j < s.size() && std::isspace(static_cast<unsigned char>(s[j])))
+                ++j;
+            if (j >= s.size())
+                return fail("unterminated tag <" + e.name + ">");
+            if (s[j] == '>' || s.substr(j, 2) == "/>")
+                break;
+            const std::size_t a = j;
+            while (j < s.size() && name_char(s[j]))
+                ++j;
+            const std::string attribute(s.substr(a, j - a));
+            if (attribute.empty() || j + 1 >= s.size() || s[j] != '=' || s[j + 1] != '"')
+                return fail("attribute of <" + e.name + "> not name=\"value\"");
+            const std::size_t end = s.find('"', j + 2);
+            if (end == std::string_view::npos)
+                return fail("unterminated attribute value");
+            std::string value;
+            const std::string_view raw = s.substr(j + 2, end - j - 2);
+            if (raw.find('<') != std::string_view::npos || !decode(raw, value))
+                return fail("bad attribute value");
+            if (!e.attributes.emplace(attribute, value).second)
+                return fail("attribute '" + attribute + "' twice");
+            j = end + 1;
+        }
+        const bool empty = s[j] == '/';
+        x.elements.push_back(std::move(e));
+        if (!empty)
+            open.push_back(x.elements.size() - 1);
+        i = j + (empty ? 2 : 1);
+    }
+    if (!open.empty())
+        return fail("<" + x.elements[open.back()].name + "> is never closed");
+    if (!root_seen)
+        return fail("no root element");
+    return x;
+}
+
+std::vector<std::string> texts(const Xml& x) {
+    std::vector<std::string> out;
+    for (const Element& e : x.elements)
+        if (e.name == "text")
+            out.push_back(e.text);
+    return out;
+}
+
+std::size_t count(const Xml& x, const std::string& name, const std::string& cls = {}) {
+    return static_cast<std::size_t>(
+        std::count_if(x.elements.begin(), x.elements.end(), [&](auto& e) {
+            if (e.name != name)
+                return false;
+            const auto it = e.attributes.find("class");
+            return cls.empty() || (it != e.attributes.end() && it->second == cls);
+        }));
+}
+
+TEST(XmlCheck, RejectsWhatIsNotWellFormed) {
+    EXPECT_TRUE(parse("<a><b x=\"1\"/>t &amp; u</a>").error.empty());
+    EXPECT_FALSE(parse("<a><b></a>").error.empty());
+    EXPECT_FALSE(parse("<a x=1/>").error.empty());
+    EXPECT_FALSE(parse("<a>&nbsp;</a>").error.empty());
+    EXPECT_FALSE(parse("<a/><b/>").error.empty());
+    EXPECT_FALSE(parse("<a>").error.empty());
+}
+
+// ---- SVG ---------------------------------------------------------------------------------
+
+render::Composition blelloch_last(const render::FontAtlas& font, const scene::Model& m,
+                                  int width = 1280, int height = 800) {
+    render::PictureOptions po;
+    po.width = width;
+    po.height = height;
+    return render::compose(font, m, m.trace().frames.size() - 1, po);
+}
+
+TEST(Svg, IsWellFormedAndHoldsEveryValueAsText) {
+    const render::FontAtlas font(render::ui_font());
+    const auto m = test::trace(test::request(Algorithm::ScanBlelloch, {1, 2, 3, 4}, 4));
+    const render::Composition c = blelloch_last(font, *m);
+    const std::string doc = svg(c, font);
+    const Xml x = parse(doc);
+    ASSERT_TRUE(x.error.empty()) << x.error;
+    ASSERT_FALSE(x.elements.empty());
+    const Element& root = x.elements.front();
+    EXPECT_EQ(root.name, "svg");
+    EXPECT_EQ(root.attributes.at("xmlns"), "http://www.w3.org/2000/svg");
+    EXPECT_EQ(root.attributes.at("viewBox"), "0 0 1280 800");
+
+    // Every cell that shows a value: a rectangle, and its value as text.
+    const std::vector<std::string> shown = texts(x);
+    std::size_t values = 0;
+    for (const scene::Cell& cell : c.scene.cells) {
+        if (!cell.ref || cell.text.empty())
+            continue;
+        ++values;
+        EXPECT_NE(std::find(shown.begin(), shown.end(), cell.text), shown.end())
+            << "value " << cell.text << " is not in the SVG";
+    }
+    EXPECT_GE(values, 4u * 6) << "in[], the load, two upsweeps, the root, two downsweeps";
+    EXPECT_GE(count(x, "rect"), values);
+    // The exclusive scan of 1 2 3 4, the last row: 0 1 3 6.
+    for (const char* v : {"0", "1", "3", "6"})
+        EXPECT_NE(std::find(shown.begin(), shown.end(), v), shown.end()) << v;
+    // Each arrow of the scene is a path (the current step's also a head); the header's title
+    // and every legend entry are text.
+    EXPECT_EQ(count(x, "path", "arrow"), c.scene.arrows.size());
+    EXPECT_GT(count(x, "path", "arrowhead"), 0u);
+    const auto has = [&](const std::string& part) {
+        return std::any_of(shown.begin(), shown.end(),
+                           [&](const std::string& t) { return t.find(part) != std::string::npos; });
+    };
+    EXPECT_TRUE(has("scanBlock"));
+    EXPECT_TRUE(has("downsweep"));
+    for (const scene::LegendItem& item : c.scene.legend)
+        EXPECT_TRUE(has(item.text)) << item.text;
+    if (const char* dir = std::getenv("PPLAB_SCREENSHOT_DIR")) {
+        fs::create_directories(dir);
+        write_svg(c, font, (fs::path(dir) / "export-blelloch.svg").string());
+    }
+}
+
+TEST(Svg, EscapesTextAndDropsWhatTheCameraDoesNotSee) {
+    const render::FontAtlas font(render::ui_font());
+    render::Composition c;
+    c.width = 400;
+    c.height = 300;
+    c.camera.center = {0, 0};
+    c.camera.scale = 40;
+    scene::Cell in;
+    in.rect = {-1, -1, 2, 2};
+    in.fill = {1, 1, 1, 1};
+    in.text = "a<b & \"c\"";
+    in.text_size = 0.5f;
+    scene::Cell out = in;
+    out.rect = {100, 100, 2, 2}; // far outside the 10 x 7.5 units the camera shows
+    out.text = "outside";
+    c.scene.cells = {in, out};
+    c.overlay_labels.push_back({{10, 20}, "Σ ≤ → ×", 16, {0, 0, 0, 1}, scene::Align::Left, 0});
+    const std::string doc = svg(c, font);
+    const Xml x = parse(doc);
+    ASSERT_TRUE(x.error.empty()) << x.error << "\n" << doc;
+    const std::vector<std::string> shown = texts(x);
+    EXPECT_NE(std::find(shown.begin(), shown.end(), "a<b & \"c\""), shown.end()) << doc;
+    EXPECT_NE(std::find(shown.begin(), shown.end(), "Σ ≤ → ×"), shown.end()) << doc;
+    EXPECT_EQ(doc.find("outside"), std::string::npos);
+}
+
+TEST(Svg, LargeInputsStaySmall) {
+    // 65536 bytes: heat strips, not 65536 rectangles with text.
+    const render::FontAtlas font(render::ui_font());
+    Request r = test::request(Algorithm::HistPrivatised, {}, 256, 64);
+    r.input.resize(65536);
+    for (std::size_t i = 0; i < r.input.size(); ++i)
+        r.input[i] = static_cast<float>((i * 2654435761u >> 7) % 64);
+    const auto m = test::trace(r);
+    render::PictureOptions po;
+    const std::string doc = svg(render::compose(font, *m, 3, po), font);
+    EXPECT_TRUE(parse(doc).error.empty());
+    EXPECT_LT(doc.size(), 2u << 20) << "an SVG a slide program opens quickly";
+}
+
+// ---- pictures: PNG and PNG sequence (an offscreen GL context) ---------------------------
+
+using test::Pictures;
+using test::Scratch;
+
+TEST_F(Pictures, PngDecodesToThePicture) {
+    const auto m = test::trace(test::request(Algorithm::ReduceTree, test::seq(32), 8));
+    const render::Image img = draw(*m, 3);
+    render::write_png(img, file("frame.png"));
+    int w = 0, h = 0, channels = 0;
+    unsigned char* px = stbi_load(file("frame.png").c_str(), &w, &h, &channels, 4);
+    ASSERT_NE(px, nullptr) << stbi_failure_reason();
+    EXPECT_EQ(w, img.width);
+    EXPECT_EQ(h, img.height);
+    EXPECT_TRUE(std::equal(img.rgba.begin(), img.rgba.end(), px)) << "PNG is lossless";
+    stbi_image_free(px);
+    EXPECT_EQ(listing(), std::vector<std::string>{"frame.png"});
+}
+
+TEST_F(Pictures, PngSequenceIsWholeOrAbsent) {
+    const auto m = test::trace(test::request(Algorithm::ScanBlelloch, {1, 2, 3, 4}, 4));
+    const std::vector<std::size_t> run = run_frames(*m, 0);
+    {
+        PngSequence seq(file("frames/"));
+        seq.add(draw(*m, run[0]));
+        EXPECT_EQ(listing(), std::vector<std::string>{"frames.part"});
+    } // abandoned: nothing left
+    EXPECT_TRUE(listing().empty());
+
+    PngSequence seq(file("frames"));
+    for (const std::size_t f : run)
+        seq.add(draw(*m, f));
+    seq.finish();
+    EXPECT_EQ(listing(), std::vector<std::string>{"frames"});
+    std::size_t n = 0;
+    for (const auto& e : fs::directory_iterator(dir / "frames")) {
+        int w = 0, h = 0, channels = 0;
+        unsigned char* px = stbi_load(e.path().c_str(), &w, &h, &channels, 4);
+        ASSERT_NE(px, nullptr) << e.path();
+        EXPECT_EQ(w, 480);
+        EXPECT_EQ(h, 300);
+        stbi_image_free(px);
+        ++n;
+    }
+    EXPECT_EQ(n, run.size());
+    EXPECT_TRUE(fs::exists(dir / "frames" / PngSequence::file_name(run.size() - 1)));
+    EXPECT_THROW(PngSequence{file("frames")}, std::runtime_error) << "never over a finished run";
+}
+
+TEST_F(Scratch, FailuresLeaveNothingBehind) {
+    const render::FontAtlas font(render::ui_font());
+    const auto m = test::trace(test::request(Algorithm::ScanBlelloch, {1, 2, 3, 4}, 4));
+    EXPECT_THROW(write_svg(blelloch_last(font, *m), font, file("missing/x.svg")),
+                 std::runtime_error);
+    EXPECT_THROW(PngSequence{file("missing/frames")}, std::runtime_error);
+    EXPECT_TRUE(listing().empty());
+}
+
+// ---- `pplab render --svg` ----------------------------------------------------------------
+
+class RenderCli : public Scratch {
+protected:
+    void expect_bad_input(const std::string& args, const std::string& names) const {
+        SCOPED_TRACE("pplab render " + args);
+        const Outcome r = render(args);
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_NE(r.err.find(names), std::string::npos) << r.err;
+        EXPECT_TRUE(listing().empty()) << "no file, not even a partial one";
+    }
+};
+
+TEST_F(RenderCli, SvgOfAFrame) {
+    const Outcome r = render("--algo scan-blelloch --input 1,2,3,4 --frame 5 --svg b.svg");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(listing(), std::vector<std::string>{"b.svg"}) << "the SVG alone: no PNG asked for";
+    std::stringstream doc;
+    doc << std::ifstream(dir / "b.svg").rdbuf();
+    const Xml x = parse(doc.str());
+    EXPECT_TRUE(x.error.empty()) << x.error;
+    const std::vector<std::string> shown = texts(x);
+    EXPECT_NE(std::find(shown.begin(), shown.end(), "6"), shown.end()) << "the scan's total";
+}
+
+TEST_F(RenderCli, BadInputIsOneLineAndNoFile) {
+    expect_bad_input("--algo reduce-tree --n 16 --svg x.svg", "--frame");
+    expect_bad_input("--algo reduce-tree --n 16 --frame 999 --svg x.svg", "frame 999");
+    expect_bad_input("--algo reduce-tree --n 16 --frame 1 --svg nowhere/x.svg", "nowhere");
+    expect_bad_input("--algo reduce-tree --n 16 --gif nowhere/x.gif", "nowhere");
+    expect_bad_input("--algo reduce-tree --n 16 --gif x.gif --delay 5", "--delay");
+    expect_bad_input("--algo reduce-tree --n 16 --gif x.gif --frame 2", "--frame");
+    expect_bad_input("--algo nope --frame 0 --svg x.svg", "nope");
+}
+
+} // namespace
+} // namespace pplab::exporting

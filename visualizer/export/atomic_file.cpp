@@ -1,0 +1,42 @@
+#include "atomic_file.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace pplab::exporting {
+
+namespace fs = std::filesystem;
+
+std::string part_path(const std::string& path) {
+    return path + ".part";
+}
+
+void write_atomically(const std::string& path, std::string_view bytes) {
+    const std::string part = part_path(path);
+    {
+        std::ofstream f(part, std::ios::binary | std::ios::trunc);
+        if (!f)
+            throw std::runtime_error("cannot write '" + path + "'");
+        f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        f.flush();
+        if (!f) {
+            std::error_code ignore;
+            fs::remove(part, ignore);
+            throw std::runtime_error("cannot write '" + path + "' (disk full?)");
+        }
+    }
+    move_into_place(part, path);
+}
+
+void move_into_place(const std::string& part, const std::string& path) {
+    std::error_code ec;
+    fs::rename(part, path, ec);
+    if (ec) {
+        std::error_code ignore;
+        fs::remove_all(part, ignore);
+        throw std::runtime_error("cannot write '" + path + "': " + ec.message());
+    }
+}
+
+} // namespace pplab::exporting

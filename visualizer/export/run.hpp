@@ -1,0 +1,46 @@
+// A whole run, as the window plays it, for the animated exports: one picture per playback
+// step (the selected block's frame of the step), a PNG sequence written as a whole or not
+// at all, and how long each step stays on screen in a GIF.
+#pragma once
+
+#include "render/target.hpp"
+#include "scene/model.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace pplab::exporting {
+
+// Hundredths of a second a step stays on screen in a GIF, and the last one before the loop
+// starts again (time to read the result).
+inline constexpr int kStepDelayCs = 120;
+inline constexpr int kLastStepDelayCs = 300;
+
+// The trace frames of a run, one per playback step, showing `block` where the step has it.
+std::vector<std::size_t> run_frames(const scene::Model& m, int block);
+
+// The pictures of a run as DIR/frame_0000.png, frame_0001.png, ...: written into "DIR.part"
+// and renamed to DIR when complete, so DIR holds a whole run or does not exist.
+class PngSequence {
+public:
+    // Throws std::runtime_error when DIR exists and is not an empty directory, or its
+    // parent directory does not exist.
+    explicit PngSequence(std::string dir);
+    ~PngSequence(); // when finish() was not reached: the partial directory is removed
+    PngSequence(const PngSequence&) = delete;
+    PngSequence& operator=(const PngSequence&) = delete;
+
+    void add(const render::Image& image); // throws std::runtime_error
+    void finish();                        // throws std::runtime_error
+    int frames() const { return frames_; }
+
+    static std::string file_name(std::size_t i); // frame_0007.png
+
+private:
+    std::string dir_, part_;
+    int frames_ = 0;
+    bool done_ = false;
+};
+
+} // namespace pplab::exporting
