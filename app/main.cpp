@@ -66,6 +66,12 @@ int window() {
         pplab::ui::App app(
             {[] { glfwPostEmptyEvent(); },
              {GLFW_KEY_EQUAL, GLFW_KEY_MINUS, GLFW_KEY_KP_ADD, GLFW_KEY_KP_SUBTRACT, GLFW_KEY_F}});
+        // A session or a hand-trace dropped on the window opens in the classroom.
+        glfwSetWindowUserPointer(win, &app);
+        glfwSetDropCallback(win, [](GLFWwindow* w, int count, const char** paths) {
+            if (count > 0)
+                static_cast<pplab::ui::App*>(glfwGetWindowUserPointer(w))->open_file(paths[0]);
+        });
         // Draw only when something changes: sleep until input (or the tracer) wakes the
         // loop, a few frames after each event so ImGui's hover state settles, and at the
         // display's rate only while something animates.

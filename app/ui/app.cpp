@@ -186,6 +186,21 @@ void App::menu() {
     ImGui::EndMainMenuBar();
 }
 
+void App::open_file(const std::string& path) {
+    Classroom& c = st_.classroom;
+    if (path.ends_with(".json")) {
+        c.session_path = path;
+        session_open(st_);
+        open_classroom(st_, ClassroomTab::Session);
+        return;
+    }
+    c.hand.path = path;
+    hand_trace_read(c.hand);
+    if (c.hand.error.empty())
+        hand_trace_check(st_);
+    open_classroom(st_, ClassroomTab::HandTrace);
+}
+
 void App::classroom_menu() {
     if (!ImGui::BeginMenu("Classroom"))
         return;
@@ -302,7 +317,9 @@ void App::frame(double now) {
                                "Wheel, drag    zoom and pan the canvas\n"
                                "Double-click   fit the whole picture\n"
                                "Click in[]     show the block that reads it\n"
-                               "Hover a cell   which thread wrote it, from what");
+                               "Hover a cell   which thread wrote it, from what\n"
+                               "Drop a file    a session (.json) opens; a hand-trace\n"
+                               "               is checked (Classroom)");
         ImGui::End();
     }
 

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 
 namespace pplab::ui {
 
@@ -39,6 +40,10 @@ public:
     // uploads it (ImGui_ImplOpenGL3_CreateFontsTexture).
     bool fonts_dirty() const { return fonts_dirty_; }
     void load_fonts();
+
+    // A file dropped on the window: a saved session (.json) opens; anything else is read as
+    // a hand-trace and checked against the trace on screen.
+    void open_file(const std::string& path);
 
     State& state() { return st_; }
     const State& state() const { return st_; }

@@ -531,6 +531,30 @@ TEST_F(Classroom, SessionsSaveAndOpen) {
         std::filesystem::remove(dir / f);
 }
 
+// Files dropped on the window: a session opens, a hand-trace is checked.
+TEST_F(Classroom, DroppedFilesOpenInTheClassroom) {
+    show(list_of(Algorithm::ScanBlelloch, "1, 2, 3, 4"));
+    const auto dir = std::filesystem::temp_directory_path();
+    const auto answer = dir / "pplab-dropped-answer.txt";
+    {
+        std::ofstream f(answer);
+        f << "downsweep 2: 0 1 3 6\n";
+    }
+    window.app().open_file(answer.string());
+    ASSERT_TRUE(st.classroom.hand.result) << st.classroom.hand.error;
+    EXPECT_TRUE(st.classroom.hand.result->all_right());
+    EXPECT_EQ(st.classroom.tab, ClassroomTab::HandTrace);
+    st.classroom.session_path = (dir / "pplab-dropped.json").string();
+    session_save(st);
+    show(list_of(Algorithm::ReduceTree, "1, 2, 3, 4", 4));
+    window.app().open_file((dir / "pplab-dropped.json").string());
+    EXPECT_FALSE(st.classroom.session_error) << st.classroom.session_message;
+    EXPECT_EQ(st.model->request().algorithm, Algorithm::ScanBlelloch);
+    frame();
+    std::filesystem::remove(answer);
+    std::filesystem::remove(dir / "pplab-dropped.json");
+}
+
 // The controls show an opened trace's request: settings_for asks for it again, bit for bit.
 TEST(ClassroomSettings, SettingsForAskForTheSameRequest) {
     for (const auto& c : test::view_cases()) {
