@@ -129,6 +129,7 @@ int CheckResult::first_wrong() const {
 }
 
 CheckResult check_answer(const Trace& t, const std::vector<AnswerLine>& answer) {
+    const Dataflow flow(t);
     const LabelParts parts = label_parts(t);
     std::vector<std::string> labels;
     for (const Frame& f : t.frames)
@@ -170,7 +171,7 @@ CheckResult check_answer(const Trace& t, const std::vector<AnswerLine>& answer) 
                 v.wrong_cells.push_back(static_cast<int>(c));
         v.right = v.wrong_cells.empty();
         if (!v.right)
-            v.explanation = explain_cell(t, frame, v.wrong_cells.front(),
+            v.explanation = explain_cell(flow, frame, v.wrong_cells.front(),
                                          a.values[static_cast<std::size_t>(v.wrong_cells.front())]);
         result.levels.push_back(std::move(v));
         next = frame + 1;
@@ -179,7 +180,11 @@ CheckResult check_answer(const Trace& t, const std::vector<AnswerLine>& answer) 
 }
 
 std::string explain_cell(const Trace& t, int frame, int cell, float given) {
-    const Dataflow flow(t);
+    return explain_cell(Dataflow(t), frame, cell, given);
+}
+
+std::string explain_cell(const Dataflow& flow, int frame, int cell, float given) {
+    const Trace& t = flow.trace();
     const Frame& f = t.frames.at(static_cast<std::size_t>(frame));
     const CellWrite w =
         flow.writes(static_cast<std::size_t>(frame)).at(static_cast<std::size_t>(cell));

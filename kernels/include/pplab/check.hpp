@@ -2,6 +2,7 @@
 // mistake in terms of the kernel (which thread wrote the cell, in which step, from what).
 #pragma once
 
+#include "pplab/dataflow.hpp"
 #include "pplab/trace.hpp"
 
 #include <string>
@@ -40,5 +41,7 @@ CheckResult check_answer(const Trace& t, const std::vector<AnswerLine>& answer);
 
 // "thread 0 wrote s[3] in upsweep 2: s[3] = s[3] + s[1] = 3 + 7 = 10; you wrote 9".
 std::string explain_cell(const Trace& t, int frame, int cell, float given);
+// The same with a Dataflow already built over t (hover explanations, long hand-traces).
+std::string explain_cell(const Dataflow& flow, int frame, int cell, float given);
 
 } // namespace pplab
