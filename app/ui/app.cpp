@@ -32,7 +32,7 @@ ImFont* add_font(std::span<const unsigned char> ttf, float px) {
 
 App::App(Platform platform)
     : platform_(std::move(platform)), tracer_(platform_.wake),
-      canvas_(std::make_unique<CanvasPanel>()) {
+      canvas_(std::make_unique<CanvasPanel>()), timing_(platform_.wake) {
     ImGui::GetIO().IniFilename = nullptr; // the layout is computed, not remembered
     submitted_ = st_.settings;
     latest_job_ = tracer_.submit(st_.settings);
@@ -84,7 +84,7 @@ void App::apply_style() {
 
 bool App::animating() const {
     return st_.playback.moving() || canvas_->animating() || tracer_.busy() ||
-           st_.classroom.runs.busy();
+           st_.classroom.runs.busy() || timing_.busy() || export_.busy();
 }
 
 void App::adopt_results() {
@@ -178,6 +178,7 @@ void App::menu() {
         ImGui::EndMenu();
     }
     classroom_menu();
+    timing_and_export_menus();
     if (ImGui::BeginMenu("Help")) {
         ImGui::MenuItem("Keys and mouse", nullptr, &show_help_);
         ImGui::EndMenu();
@@ -228,6 +229,25 @@ void App::classroom_menu() {
     ImGui::EndMenu();
 }
 
+void App::timing_and_export_menus() {
+    if (ImGui::BeginMenu("Timing")) {
+        ImGui::MenuItem("Every stage beside CUB and the copy roof", nullptr, &timing_.open);
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Export")) {
+        const std::pair<const char*, ExportKind> kinds[] = {
+            {"PNG of this frame", ExportKind::Png},
+            {"SVG of this frame (for slides)", ExportKind::Svg},
+            {"GIF of the whole run", ExportKind::Gif},
+            {"PNG sequence of the whole run", ExportKind::PngSequence},
+        };
+        for (const auto& [label, kind] : kinds)
+            if (ImGui::MenuItem(label, nullptr, false, st_.model != nullptr))
+                export_.open_for(kind, st_);
+        ImGui::EndMenu();
+    }
+}
+
 void App::frame(double now) {
     const double dt = last_ < 0 ? 0.0 : std::clamp(now - last_, 0.0, 0.25);
     last_ = now;
@@ -239,6 +259,7 @@ void App::frame(double now) {
     practice_follow(st_);
     keys();
     st_.playback.update(dt, st_.steps());
+    timing_.update(st_);
 
     menu();
     const ImGuiIO& io = ImGui::GetIO();
@@ -305,6 +326,9 @@ void App::frame(double now) {
     ImGui::Separator();
     transport_.draw(st_);
     ImGui::End();
+
+    timing_.draw(st_, left_w, top, width - left_w, height); // over the stage and the source
+    export_.draw(st_);
 
     if (show_help_) {
         ImGui::SetNextWindowSize(ImVec2(520 * s, 0), ImGuiCond_Appearing);

@@ -3,8 +3,10 @@
 #pragma once
 
 #include "classroom_panel.hpp"
+#include "export_panel.hpp"
 #include "panels.hpp"
 #include "state.hpp"
+#include "timing_panel.hpp"
 #include "tracer.hpp"
 
 #include <functional>
@@ -49,12 +51,15 @@ public:
     const State& state() const { return st_; }
     const Tracer& tracer() const { return tracer_; }
     const CanvasPanel& canvas() const { return *canvas_; }
+    TimingPanel& timing() { return timing_; }
+    ExportPanel& exporter() { return export_; }
 
 private:
     void adopt_results();
     void keys();
     void menu();
     void classroom_menu();
+    void timing_and_export_menus();
     void apply_style();
 
     Platform platform_;
@@ -67,6 +72,8 @@ private:
     TransportPanel transport_;
     std::unique_ptr<CanvasPanel> canvas_;
     ClassroomPanel classroom_;
+    TimingPanel timing_;
+    ExportPanel export_;
     Settings submitted_;
     std::uint64_t latest_job_ = 0;
     bool fonts_dirty_ = true;

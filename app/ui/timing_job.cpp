@@ -1,0 +1,85 @@
+#include "timing_job.hpp"
+
+#include <exception>
+
+namespace pplab::ui {
+
+namespace {
+
+// Thrown from the progress callback to end a run between rows.
+struct Stopped {};
+
+} // namespace
+
+TimingJob::TimingJob(std::function<void()> wake) : wake_(std::move(wake)) {}
+
+TimingJob::~TimingJob() = default; // the jthread asks the run to stop, then joins it
+
+void TimingJob::start(TimingOptions options) {
+    {
+        const std::lock_guard lock(mutex_);
+        if (busy_)
+            return;
+        busy_ = true;
+        progress_ = 0;
+        stage_ = "starting";
+        done_.reset();
+    }
+    // The previous run's thread has finished (busy_ was false): joining it is immediate.
+    worker_ = std::jthread([this, options = std::move(options)](std::stop_token stop) mutable {
+        options.progress = [this, stop](double fraction, const std::string& what) {
+            if (stop.stop_requested())
+                throw Stopped{};
+            {
+                const std::lock_guard lock(mutex_);
+                progress_ = fraction;
+                stage_ = what;
+            }
+            if (wake_)
+                wake_();
+        };
+        TimingOutcome outcome;
+        try {
+            outcome.report = measure_kernels(options);
+        } catch (const Stopped&) {
+            outcome.error = "stopped before the end: the figures shown are the ones from before";
+        } catch (const std::exception& e) { // no GPU, a CUDA error: said, never a crash
+            outcome.error = e.what();
+        }
+        {
+            const std::lock_guard lock(mutex_);
+            busy_ = false;
+            done_ = std::move(outcome);
+        }
+        if (wake_)
+            wake_();
+    });
+}
+
+void TimingJob::stop() {
+    worker_.request_stop();
+}
+
+bool TimingJob::busy() const {
+    const std::lock_guard lock(mutex_);
+    return busy_;
+}
+
+double TimingJob::progress() const {
+    const std::lock_guard lock(mutex_);
+    return progress_;
+}
+
+std::string TimingJob::stage() const {
+    const std::lock_guard lock(mutex_);
+    return stage_;
+}
+
+std::optional<TimingOutcome> TimingJob::take() {
+    const std::lock_guard lock(mutex_);
+    std::optional<TimingOutcome> out = std::move(done_);
+    done_.reset();
+    return out;
+}
+
+} // namespace pplab::ui
