@@ -236,9 +236,9 @@ void ExportPanel::contents(const State& st) {
     }
     const bool run = kind == ExportKind::Gif || kind == ExportKind::PngSequence;
     if (st.model)
-        ImGui::TextDisabled(run ? "%zu steps as the window plays them, block %d; theme and "
-                                  "camera as on screen"
-                                : "step %zu, block %d, as on screen, with its caption",
+        ImGui::TextDisabled(run ? "%zu steps as the window plays them, block %d, each with "
+                                  "its caption"
+                                : "step %zu, block %d, with its caption and the counters",
                             run ? st.model->steps().size()
                                 : static_cast<std::size_t>(st.playback.step + 1),
                             st.block);

@@ -23,6 +23,7 @@ void TimingJob::start(TimingOptions options) {
         busy_ = true;
         progress_ = 0;
         stage_ = "starting";
+        started_ = std::chrono::steady_clock::now();
         done_.reset();
     }
     // The previous run's thread has finished (busy_ was false): joining it is immediate.
@@ -73,6 +74,11 @@ double TimingJob::progress() const {
 std::string TimingJob::stage() const {
     const std::lock_guard lock(mutex_);
     return stage_;
+}
+
+double TimingJob::seconds() const {
+    const std::lock_guard lock(mutex_);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
 }
 
 std::optional<TimingOutcome> TimingJob::take() {

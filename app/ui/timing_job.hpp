@@ -4,6 +4,7 @@
 
 #include "pplab/timing.hpp"
 
+#include <chrono>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -31,6 +32,7 @@ public:
     bool busy() const;
     double progress() const; // 0..1
     std::string stage() const;
+    double seconds() const;              // since the run started
     std::optional<TimingOutcome> take(); // a finished run, once
 
 private:
@@ -39,6 +41,7 @@ private:
     bool busy_ = false;
     double progress_ = 0;
     std::string stage_;
+    std::chrono::steady_clock::time_point started_;
     std::optional<TimingOutcome> done_;
     std::jthread worker_; // last: it stops and joins before the members it uses go
 };

@@ -204,6 +204,42 @@ TEST_F(Window, TimingPanelOpensFilesAndSaysWhyItCannotMeasure) {
     EXPECT_EQ(st.classroom.timing->device, "NVIDIA H200") << "and keeps the figures it had";
 }
 
+TEST_F(Window, MeasureOnThisGpuRunsInTheBackground) {
+    std::string why;
+    if (!timing_available(why))
+        GTEST_SKIP() << why;
+    window.settle();
+    State& st = app->state();
+    TimingPanel& t = app->timing();
+    ASSERT_TRUE(t.gpu());
+    st.settings = switch_algorithm(st.settings, Algorithm::ReduceFull);
+    window.settle();
+    t.open = true;
+    window.frame();
+    t.measure(st);
+    int frames_while_busy = 0;
+    for (int i = 0; i < 100000 && t.busy(); ++i) {
+        EXPECT_GT(window.frame(), 0);
+        ++frames_while_busy;
+    }
+    window.frame();
+    ASSERT_TRUE(t.error().empty()) << t.error();
+    EXPECT_GT(frames_while_busy, 1) << "the window kept drawing while the GPU was timed";
+    ASSERT_TRUE(st.classroom.timing);
+    EXPECT_NE(st.classroom.timing->device, "") << "the device that measured";
+    EXPECT_NE(t.source().find("measured"), std::string::npos);
+    const Bars b = stage_bars(*st.classroom.timing, Family::Reduce, 1LL << 28, "", 256);
+    ASSERT_NE(b.cub, nullptr);
+    EXPECT_GT(b.roof_gbps, 0);
+    for (const StageBar& bar : b.stages)
+        if (bar.stage != "reduce-naive") {
+            EXPECT_NE(bar.row, nullptr) << bar.stage;
+        }
+    EXPECT_EQ(block_series(*st.classroom.timing, Family::Reduce, 1LL << 28, "").size(), 3u);
+    window.frame();
+    keep("timing-measured");
+}
+
 // ---- the window's exports ----------------------------------------------------------------
 
 class Exports : public Window {
