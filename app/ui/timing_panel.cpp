@@ -72,6 +72,13 @@ std::string ratio_text(double v) {
     return b;
 }
 
+// Which report is in the state, to notice another panel opening one (the classroom's
+// Session tab reads the same State::classroom.timing).
+std::string fingerprint(const State& st) {
+    const auto& r = st.classroom.timing;
+    return r ? r->device + "|" + r->date + "|" + std::to_string(r->rows.size()) : std::string();
+}
+
 std::string read_text(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
     if (!f)
@@ -97,11 +104,11 @@ struct Axis {
     bool log = false;
     float p0 = 0, p1 = 1; // pixels of lo and hi
 
-    static Axis over(double max_value, double min_value, bool log, float p0, float p1) {
+    // The range for values up to `max_value` (and, on a log scale, down to `min_value`); the
+    // chart sets the pixels.
+    static Axis over(double max_value, double min_value, bool log) {
         Axis a;
         a.log = log;
-        a.p0 = p0;
-        a.p1 = p1;
         if (log) {
             a.lo = std::pow(10.0, std::floor(std::log10(std::max(min_value, 1e-3))));
             a.hi = std::pow(10.0, std::ceil(std::log10(std::max(max_value, a.lo * 10))));
@@ -415,6 +422,7 @@ void TimingPanel::update(State& st) {
         if (done->report) {
             st.classroom.timing = std::move(*done->report);
             source_ = "measured on this machine's GPU";
+            shown_ = fingerprint(st);
             error_.clear();
         } else {
             error_ = done->error;
@@ -424,6 +432,10 @@ void TimingPanel::update(State& st) {
         offered_builtin_ = true;
         if (!st.classroom.timing)
             open_builtin(st);
+    }
+    if (fingerprint(st) != shown_) {
+        shown_ = fingerprint(st);
+        source_ = st.classroom.timing ? st.classroom.timing_path : std::string();
     }
     const Family f = info(st.settings.algorithm).family;
     if (f != family_seen_) {
@@ -447,6 +459,7 @@ void TimingPanel::open_builtin(State& st) {
             throw InputError("this build carries no timing figures");
         st.classroom.timing = timing_from_json(r->text());
         source_ = std::string(kBuiltinPath) + ", built into pplab";
+        shown_ = fingerprint(st);
         error_.clear();
     } catch (const InputError& e) {
         error_ = e.what();
@@ -457,6 +470,7 @@ void TimingPanel::open_file(State& st, const std::string& path) {
     try {
         st.classroom.timing = timing_from_json(read_text(path));
         source_ = path;
+        shown_ = fingerprint(st);
         error_.clear();
     } catch (const InputError& e) {
         error_ = e.what();
@@ -610,7 +624,7 @@ void TimingPanel::contents(State& st) {
     const Bars bars = stage_bars(*r, f, size, distribution, block);
     const std::vector<BlockSeries> series = block_series(*r, f, size, distribution);
     const Axis shape =
-        Axis::over(largest(bars, series), smallest_positive(bars, series), log_scale, 0, 1);
+        Axis::over(largest(bars, series), smallest_positive(bars, series), log_scale);
 
     const float fs = ImGui::GetFontSize();
     const float avail = ImGui::GetContentRegionAvail().x;

@@ -49,6 +49,7 @@ private:
     std::string why_no_gpu_;
     bool offered_builtin_ = false;
     std::string source_; // where the figures on show came from
+    std::string shown_;  // which figures source_ describes
     std::string error_;  // why the last open or measurement failed
     std::string path_;   // the path field
     Family family_seen_ = Family::Reduce;

@@ -191,6 +191,12 @@ TEST_F(Window, TimingPanelOpensFilesAndSaysWhyItCannotMeasure) {
     window.frame();
     t.open_builtin(st);
     EXPECT_EQ(st.classroom.timing->device, "NVIDIA H200");
+    // A report the classroom's Session tab opens is the one the panel shows, named so.
+    st.classroom.timing = mine;
+    st.classroom.timing_path = "session/figures.json";
+    window.frame();
+    EXPECT_EQ(t.source(), "session/figures.json");
+    t.open_builtin(st);
 
     std::string why;
     if (timing_available(why))
