@@ -59,9 +59,6 @@ void render(const RequestOptions& opts, const RenderOptions& ro) {
         throw InputError("--width and --height must be between 64 and 8192 pixels");
     if (ro.delay_ms < 20 || ro.delay_ms > 60000)
         throw InputError("--delay must be between 20 and 60000 milliseconds");
-    if (!ro.gif.empty() && !exporting::gif_supported())
-        throw InputError("this build has no GIF support: install Debian's libgif-dev "
-                         "(scripts/install-deps.sh) and configure again");
     for (const std::string* file : {&ro.out, &ro.svg, &ro.gif}) {
         if (file->empty())
             continue;
@@ -72,6 +69,9 @@ void render(const RequestOptions& opts, const RenderOptions& ro) {
         if (fs::is_directory(*file))
             throw InputError("cannot write '" + *file + "': it is a directory");
     }
+    if (!ro.gif.empty() && !exporting::gif_supported())
+        throw InputError("this build has no GIF support: install Debian's libgif-dev "
+                         "(scripts/install-deps.sh) and configure again");
     const Request r = opts.build();
     BackendChoice choice = choose_backend(opts.backend);
     if (!choice.note.empty())
