@@ -4,13 +4,6 @@
 
 namespace pplab::ui {
 
-namespace {
-
-// Thrown from the progress callback to end a run between rows.
-struct Stopped {};
-
-} // namespace
-
 TimingJob::TimingJob(std::function<void()> wake) : wake_(std::move(wake)) {}
 
 TimingJob::~TimingJob() = default; // the jthread asks the run to stop, then joins it
@@ -28,9 +21,8 @@ void TimingJob::start(TimingOptions options) {
     }
     // The previous run's thread has finished (busy_ was false): joining it is immediate.
     worker_ = std::jthread([this, options = std::move(options)](std::stop_token stop) mutable {
-        options.progress = [this, stop](double fraction, const std::string& what) {
-            if (stop.stop_requested())
-                throw Stopped{};
+        options.stop = [stop] { return stop.stop_requested(); };
+        options.progress = [this](double fraction, const std::string& what) {
             {
                 const std::lock_guard lock(mutex_);
                 progress_ = fraction;
@@ -42,7 +34,7 @@ void TimingJob::start(TimingOptions options) {
         TimingOutcome outcome;
         try {
             outcome.report = measure_kernels(options);
-        } catch (const Stopped&) {
+        } catch (const TimingStopped&) {
             outcome.error = "stopped before the end: the figures shown are the ones from before";
         } catch (const std::exception& e) { // no GPU, a CUDA error: said, never a crash
             outcome.error = e.what();

@@ -81,6 +81,8 @@ private:
     }
 
     void progress(const std::string& what) {
+        if (o_.stop && o_.stop())
+            throw TimingStopped(); // RAII buffers: nothing stays allocated
         if (o_.progress)
             o_.progress(std::min(1.0, done_steps_ / total_steps_), what);
     }
@@ -421,7 +423,8 @@ private:
         // A stage is dropped at larger sizes once one run of it would pass 100 ms.
         std::vector<std::string> too_slow;
 
-        for (const Distribution& dist : distributions(capacity)) {
+        const std::vector<Distribution> dists = distributions(capacity);
+        for (const Distribution& dist : dists) {
             too_slow.clear();
             DeviceBuffer<unsigned char> data(dist.bytes);
             for (int k = o_.min_log2; k <= o_.max_log2; ++k) {
@@ -495,9 +498,9 @@ private:
                           "cub::DeviceHistogram::HistogramEven");
                 });
                 ratios("histogram", n, dist.name);
+                done_steps_ += 1.0 / static_cast<double>(dists.size());
             }
         }
-        done_steps_ += o_.max_log2 - o_.min_log2 + 1;
     }
 
     TimingOptions o_;

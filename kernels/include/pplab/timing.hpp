@@ -6,6 +6,7 @@
 #include "pplab/request.hpp"
 
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,14 @@ struct TimingOptions {
     std::vector<std::string> stages;
     // Called between rows: fraction done and what runs next. The GUI's progress bar.
     std::function<void(double, const std::string&)> progress;
+    // Asked between rows; true ends the run: measure_kernels throws TimingStopped, having
+    // freed everything it allocated on the device.
+    std::function<bool()> stop;
+};
+
+class TimingStopped : public std::runtime_error {
+public:
+    TimingStopped() : std::runtime_error("the timing run was stopped") {}
 };
 
 // Whether this build and machine can time kernels; `why` says what is missing.
