@@ -1,5 +1,7 @@
 #include "cli.hpp"
 
+#include "pplab/files.hpp"
+
 #include "pplab/backend.hpp"
 #include "pplab/io.hpp"
 #include "pplab/timing.hpp"
@@ -148,7 +150,7 @@ void add_bench(CLI::App& app) {
     cmd->add_option("--show", a->show, "print the figures saved in FILE (no GPU needed)");
     cmd->callback([a] {
         if (!a->show.empty()) {
-            std::cout << timing_to_table(timing_from_json(read_file(a->show)));
+            std::cout << timing_to_table(timing_from_json(read_text_file(a->show)));
             return;
         }
         if (a->capture) {

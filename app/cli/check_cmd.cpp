@@ -1,5 +1,7 @@
 #include "cli.hpp"
 
+#include "pplab/files.hpp"
+
 #include "pplab/backend.hpp"
 #include "pplab/check.hpp"
 #include "pplab/io.hpp"
@@ -20,7 +22,7 @@ void add_check(CLI::App& app) {
         ->required();
     cmd->callback([opts, answer] {
         const Request r = opts->build();
-        const std::vector<AnswerLine> lines = parse_answer(read_file(*answer));
+        const std::vector<AnswerLine> lines = parse_answer(read_text_file(*answer));
         // The CPU model records exactly what the GPU does; a check never needs a device.
         const Trace t = make_cpu_backend()->trace(r);
         const CheckResult result = check_answer(t, lines);

@@ -41,7 +41,6 @@ struct RequestOptions {
 // Writes `text` to `path` through a temporary file and a rename, so a failure never leaves a
 // half-written file; "-" writes to standard output. Throws InputError.
 void write_output(const std::string& path, const std::string& text);
-std::string read_file(const std::string& path); // throws InputError
 
 void add_list(CLI::App& app);
 void add_trace(CLI::App& app);

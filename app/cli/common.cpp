@@ -1,5 +1,7 @@
 #include "cli.hpp"
 
+#include "pplab/files.hpp"
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -64,7 +66,7 @@ Request RequestOptions::build() const {
     if (!input.empty()) {
         r.input = parse_list(input);
     } else if (!input_file.empty()) {
-        r.input = parse_list(read_file(input_file));
+        r.input = parse_list(read_text_file(input_file));
     } else {
         if (n < 1)
             throw InputError("give the input: --input 1,2,3,4, --input-file FILE, or --n N "
@@ -77,44 +79,13 @@ Request RequestOptions::build() const {
     return r;
 }
 
-std::string read_file(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f)
-        throw InputError("cannot read '" + path + "'");
-    std::ostringstream s;
-    s << f.rdbuf();
-    if (f.bad())
-        throw InputError("cannot read '" + path + "'");
-    return s.str();
-}
-
 void write_output(const std::string& path, const std::string& text) {
     if (path.empty() || path == "-") {
         std::cout << text;
         std::cout.flush();
         return;
     }
-    namespace fs = std::filesystem;
-    const fs::path target(path);
-    const fs::path tmp = target.string() + ".part";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f)
-            throw InputError("cannot write '" + path + "'");
-        f << text;
-        f.flush();
-        if (!f) {
-            std::error_code ignore;
-            fs::remove(tmp, ignore);
-            throw InputError("cannot write '" + path + "' (disk full?)");
-        }
-    }
-    std::error_code ec;
-    fs::rename(tmp, target, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        throw InputError("cannot write '" + path + "'");
-    }
+    write_atomically(path, text);
 }
 
 int run(int argc, char** argv, int (*window)()) {

@@ -1,4 +1,5 @@
 #include "classroom.hpp"
+#include "pplab/files.hpp"
 
 #include "state.hpp"
 
@@ -25,15 +26,6 @@ std::string trim(const std::string& s) {
     if (a == std::string::npos)
         return {};
     return s.substr(a, s.find_last_not_of(" \t\r\n") - a + 1);
-}
-
-std::string read_file(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f)
-        throw InputError("cannot read '" + path + "'");
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
 }
 
 int step_count(const State& st) {
@@ -316,7 +308,7 @@ std::string explain_answer(const State& st, const CellRef& ref) {
 void hand_trace_read(HandTrace& h) {
     h.error.clear();
     try {
-        h.text = read_file(trim(h.path));
+        h.text = read_text_file(trim(h.path));
     } catch (const InputError& e) {
         h.error = e.what();
     }
@@ -539,7 +531,7 @@ std::vector<TimingPair> timing_pairs(const TimingReport& r, std::string_view a,
 void timing_read(Classroom& c) {
     c.timing_error.clear();
     try {
-        c.timing = timing_from_json(read_file(trim(c.timing_path)));
+        c.timing = timing_from_json(read_text_file(trim(c.timing_path)));
     } catch (const InputError& e) {
         c.timing_error = e.what();
     }
@@ -627,7 +619,7 @@ void session_open(State& st) {
     const std::string path = trim(c.session_path);
     std::shared_ptr<const scene::Model> model;
     try {
-        model = std::make_shared<const scene::Model>(trace_from_json(read_file(path)));
+        model = std::make_shared<const scene::Model>(trace_from_json(read_text_file(path)));
     } catch (const InputError& e) {
         c.session_error = true;
         c.session_message = e.what() + std::string("; the trace on screen stays");

@@ -13,18 +13,6 @@ namespace pplab::ui {
 
 namespace {
 
-const char* family_name(Family f) {
-    switch (f) {
-    case Family::Reduce:
-        return "Reduction";
-    case Family::Scan:
-        return "Scan";
-    case Family::Histogram:
-        return "Histogram";
-    }
-    return "";
-}
-
 std::string algorithm_label(const AlgorithmInfo& i) {
     return std::string(i.title) + "   " + std::string(i.section);
 }
@@ -51,7 +39,7 @@ void ControlsPanel::draw(State& st, const Tracer& tracer) {
                 continue; // production kernels are timed, not stepped through
             if (family != i.family) {
                 family = i.family;
-                ImGui::TextDisabled("%s", family_name(i.family));
+                ImGui::TextDisabled("%s", std::string(family_name(i.family)).c_str());
             }
             const bool selected = i.algorithm == s.algorithm;
             if (ImGui::Selectable(algorithm_label(i).c_str(), selected))

@@ -1,4 +1,5 @@
 #include "settings.hpp"
+#include "pplab/files.hpp"
 
 #include "pplab/io.hpp"
 
@@ -8,18 +9,7 @@
 
 namespace pplab::ui {
 
-namespace {
-
-std::string read_text(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f)
-        throw InputError("cannot read '" + path + "'");
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
-
-} // namespace
+namespace {} // namespace
 
 Request Settings::request() const {
     Request r;
@@ -45,7 +35,7 @@ Request Settings::request() const {
     case InputMode::File:
         if (file.empty())
             throw InputError("type the path of a file holding the input list");
-        r.input = parse_list(read_text(file));
+        r.input = parse_list(read_text_file(file));
         break;
     }
     if (r.input.empty())

@@ -1,4 +1,5 @@
 #include "timing_panel.hpp"
+#include "pplab/files.hpp"
 
 #include "timing_view.hpp"
 
@@ -46,18 +47,6 @@ std::size_t story_index(Family f, std::string_view stage) {
     return static_cast<std::size_t>(std::find(s.begin(), s.end(), stage) - s.begin());
 }
 
-const char* family_title(Family f) {
-    switch (f) {
-    case Family::Reduce:
-        return "Reduction";
-    case Family::Scan:
-        return "Scan";
-    case Family::Histogram:
-        return "Histogram";
-    }
-    return "";
-}
-
 std::string gbps_text(double v) {
     char b[32];
     std::snprintf(b, sizeof b, v < 10 ? "%.2f" : v < 100 ? "%.1f" : "%.0f", v);
@@ -77,15 +66,6 @@ std::string ratio_text(double v) {
 std::string fingerprint(const State& st) {
     const auto& r = st.classroom.timing;
     return r ? r->device + "|" + r->date + "|" + std::to_string(r->rows.size()) : std::string();
-}
-
-std::string read_text(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f)
-        throw InputError("cannot read '" + path + "'");
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
 }
 
 void dashed(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float thickness, float dash) {
@@ -468,7 +448,7 @@ void TimingPanel::open_builtin(State& st) {
 
 void TimingPanel::open_file(State& st, const std::string& path) {
     try {
-        st.classroom.timing = timing_from_json(read_text(path));
+        st.classroom.timing = timing_from_json(read_text_file(path));
         source_ = path;
         shown_ = fingerprint(st);
         error_.clear();
@@ -608,7 +588,8 @@ void TimingPanel::contents(State& st) {
     const Family f = info(st.settings.algorithm).family;
     const TimingReport* r = st.classroom.timing ? &*st.classroom.timing : nullptr;
     ImGui::PushFont(st.fonts.large);
-    ImGui::Text("%s: every stage beside CUB and the copy roof", family_title(f));
+    ImGui::Text("%s: every stage beside CUB and the copy roof",
+                std::string(family_name(f)).c_str());
     ImGui::PopFont();
     if (r)
         ImGui::Text("%s  ·  %s  ·  median of %d runs after %d warm-ups  ·  copy %s GB/s",

@@ -278,6 +278,18 @@ std::span<const AlgorithmInfo> algorithms() {
     return kAlgorithms;
 }
 
+std::string_view family_name(Family f) {
+    switch (f) {
+    case F::Reduce:
+        return "Reduction";
+    case F::Scan:
+        return "Scan";
+    case F::Histogram:
+        return "Histogram";
+    }
+    return "";
+}
+
 namespace {
 constexpr std::array<std::string_view, kPitfallCount> kPitfallIds{
     "none", "non-power-of-two", "every-lane-writes", "partial-warp", "no-final-sync"};

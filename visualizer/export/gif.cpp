@@ -1,6 +1,6 @@
 #include "gif.hpp"
 
-#include "atomic_file.hpp"
+#include "pplab/files.hpp"
 
 #include <gif_lib.h>
 

@@ -1,6 +1,6 @@
 #include "run.hpp"
 
-#include "atomic_file.hpp"
+#include "pplab/files.hpp"
 
 #include <cstdio>
 #include <filesystem>

@@ -1,6 +1,6 @@
 #include "svg.hpp"
 
-#include "atomic_file.hpp"
+#include "pplab/files.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,6 @@
 #include "target.hpp"
+#include "pplab/files.hpp"
+#include "pplab/request.hpp"
 
 #include <glad/gl.h>
 #include <stb_image_write.h>
@@ -81,20 +83,14 @@ Image RenderTarget::read() const {
 }
 
 void write_png(const Image& image, const std::string& path) {
-    namespace fs = std::filesystem;
-    const std::string tmp = path + ".part";
-    const int ok = stbi_write_png(tmp.c_str(), image.width, image.height, 4, image.rgba.data(),
-                                  image.width * 4);
-    std::error_code ec;
-    if (!ok) {
-        fs::remove(tmp, ec);
-        throw std::runtime_error("cannot write '" + path + "'");
+    const std::string part = part_path(path);
+    if (!stbi_write_png(part.c_str(), image.width, image.height, 4, image.rgba.data(),
+                        image.width * 4)) {
+        std::error_code ignore;
+        std::filesystem::remove(part, ignore);
+        throw InputError("cannot write '" + path + "'");
     }
-    fs::rename(tmp, path, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        throw std::runtime_error("cannot write '" + path + "'");
-    }
+    move_into_place(part, path);
 }
 
 } // namespace pplab::render

@@ -19,6 +19,7 @@ public:
 };
 
 enum class Family { Reduce, Scan, Histogram };
+std::string_view family_name(Family f); // "Reduction", "Scan", "Histogram"
 
 // The chapter's kernels, in the order the chapter develops them. The id strings are what
 // the CLI, the GUI and the tests use.

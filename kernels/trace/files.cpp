@@ -1,12 +1,25 @@
-#include "atomic_file.hpp"
+#include "pplab/files.hpp"
+
+#include "pplab/request.hpp"
 
 #include <filesystem>
 #include <fstream>
-#include <stdexcept>
+#include <sstream>
 
-namespace pplab::exporting {
+namespace pplab {
 
 namespace fs = std::filesystem;
+
+std::string read_text_file(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f)
+        throw InputError("cannot read '" + path + "'");
+    std::ostringstream s;
+    s << f.rdbuf();
+    if (f.bad())
+        throw InputError("cannot read '" + path + "'");
+    return s.str();
+}
 
 std::string part_path(const std::string& path) {
     return path + ".part";
@@ -17,13 +30,13 @@ void write_atomically(const std::string& path, std::string_view bytes) {
     {
         std::ofstream f(part, std::ios::binary | std::ios::trunc);
         if (!f)
-            throw std::runtime_error("cannot write '" + path + "'");
+            throw InputError("cannot write '" + path + "'");
         f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
         f.flush();
         if (!f) {
             std::error_code ignore;
             fs::remove(part, ignore);
-            throw std::runtime_error("cannot write '" + path + "' (disk full?)");
+            throw InputError("cannot write '" + path + "' (disk full?)");
         }
     }
     move_into_place(part, path);
@@ -35,8 +48,8 @@ void move_into_place(const std::string& part, const std::string& path) {
     if (ec) {
         std::error_code ignore;
         fs::remove_all(part, ignore);
-        throw std::runtime_error("cannot write '" + path + "': " + ec.message());
+        throw InputError("cannot write '" + path + "': " + ec.message());
     }
 }
 
-} // namespace pplab::exporting
+} // namespace pplab
