@@ -1,6 +1,7 @@
 #include "export_panel.hpp"
 
 #include "export/svg.hpp"
+#include "floating_window.hpp"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -199,15 +200,7 @@ void ExportPanel::draw(const State& st) {
     ImGui::SetNextWindowPos(ImVec2(display.x / 2, display.y / 3), ImGuiCond_Appearing,
                             ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSize(ImVec2(fs * 34, 0), ImGuiCond_Appearing);
-    if (ImGui::Begin("Export", &open,
-                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
-        // Fields and radio buttons stand out from the window as they do on the side panels.
-        const scene::Palette pal = scene::palette(st.view.theme);
-        ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(pal.panel.r, pal.panel.g, pal.panel.b, 1));
-        contents(st);
-        ImGui::PopStyleColor();
-    }
-    ImGui::End();
+    floating_window("Export", &open, st.view.theme, [&] { contents(st); });
 }
 
 void ExportPanel::contents(const State& st) {

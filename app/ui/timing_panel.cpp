@@ -1,6 +1,7 @@
 #include "timing_panel.hpp"
 #include "pplab/files.hpp"
 
+#include "floating_window.hpp"
 #include "timing_view.hpp"
 
 #include "pplab_ui_resources.hpp"
@@ -573,15 +574,7 @@ void TimingPanel::draw(State& st, float x, float y, float w, float h) {
         ImGui::SetNextWindowSize(ImVec2(w, h));
         placed_ = true;
     }
-    if (ImGui::Begin("Timing", &open,
-                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
-        // Fields and checkboxes stand out from the charts' white as they do on the panels.
-        const scene::Palette pal = scene::palette(st.view.theme);
-        ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(pal.panel.r, pal.panel.g, pal.panel.b, 1));
-        contents(st);
-        ImGui::PopStyleColor();
-    }
-    ImGui::End();
+    floating_window("Timing", &open, st.view.theme, [&] { contents(st); });
 }
 
 void TimingPanel::contents(State& st) {
