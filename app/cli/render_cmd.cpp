@@ -14,13 +14,14 @@
 #include "scene/model.hpp"
 
 #include "pplab/backend.hpp"
+#include "pplab/files.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace pplab::cli {
 
@@ -33,21 +34,15 @@ struct RenderOptions {
     std::string svg;
     std::string gif;
     int delay_ms = exporting::kStepDelayCs * 10;
+    bool delay_given = false;
     int width = 1280;
     int height = 800;
     std::string theme = "light";
     std::string camera = "follow";
 };
 
-std::string frame_file(const std::string& dir, std::size_t i) {
-    char name[32];
-    std::snprintf(name, sizeof name, "frame_%04zu.png", i);
-    return (std::filesystem::path(dir) / name).string();
-}
-
-void render(const RequestOptions& opts, const RenderOptions& ro) {
-    namespace fs = std::filesystem;
-    // Everything the user could get wrong is checked before the first pixel.
+// Everything the user could get wrong is checked before the first pixel.
+void check_render_options(const RenderOptions& ro) {
     if (!ro.svg.empty() && ro.frame < 0)
         throw InputError("--svg draws one frame: say which with --frame K");
     if (ro.frame < 0 && ro.all_frames.empty() && ro.gif.empty())
@@ -55,25 +50,67 @@ void render(const RequestOptions& opts, const RenderOptions& ro) {
                          "--all-frames DIR or --gif FILE");
     if (ro.frame >= 0 && ro.out.empty() && ro.svg.empty())
         throw InputError("--frame needs --out FILE.png or --svg FILE.svg");
+    if (!ro.out.empty() && ro.frame < 0)
+        throw InputError("--out writes the frame chosen with --frame K; the run goes to "
+                         "--gif FILE or --all-frames DIR");
+    if (ro.delay_given && ro.gif.empty())
+        throw InputError("--delay is how long each step of a GIF stays on screen: it goes with "
+                         "--gif FILE");
     if (ro.width < 64 || ro.width > 8192 || ro.height < 64 || ro.height > 8192)
         throw InputError("--width and --height must be between 64 and 8192 pixels");
     if (ro.delay_ms < 20 || ro.delay_ms > 60000)
         throw InputError("--delay must be between 20 and 60000 milliseconds");
-    for (const std::string* file : {&ro.out, &ro.svg, &ro.gif}) {
-        if (file->empty())
-            continue;
-        const fs::path parent = fs::path(*file).parent_path();
-        if (!parent.empty() && !fs::is_directory(parent))
-            throw InputError("cannot write '" + *file + "': no directory '" + parent.string() +
-                             "'");
-        if (fs::is_directory(*file))
-            throw InputError("cannot write '" + *file + "': it is a directory");
-    }
+    for (const std::string* file : {&ro.out, &ro.svg, &ro.gif})
+        if (!file->empty())
+            check_output_file(*file);
+    if (!ro.all_frames.empty())
+        check_output_folder(ro.all_frames);
     if (!ro.gif.empty() && !exporting::gif_supported())
         throw InputError("this build has no GIF support: install Debian's libgif-dev "
                          "(scripts/install-deps.sh) and configure again");
+}
+
+// The pictures that need a GL context: the GIF, the frame's PNG, every frame's PNG. Each is
+// staged in `outputs`; `said` gets the line to print once all are in place.
+void draw_pictures(const scene::Model& model, const RenderOptions& ro,
+                   const render::PictureOptions& po, Outputs& outputs,
+                   std::vector<std::string>& said) {
+    render::OffscreenContext context;
+    render::GlRenderer gl;
+    render::RenderTarget target;
+    const std::string size = std::to_string(ro.width) + "×" + std::to_string(ro.height);
+    if (!ro.gif.empty()) {
+        const std::vector<std::size_t> run = exporting::run_frames(model, 0);
+        exporting::GifWriter gif(outputs, ro.gif, ro.width, ro.height);
+        for (std::size_t i = 0; i < run.size(); ++i)
+            gif.add(render::picture(gl, target, model, run[i], po).image,
+                    i + 1 == run.size() ? std::max(ro.delay_ms / 10, exporting::kLastStepDelayCs)
+                                        : ro.delay_ms / 10);
+        gif.finish();
+        said.push_back("wrote " + ro.gif + " (GIF, " + size + ", " + std::to_string(run.size()) +
+                       " steps, " + std::to_string(ro.delay_ms) + " ms each)");
+    }
+    if (ro.frame >= 0 && !ro.out.empty()) {
+        const auto frame = static_cast<std::size_t>(ro.frame);
+        outputs.add_file(ro.out,
+                         render::png_bytes(render::picture(gl, target, model, frame, po).image));
+        said.push_back("wrote " + ro.out + " (" + size + ", frame " + std::to_string(ro.frame) +
+                       ": " + frame_label(model.trace().frames[frame], label_parts(model.trace())) +
+                       ")");
+    }
+    if (!ro.all_frames.empty()) {
+        exporting::PngSequence frames(outputs, ro.all_frames);
+        for (std::size_t i = 0; i < model.trace().frames.size(); ++i)
+            frames.add(render::picture(gl, target, model, i, po).image);
+        said.push_back("wrote " + std::to_string(frames.frames()) + " frames to " + ro.all_frames +
+                       " (" + size + ")");
+    }
+}
+
+void render(const RequestOptions& opts, const RenderOptions& ro) {
+    check_render_options(ro);
     const Request r = opts.build();
-    BackendChoice choice = choose_backend(opts.backend);
+    BackendChoice choice = choose_backend(opts.backend_choice());
     if (!choice.note.empty())
         std::cerr << "note: " << choice.note << "\n";
     const scene::Model model(choice.backend->trace(r));
@@ -81,59 +118,30 @@ void render(const RequestOptions& opts, const RenderOptions& ro) {
     if (ro.frame >= 0 && static_cast<std::size_t>(ro.frame) >= frames)
         throw InputError("frame " + std::to_string(ro.frame) + " does not exist: this trace has " +
                          std::to_string(frames) + " frames, 0 to " + std::to_string(frames - 1));
-    if (!ro.all_frames.empty()) {
-        std::error_code ec;
-        fs::create_directories(ro.all_frames, ec);
-        if (!fs::is_directory(ro.all_frames))
-            throw InputError("cannot create the directory '" + ro.all_frames + "'");
-    }
 
     render::PictureOptions po;
     po.width = ro.width;
     po.height = ro.height;
     po.theme = ro.theme == "dark" ? scene::Theme::Dark : scene::Theme::Light;
     po.follow = ro.camera == "follow";
+    // Every output is staged, then all are moved into place together: a failure part-way
+    // (a full disk while the GIF is written) leaves none of them.
+    Outputs outputs;
+    std::vector<std::string> said;
     if (!ro.svg.empty()) {
         const render::FontAtlas font(render::ui_font());
         const auto frame = static_cast<std::size_t>(ro.frame);
-        exporting::write_svg(render::compose(font, model, frame, po), font, ro.svg);
-        std::cout << "wrote " << ro.svg << " (SVG, " << ro.width << "×" << ro.height << ", frame "
-                  << ro.frame << ")\n";
-        if (ro.out.empty())
-            return; // vectors only: no GL context needed
+        outputs.add_file(ro.svg, exporting::svg(render::compose(font, model, frame, po), font));
+        said.push_back("wrote " + ro.svg + " (SVG, " + std::to_string(ro.width) + "×" +
+                       std::to_string(ro.height) + ", frame " + std::to_string(ro.frame) + ")");
     }
-
-    render::OffscreenContext context;
-    render::GlRenderer gl;
-    render::RenderTarget target;
-    if (!ro.gif.empty()) {
-        const std::vector<std::size_t> run = exporting::run_frames(model, 0);
-        exporting::GifWriter gif(ro.gif, ro.width, ro.height);
-        for (std::size_t i = 0; i < run.size(); ++i)
-            gif.add(render::picture(gl, target, model, run[i], po).image,
-                    i + 1 == run.size() ? std::max(ro.delay_ms / 10, exporting::kLastStepDelayCs)
-                                        : ro.delay_ms / 10);
-        gif.finish();
-        std::cout << "wrote " << ro.gif << " (GIF, " << ro.width << "×" << ro.height << ", "
-                  << run.size() << " steps, " << ro.delay_ms << " ms each)\n";
-    }
-    if (ro.frame >= 0 && !ro.out.empty()) {
-        const auto pic = render::picture(gl, target, model, static_cast<std::size_t>(ro.frame), po);
-        render::write_png(pic.image, ro.out);
-        std::cout << "wrote " << ro.out << " (" << ro.width << "×" << ro.height << ", frame "
-                  << ro.frame << ": "
-                  << frame_label(model.trace().frames[static_cast<std::size_t>(ro.frame)],
-                                 label_parts(model.trace()))
-                  << ")\n";
-        return;
-    }
-    if (ro.all_frames.empty())
-        return;
-    for (std::size_t i = 0; i < frames; ++i)
-        render::write_png(render::picture(gl, target, model, i, po).image,
-                          frame_file(ro.all_frames, i));
-    std::cout << "wrote " << frames << " frames to " << ro.all_frames << " (" << ro.width << "×"
-              << ro.height << ")\n";
+    if (!ro.out.empty() || !ro.gif.empty() || !ro.all_frames.empty()) // vectors need no GL
+        draw_pictures(model, ro, po, outputs, said);
+    outputs.commit();
+    std::string text;
+    for (const std::string& line : said)
+        text += line + "\n";
+    print(text);
 }
 
 } // namespace
@@ -149,7 +157,7 @@ void add_render(CLI::App& app) {
     auto* all =
         cmd->add_option("--all-frames", ro->all_frames, "draw every frame into DIR/frame_NNNN.png");
     frame->excludes(all);
-    auto* out = cmd->add_option("--out", ro->out, "the PNG file to write (with --frame)");
+    auto* out = cmd->add_option("--out", ro->out, "the PNG file of the frame (with --frame)");
     out->excludes(all);
     cmd->add_option("--svg", ro->svg,
                     "the frame (--frame K) as SVG for slides: cells, values, arrows and labels "
@@ -160,7 +168,8 @@ void add_render(CLI::App& app) {
                     "it (block 0)")
         ->excludes(frame);
     cmd->add_option("--delay", ro->delay_ms, "milliseconds each step stays on screen in the GIF")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->each([ro](const std::string&) { ro->delay_given = true; });
     cmd->add_option("--width", ro->width, "image width in pixels")->capture_default_str();
     cmd->add_option("--height", ro->height, "image height in pixels")->capture_default_str();
     cmd->add_option("--theme", ro->theme, "light (projectors) or dark")

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 namespace pplab::ui {
@@ -597,15 +596,10 @@ void session_save(State& st) {
         return;
     }
     const std::string path = trim(c.session_path);
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    if (path.empty() || !f) {
-        c.session_message = "cannot write '" + path + "'";
-        return;
-    }
-    f << to_json(st.model->trace());
-    f.close();
-    if (!f) {
-        c.session_message = "writing '" + path + "' failed";
+    try {
+        write_atomically(path, to_json(st.model->trace()));
+    } catch (const InputError& e) {
+        c.session_message = e.what();
         return;
     }
     const Trace& t = st.model->trace();
@@ -619,7 +613,8 @@ void session_open(State& st) {
     const std::string path = trim(c.session_path);
     std::shared_ptr<const scene::Model> model;
     try {
-        model = std::make_shared<const scene::Model>(trace_from_json(read_text_file(path)));
+        model = std::make_shared<const scene::Model>(
+            trace_from_json(read_text_file(path, kMaxTraceFileBytes)));
     } catch (const InputError& e) {
         c.session_error = true;
         c.session_message = e.what() + std::string("; the trace on screen stays");

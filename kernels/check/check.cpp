@@ -2,6 +2,7 @@
 
 #include "pplab/dataflow.hpp"
 #include "pplab/io.hpp"
+#include "pplab/quote.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -146,8 +147,8 @@ CheckResult check_answer(const Trace& t, const std::vector<AnswerLine>& answer) 
                     known += (i ? ", " : "") + labels[i];
                 if (labels.size() > 8)
                     known += ", ...";
-                throw InputError(line_ref(a.line_number) + ": no level is called '" + a.label +
-                                 "'; this trace's levels are " + known);
+                throw InputError(line_ref(a.line_number) + ": no level is called " +
+                                 quote(a.label) + "; this trace's levels are " + known);
             }
             frame = static_cast<int>(it - labels.begin());
         }

@@ -1,21 +1,31 @@
 #include "pplab/io.hpp"
 
 #include "pplab/dataflow.hpp"
+#include "pplab/numbers.hpp"
 #include "pplab/plan.hpp"
 #include "pplab/stats.hpp"
 #include "trace/decode.hpp"
+#include "trace/json_fields.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <sstream>
+#include <utility>
 
 namespace pplab {
 
 namespace {
+
+using json_fields::kNoIndex;
+using json_fields::Name;
+using json_fields::Reader;
+using json_fields::top;
 
 // JSON read with float numbers: the lexer then converts with strtof, so every value written
 // by format_value reads back to the same float, bit for bit.
@@ -108,13 +118,114 @@ std::string config_line(const Trace& t) {
     return s;
 }
 
-// Numbers, or null for an undefined value.
-std::vector<float> values_of(const FloatJson& a) {
-    std::vector<float> v;
-    v.reserve(a.size());
-    for (const auto& x : a.get_ref<const FloatJson::array_t&>())
-        v.push_back(x.is_null() ? std::numeric_limits<float>::quiet_NaN() : x.get<float>());
-    return v;
+// ---- Reading a trace back --------------------------------------------------------------
+
+std::vector<float> floats(const Reader& in, const FloatJson& v, const Name& name, bool allow_null) {
+    const auto& list = in.list(v, name);
+    std::vector<float> out;
+    out.reserve(list.size());
+    for (std::size_t i = 0; i < list.size(); ++i)
+        out.push_back(in.single(list[i], name.at(i), allow_null));
+    return out;
+}
+
+Request read_request(const Reader& in, const FloatJson& j) {
+    const FloatJson& c = in.member(j, top("config"));
+    const auto config = [](std::string_view key) { return Name{"config", kNoIndex, key}; };
+    const auto field = [&](std::string_view key) -> const FloatJson& {
+        return in.member(c, config(key));
+    };
+    Request r;
+    r.algorithm =
+        find_algorithm(in.text(in.member(j, top("algorithm")), top("algorithm"), 64)).algorithm;
+    const int n = in.whole_int(field("n"), config("n"), 1, kMaxTraceN);
+    r.block = in.whole_int(field("block"), config("block"), 1, kMaxBlock);
+    r.grid = in.whole_int(field("grid"), config("grid"), 1, kMaxTraceN);
+    r.bins = in.whole_int(field("bins"), config("bins"), 0, kMaxTraceN);
+    r.options.inclusive = in.flag(field("inclusive"), config("inclusive"));
+    r.options.skip_empty = in.flag(field("skip_empty"), config("skip_empty"));
+    r.options.order_seed = in.seed(field("order_seed"), config("order_seed"));
+    // Files written before the pitfalls existed have neither field.
+    if (c.is_object() && c.contains("pitfall"))
+        r.options.pitfall = find_pitfall(in.text(field("pitfall"), config("pitfall"), 64));
+    if (c.is_object() && c.contains("active_lanes"))
+        r.options.active_lanes =
+            in.whole_int(field("active_lanes"), config("active_lanes"), 1, kWarpSize);
+    r.input = floats(in, in.member(j, top("input")), top("input"), false);
+    if (r.n() != n)
+        throw InputError("the trace file's config.n is " + std::to_string(n) +
+                         ", but its input holds " + std::to_string(r.n()) + " values");
+    return r;
+}
+
+Frame read_frame(const Reader& in, const FloatJson& jf, std::size_t k) {
+    const auto name = [&](std::string_view key) { return Name{"frames", k, key}; };
+    const auto field = [&](std::string_view key) -> const FloatJson& {
+        return in.member(jf, name(key));
+    };
+    Frame f;
+    f.step = find_step(in.text(field("step"), name("step"), 64));
+    f.pass = in.whole_int(field("pass"), name("pass"), 0, kMaxTraceN);
+    f.level = in.whole_int(field("level"), name("level"), 0, kMaxTraceN);
+    f.block = in.whole_int(field("block"), name("block"), -1, kMaxTraceN);
+    f.warp = in.whole_int(field("warp"), name("warp"), -1, kMaxBlock / kWarpSize);
+    f.buffer = find_buffer(in.text(field("buffer"), name("buffer"), 64));
+    f.values = floats(in, field("values"), name("values"), true);
+    return f;
+}
+
+// Whether a cell a write read was undefined: an earlier frame's cell, or the input of the
+// launch (the request's numbers for the first; the block totals of the one before after it).
+bool read_undefined(const Trace& t, const Frame& f, const CellRef& ref,
+                    const std::map<std::pair<int, int>, float>& block_totals) {
+    if (ref.frame != CellRef::kInput)
+        return std::isnan(t.frames.at(static_cast<std::size_t>(ref.frame))
+                              .values.at(static_cast<std::size_t>(ref.cell)));
+    const auto total = block_totals.find({f.pass - 1, ref.cell});
+    return total != block_totals.end() && std::isnan(total->second);
+}
+
+// An undefined value (null in the file) only where the request's pitfall leaves one: a cell
+// its Dataflow marks undefined or raced, or one computed from an undefined cell.
+void check_undefined(const Trace& t) {
+    const auto undefined = [](const std::vector<float>& v) {
+        return std::any_of(v.begin(), v.end(), [](float x) { return std::isnan(x); });
+    };
+    const bool in_frames = std::any_of(t.frames.begin(), t.frames.end(),
+                                       [&](const Frame& f) { return undefined(f.values); });
+    if (!in_frames && !undefined(t.result))
+        return;
+    const Pitfall pitfall = t.request.options.pitfall;
+    if (pitfall == Pitfall::None)
+        throw InputError("the trace file holds null (undefined) values, but its request has no "
+                         "pitfall: without one, every value the kernel writes is defined");
+    if (!in_frames)
+        throw InputError("the trace file's result is null, but none of its frames holds an "
+                         "undefined value it could come from");
+    std::map<std::pair<int, int>, float> block_totals; // (pass, block) -> total
+    for (const Frame& f : t.frames)
+        if (f.step == Step::BlockTotal && !f.values.empty())
+            block_totals[{f.pass, f.block}] = f.values[0];
+    const Dataflow flow(t);
+    const LabelParts parts = label_parts(t);
+    for (std::size_t k = 0; k < t.frames.size(); ++k) {
+        const Frame& f = t.frames[k];
+        if (!undefined(f.values))
+            continue;
+        const std::vector<CellWrite> writes = flow.writes(k);
+        for (std::size_t c = 0; c < writes.size(); ++c) {
+            const CellWrite& w = writes[c];
+            if (!std::isnan(f.values[c]) || w.undefined || w.race ||
+                std::any_of(w.from.begin(), w.from.end(), [&](const CellRef& ref) {
+                    return read_undefined(t, f, ref, block_totals);
+                }))
+                continue;
+            throw InputError("the trace file's frames[" + std::to_string(k) + "].values[" +
+                             std::to_string(c) + "] (" + frame_label(f, parts) +
+                             ") is null, but the pitfall " + std::string(pitfall_id(pitfall)) +
+                             " leaves that value defined");
+        }
+    }
 }
 
 } // namespace
@@ -122,8 +233,13 @@ std::vector<float> values_of(const FloatJson& a) {
 std::string format_value(float v) {
     if (std::isnan(v))
         return "?"; // undefined: no number is invented
-    char buf[32];
-    const auto res = std::to_chars(buf, buf + sizeof buf, v);
+    char buf[64];
+    // Whole numbers past 2^24 are written out in full: the shortest text that reads back
+    // ("123456790" for 123456792) is not the number the float holds, and a hand-trace copied
+    // from it would be refused as a whole number fp32 cannot hold.
+    const bool whole = std::fabs(v) >= kFloatExactIntegers && std::fabs(v) < 9.007199254740992e15;
+    const auto res = whole ? std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, 0)
+                           : std::to_chars(buf, buf + sizeof buf, v);
     return std::string(buf, res.ptr);
 }
 
@@ -204,63 +320,36 @@ std::string to_markdown(const Trace& t) {
 }
 
 Trace trace_from_json(std::string_view text) {
-    FloatJson j;
-    try {
-        j = FloatJson::parse(text.begin(), text.end());
-    } catch (const std::exception& e) {
-        throw InputError(std::string("the trace file is not valid JSON: ") + e.what());
-    }
-    try {
-        if (j.value("format", std::string()) != "pplab-trace")
-            throw InputError(
-                "the file is JSON but not a pplab trace (no \"format\": \"pplab-trace\")");
-        if (j.at("version").get<int>() != kFormatVersion)
-            throw InputError("the trace file has format version " +
-                             std::to_string(j.at("version").get<int>()) + "; this pplab reads " +
-                             std::to_string(kFormatVersion));
-        Trace t;
-        const auto& c = j.at("config");
-        Request& r = t.request;
-        r.algorithm = find_algorithm(j.at("algorithm").get<std::string>()).algorithm;
-        r.block = c.at("block").get<int>();
-        r.grid = c.at("grid").get<int>();
-        r.bins = c.at("bins").get<int>();
-        r.options.inclusive = c.at("inclusive").get<bool>();
-        r.options.skip_empty = c.at("skip_empty").get<bool>();
-        r.options.order_seed = c.at("order_seed").get<std::uint64_t>();
-        r.options.pitfall = find_pitfall(c.value("pitfall", std::string("none")));
-        r.options.active_lanes = c.value("active_lanes", kWarpSize);
-        r.input = j.at("input").get<std::vector<float>>();
-        t.backend = j.at("backend").get<std::string>();
-        t.device = j.at("device").get<std::string>();
-        for (const auto& jf : j.at("frames")) {
-            Frame f;
-            f.step = find_step(jf.at("step").get<std::string>());
-            f.pass = jf.at("pass").get<int>();
-            f.level = jf.at("level").get<int>();
-            f.block = jf.at("block").get<int>();
-            f.warp = jf.at("warp").get<int>();
-            f.buffer = find_buffer(jf.at("buffer").get<std::string>());
-            f.values = values_of(jf.at("values"));
-            t.frames.push_back(std::move(f));
-        }
-        t.result = values_of(j.at("result"));
-        // A file may have been edited by hand: everything downstream relies on its shape.
-        if (!(normalize(r) == r))
-            throw InputError("the trace file's config is not one pplab would run as written "
-                             "(a default left unfilled, or an option that does not apply)");
-        check_frames(make_plan(r), t.frames);
-        if (t.result.size() != result_size(r))
-            throw InputError("the trace file's result has " + std::to_string(t.result.size()) +
-                             " values; its request leaves " + std::to_string(result_size(r)));
-        return t;
-    } catch (const InputError&) {
-        throw;
-    } catch (const std::exception& e) {
-        throw InputError(std::string("the trace file is missing a field or has one of the wrong "
-                                     "type: ") +
-                         e.what());
-    }
+    const Reader in("the trace file");
+    json_fields::check_float_texts(text, in);
+    const FloatJson j = json_fields::parse<FloatJson>(text, in);
+    if (!j.is_object() || !j.contains("format") || j["format"] != "pplab-trace")
+        throw InputError("the file is JSON but not a pplab trace (no \"format\": \"pplab-trace\")");
+    const int version = in.whole_int(in.member(j, top("version")), top("version"), 0,
+                                     std::numeric_limits<int>::max());
+    if (version != kFormatVersion)
+        throw InputError("the trace file has format version " + std::to_string(version) +
+                         "; this pplab reads " + std::to_string(kFormatVersion));
+    Trace t;
+    t.request = read_request(in, j);
+    const Request& r = t.request;
+    t.backend = in.text(in.member(j, top("backend")), top("backend"), 32);
+    t.device = in.text(in.member(j, top("device")), top("device"), 256);
+    const auto& frames = in.list(in.member(j, top("frames")), top("frames"));
+    t.frames.reserve(frames.size());
+    for (std::size_t k = 0; k < frames.size(); ++k)
+        t.frames.push_back(read_frame(in, frames[k], k));
+    t.result = floats(in, in.member(j, top("result")), top("result"), true);
+    // A file may have been edited by hand: everything downstream relies on its shape.
+    if (!(normalize(r) == r))
+        throw InputError("the trace file's config is not one pplab would run as written "
+                         "(a default left unfilled, or an option that does not apply)");
+    check_frames(make_plan(r), t.frames);
+    if (t.result.size() != result_size(r))
+        throw InputError("the trace file's result has " + std::to_string(t.result.size()) +
+                         " values; its request leaves " + std::to_string(result_size(r)));
+    check_undefined(t);
+    return t;
 }
 
 } // namespace pplab

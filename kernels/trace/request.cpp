@@ -1,14 +1,13 @@
 #include "pplab/request.hpp"
+#include "pplab/quote.hpp"
 
 #include "pplab/rng.hpp"
 
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <string>
 
@@ -303,8 +302,8 @@ Pitfall find_pitfall(std::string_view id) {
     for (std::size_t i = 0; i < kPitfallIds.size(); ++i)
         if (kPitfallIds[i] == id)
             return static_cast<Pitfall>(i);
-    throw InputError("unknown pitfall '" + std::string(id) +
-                     "': choose non-power-of-two (reduce-tree), every-lane-writes (reduce-full), "
+    throw InputError("unknown pitfall " + quote(id) +
+                     ": choose non-power-of-two (reduce-tree), every-lane-writes (reduce-full), "
                      "partial-warp (reduce-shuffle) or no-final-sync (scan-blelloch)");
 }
 
@@ -339,7 +338,7 @@ const AlgorithmInfo& find_algorithm(std::string_view id) {
     for (const auto& i : kAlgorithms)
         if (i.id == id)
             return i;
-    throw InputError("unknown algorithm '" + std::string(id) + "': choose one of " + list_ids());
+    throw InputError("unknown algorithm " + quote(id) + ": choose one of " + list_ids());
 }
 
 Request normalize(Request r) {
@@ -433,7 +432,7 @@ Generator find_generator(std::string_view id) {
             return g;
         names += (names.empty() ? "" : ", ") + std::string(generator_id(g));
     }
-    throw InputError("unknown generator '" + std::string(id) + "': choose one of " + names);
+    throw InputError("unknown generator " + quote(id) + ": choose one of " + names);
 }
 
 std::vector<float> generate(Generator g, int n, std::uint64_t seed, int bins) {
@@ -476,38 +475,6 @@ std::vector<float> generate(Generator g, int n, std::uint64_t seed, int bins) {
         v[static_cast<std::size_t>(i)] = x;
     }
     return v;
-}
-
-std::vector<float> parse_list(std::string_view text, bool allow_unknown) {
-    std::vector<float> out;
-    std::size_t p = 0;
-    const auto is_sep = [](char c) {
-        return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r';
-    };
-    while (p < text.size()) {
-        while (p < text.size() && is_sep(text[p]))
-            ++p;
-        if (p == text.size())
-            break;
-        std::size_t e = p;
-        while (e < text.size() && !is_sep(text[e]))
-            ++e;
-        const std::string token(text.substr(p, e - p));
-        if (allow_unknown && token == "?") {
-            out.push_back(std::numeric_limits<float>::quiet_NaN());
-            p = e;
-            continue;
-        }
-        char* end = nullptr;
-        const float v = std::strtof(token.c_str(), &end);
-        if (end != token.c_str() + token.size())
-            throw InputError("'" + token + "' in the input list is not a number");
-        out.push_back(v);
-        p = e;
-    }
-    if (out.empty())
-        throw InputError("the input list is empty: give numbers separated by commas, e.g. 1,2,3,4");
-    return out;
 }
 
 } // namespace pplab

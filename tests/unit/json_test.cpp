@@ -155,6 +155,8 @@ TEST_F(JsonRejects, AValueCountChanged) {
     expect_refused(j, "result");
     j = good_;
     j["input"].erase(j["input"].begin(), j["input"].begin() + 40);
+    expect_refused(j, "config.n is 100, but its input holds 60 values");
+    j["config"]["n"] = 60;
     expect_refused(j, "grid"); // 60 elements need 2 blocks of 32, not the file's 4
 }
 
