@@ -68,15 +68,13 @@ bool given(const CLI::Option* option) {
 } // namespace
 
 std::vector<float> RequestOptions::input_values(bool histogram) const {
+    if ((given(given_.gen) || given(given_.seed)) && !given(given_.n))
+        throw InputError("--gen and --seed make an input of --n N elements; give --n, or "
+                         "leave them out");
     if (given(given_.input))
         return parse_list(input);
     if (given(given_.file))
         return parse_list(read_text_file(input_file));
-    if (given(given_.gen) || given(given_.seed)) {
-        if (!given(given_.n))
-            throw InputError("--gen and --seed make an input of --n N elements; give --n, or "
-                             "leave them out");
-    }
     if (n < 1)
         throw InputError("give the input: --input 1,2,3,4, --input-file FILE, or --n N "
                          "(n must be at least 1)");

@@ -7,12 +7,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <random>
 #include <system_error>
+#include <vector>
 
 namespace pplab {
 
@@ -85,16 +87,18 @@ std::string temporary_name(const std::string& destination) {
     return (path.parent_path() / (name + suffix + ".part")).string();
 }
 
-// The names in a folder that is not empty, for a message: "frame_0000.png, notes.txt, ...".
+// The names in a folder that is not empty, for a message: "'frame_0000.png', 'notes.txt', ...".
 std::string some_entries(const std::string& folder, std::size_t& count) {
-    std::string names;
-    count = 0;
+    std::vector<std::string> names;
     std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(folder, ec)) {
-        if (++count <= 3)
-            names += (names.empty() ? "" : ", ") + quote(entry.path().filename().string(), 40);
-    }
-    return count > 3 ? names + ", ..." : names;
+    for (const auto& entry : fs::directory_iterator(folder, ec))
+        names.push_back(entry.path().filename().string());
+    count = names.size();
+    std::sort(names.begin(), names.end());
+    std::string shown;
+    for (std::size_t i = 0; i < names.size() && i < 3; ++i)
+        shown += (i ? ", " : "") + quote(names[i], 40);
+    return names.size() > 3 ? shown + ", ..." : shown;
 }
 
 // Where a write to `path` lands: `path` itself, or the file a link names. Refuses what is not

@@ -21,6 +21,9 @@ namespace {
 using namespace test;
 using nlohmann::json;
 
+using test::input_error;
+using test::mentions;
+
 void expect_round_trip(const Trace& t) {
     const Trace back = trace_from_json(to_json(t));
     EXPECT_TRUE(back.same_recording(t));
@@ -190,6 +193,139 @@ TEST_F(JsonRejects, MissingFieldsAndUnknownNames) {
     j = good_;
     j["frames"][0]["values"][0] = "seven";
     EXPECT_THROW(trace_from_json(j.dump()), InputError);
+}
+
+// Every number is range-checked before it is converted, and the message names the field.
+TEST_F(JsonRejects, NumbersOutOfRangeNamingTheField) {
+    const auto with = [&](const json::json_pointer& at, const json& value) {
+        json j = good_;
+        j[at] = value;
+        return input_error([&] { trace_from_json(j.dump()); });
+    };
+    using P = json::json_pointer;
+    EXPECT_EQ(with(P("/config/block"), 5000000000LL),
+              "the trace file's config.block is 5000000000: it must be a whole number from 1 to "
+              "1024");
+    EXPECT_TRUE(mentions(with(P("/config/block"), 32.5), "config.block is 32.5"));
+    EXPECT_TRUE(mentions(with(P("/config/block"), "32"), "config.block is the text '32'"));
+    EXPECT_TRUE(mentions(with(P("/config/grid"), -2147483649LL), "config.grid is -2147483649"));
+    EXPECT_TRUE(mentions(with(P("/config/bins"), 1e30),
+                         "config.bins is 1e+30: it must be a whole number from 0 to"));
+    EXPECT_TRUE(mentions(with(P("/config/order_seed"), -1), "config.order_seed is -1"));
+    EXPECT_TRUE(mentions(with(P("/config/order_seed"), 1.5), "config.order_seed is 1.5"));
+    EXPECT_TRUE(mentions(with(P("/config/active_lanes"), 99), "config.active_lanes is 99"));
+    EXPECT_TRUE(mentions(with(P("/config/inclusive"), 1), "config.inclusive is 1: it must be "
+                                                          "true or false"));
+    EXPECT_TRUE(mentions(with(P("/version"), 1e10), "version is 1e+10"));
+    EXPECT_TRUE(mentions(with(P("/frames/3/level"), 1e10), "frames[3].level is 1e+10"));
+    EXPECT_TRUE(mentions(with(P("/frames/3/warp"), -2), "frames[3].warp is -2"));
+    EXPECT_TRUE(mentions(with(P("/frames/3"), 7), "frames[3] is 7, not an object"));
+    EXPECT_TRUE(mentions(with(P("/frames/3/values/2"), "seven"),
+                         "frames[3].values[2] is the text 'seven': it must be a number"));
+    EXPECT_TRUE(mentions(with(P("/input/2"), nullptr), "input[2] is null: it must be a number"));
+    EXPECT_TRUE(mentions(with(P("/input/2"), 16777217),
+                         "input[2] is 16777217, a whole number fp32 cannot hold"));
+    EXPECT_TRUE(mentions(with(P("/input/2"), 18446744073709551615ULL), "input[2] is 1844674"));
+    EXPECT_TRUE(mentions(with(P("/device"), std::string(1000, 'x')), "device is 1000 bytes"));
+    json j = good_;
+    j["config"].erase("grid");
+    EXPECT_EQ(input_error([&] { trace_from_json(j.dump()); }), "the trace file has no config.grid");
+}
+
+// Numbers a float cannot hold are named with their line, before any is converted.
+TEST_F(JsonRejects, NumbersAFloatCannotHold) {
+    const std::string text = to_json(t_);
+    const auto replaced = [&](const std::string& number) {
+        std::string edited = text;
+        const std::size_t at = edited.find("\"input\": [") + 10;
+        edited.insert(at, number + ", ");
+        return input_error([&] { trace_from_json(edited); });
+    };
+    EXPECT_TRUE(mentions(replaced("1e39"), "'1e39' is too large for a float")) << replaced("1e39");
+    EXPECT_TRUE(mentions(replaced("1e-50"), "'1e-50' is too small for a float"));
+    EXPECT_TRUE(mentions(replaced("16777217.0"), "'16777217.0' is a whole number fp32 cannot"));
+    EXPECT_TRUE(mentions(replaced("1e-50"), "the trace file, line "));
+}
+
+// The window's session loader is as strict as `pplab trace` is about a request.
+TEST(JsonSession, ArrivalBlocksAreEachBlockOnce) {
+    Request r = with_grid(request(Algorithm::ReduceAtomic, ones(256), 32), 8);
+    r.options.order_seed = 7;
+    const json good = json::parse(to_json(trace(r)));
+    std::vector<std::size_t> arrivals;
+    for (std::size_t k = 0; k < good["frames"].size(); ++k)
+        if (good["frames"][k]["step"] == "atomic-add")
+            arrivals.push_back(k);
+    ASSERT_EQ(arrivals.size(), 8u);
+    json j = good;
+    j["frames"][arrivals[3]]["block"] = j["frames"][arrivals[1]]["block"];
+    EXPECT_TRUE(mentions(input_error([&] { trace_from_json(j.dump()); }), "arrived already"));
+    j = good;
+    j["frames"][arrivals[0]]["block"] = -1;
+    EXPECT_TRUE(mentions(input_error([&] { trace_from_json(j.dump()); }),
+                         "says block -1 arrived; the grid has blocks 0 to 7"));
+    j = good;
+    j["frames"][arrivals[0]]["block"] = 8;
+    EXPECT_TRUE(mentions(input_error([&] { trace_from_json(j.dump()); }), "says block 8"));
+}
+
+TEST(JsonSession, GridWideFramesNameNoBlock) {
+    Request r = request(Algorithm::HistGlobal, {1, 2, 3, 1}, 32);
+    r.bins = 4;
+    json j = json::parse(to_json(trace(r)));
+    ASSERT_EQ(j["frames"][0]["step"], "hist-accumulate");
+    ASSERT_EQ(j["frames"][0]["block"], -1);
+    j["frames"][0]["block"] = 0;
+    EXPECT_TRUE(mentions(input_error([&] { trace_from_json(j.dump()); }), "frame 0"));
+}
+
+TEST(JsonSession, NullOnlyWhereThePitfallLeavesAValueUndefined) {
+    json plain = json::parse(to_json(trace(request(Algorithm::ReduceTree, ones(8), 8))));
+    plain["frames"][2]["values"][0] = nullptr;
+    EXPECT_TRUE(mentions(input_error([&] { trace_from_json(plain.dump()); }),
+                         "but its request has no pitfall"));
+    plain = json::parse(to_json(trace(request(Algorithm::ReduceTree, ones(8), 8))));
+    plain["result"][0] = nullptr;
+    EXPECT_TRUE(mentions(input_error([&] { trace_from_json(plain.dump()); }),
+                         "but its request has no pitfall"));
+
+    Request r = request(Algorithm::ReduceShuffle, ones(32), 32);
+    r.options.pitfall = Pitfall::PartialWarp;
+    r.options.active_lanes = 20;
+    const Trace t = trace(r);
+    EXPECT_NO_THROW(trace_from_json(to_json(t)));
+    json j = json::parse(to_json(t));
+    ASSERT_EQ(j["frames"][0]["step"], "load");
+    j["frames"][0]["values"][0] = nullptr; // the load is defined, pitfall or not
+    EXPECT_TRUE(mentions(input_error([&] { trace_from_json(j.dump()); }),
+                         "frames[0].values[0] (load) is null, but the pitfall partial-warp "
+                         "leaves that value defined"));
+}
+
+// Every pitfall's trace, whatever its undefined values, opens again as it was saved.
+TEST(JsonSession, EveryPitfallRoundTrips) {
+    int tested = 0;
+    for (int p = 1; p < kPitfallCount; ++p) {
+        const auto pitfall = static_cast<Pitfall>(p);
+        SCOPED_TRACE(std::string(pitfall_id(pitfall)));
+        for (const int n : {6, 32, 100, 256}) {
+            Request r = request(pitfall_algorithm(pitfall), ones(n), 0);
+            r.options.pitfall = pitfall;
+            r.options.active_lanes = 13;
+            if (pitfall == Pitfall::NonPowerOfTwo)
+                r.block = 6;
+            if (pitfall == Pitfall::NoFinalSync)
+                r.input = generate(Generator::RandomFloat, std::min(n, 64), 2, 0);
+            if (pitfall == Pitfall::EveryLaneWrites || pitfall == Pitfall::PartialWarp)
+                r.block = 64;
+            if (!rejection(r).empty())
+                continue;
+            const Trace t = trace(r);
+            EXPECT_TRUE(trace_from_json(to_json(t)).same_recording(t)) << "n " << n;
+            ++tested;
+        }
+    }
+    EXPECT_GE(tested, 12);
 }
 
 TEST(Markdown, HasACaptionedRowPerFrame) {
