@@ -71,8 +71,12 @@ private:
     int fd_;
 };
 
+std::string quoted_path(const std::string& path) {
+    return quote(path, kQuotePathChars);
+}
+
 std::string cannot_write(const std::string& path, const std::string& why) {
-    return "cannot write " + quote(path) + ": " + why;
+    return "cannot write " + quoted_path(path) + ": " + why;
 }
 
 // A name beside `destination` that no file has yet: "<name>.<8 hex digits>.part". The name is
@@ -114,7 +118,8 @@ std::string destination_of(const std::string& path, bool folder) {
         struct stat folder_st {};
         if (::stat(parent.empty() ? "." : parent.c_str(), &folder_st) != 0 ||
             !S_ISDIR(folder_st.st_mode))
-            throw InputError(cannot_write(path, "there is no folder " + quote(parent.string())));
+            throw InputError(
+                cannot_write(path, "there is no folder " + quoted_path(parent.string())));
         return path;
     }
     if (S_ISLNK(st.st_mode)) {
@@ -122,9 +127,9 @@ std::string destination_of(const std::string& path, bool folder) {
         std::error_code ec;
         const fs::path target = fs::canonical(path, ec);
         if (ec)
-            throw InputError(cannot_write(path, "it is a link to " +
-                                                    quote(fs::read_symlink(path, ec).string()) +
-                                                    ", which does not exist"));
+            throw InputError(cannot_write(
+                path, "it is a link to " + quoted_path(fs::read_symlink(path, ec).string()) +
+                          ", which does not exist"));
         return destination_of(target.string(), folder);
     }
     if (folder) {
@@ -135,7 +140,7 @@ std::string destination_of(const std::string& path, bool folder) {
         std::size_t count = 0;
         const std::string names = some_entries(path, count);
         if (count > 0)
-            throw InputError(quote(path) + " already holds " + std::to_string(count) +
+            throw InputError(quoted_path(path) + " already holds " + std::to_string(count) +
                              (count == 1 ? " file (" : " files (") + names +
                              "): name a new folder for the frames, or empty this one");
         return path;
@@ -171,16 +176,16 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
     // Not blocking: a pipe with no writer would otherwise hang here before it is refused.
     Descriptor file(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
     if (file.get() < 0)
-        throw InputError("cannot read " + quote(path) + ": " + error_text(errno));
+        throw InputError("cannot read " + quoted_path(path) + ": " + error_text(errno));
     struct stat st {};
     if (::fstat(file.get(), &st) != 0)
-        throw InputError("cannot read " + quote(path) + ": " + error_text(errno));
+        throw InputError("cannot read " + quoted_path(path) + ": " + error_text(errno));
     if (!S_ISREG(st.st_mode))
-        throw InputError("cannot read " + quote(path) + ": it is " + what_it_is(st.st_mode) +
+        throw InputError("cannot read " + quoted_path(path) + ": it is " + what_it_is(st.st_mode) +
                          ", not a file");
     const auto size = static_cast<std::uint64_t>(st.st_size);
     const auto too_large = [&](std::uint64_t bytes) {
-        return InputError("cannot read " + quote(path) + ": it holds " + size_text(bytes) +
+        return InputError("cannot read " + quoted_path(path) + ": it holds " + size_text(bytes) +
                           ", more than the " + size_text(max_bytes) + " pplab reads from one file");
     };
     if (size > max_bytes)
@@ -193,7 +198,7 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
         if (got < 0) {
             if (errno == EINTR)
                 continue;
-            throw InputError("cannot read " + quote(path) + ": " + error_text(errno));
+            throw InputError("cannot read " + quoted_path(path) + ": " + error_text(errno));
         }
         if (got == 0)
             break;

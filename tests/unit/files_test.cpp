@@ -3,6 +3,7 @@
 #include "helpers.hpp"
 
 #include "pplab/files.hpp"
+#include "scratch.hpp"
 
 #include <gtest/gtest.h>
 
@@ -23,48 +24,21 @@ namespace fs = std::filesystem;
 using test::input_error;
 using test::mentions;
 
-class Files : public ::testing::Test {
+class Files : public test::ScratchDir {
 protected:
-    void SetUp() override {
-        const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() /
-               ("pplab_files_" + std::string(test->name()) + "_" + std::to_string(::getpid()));
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
+    std::string wrote(const std::string& name, const std::string& text) const {
+        return write(name, text).string();
     }
-    void TearDown() override {
-        std::error_code ignore;
-        fs::remove_all(dir_, ignore);
-    }
-    std::string path(const std::string& name) const { return (dir_ / name).string(); }
-    std::string write(const std::string& name, const std::string& text) const {
-        std::ofstream(path(name), std::ios::binary) << text;
-        return path(name);
-    }
-    static std::string slurp(const std::string& p) {
-        std::ifstream f(p, std::ios::binary);
-        std::ostringstream s;
-        s << f.rdbuf();
-        return s.str();
-    }
-    std::vector<std::string> listing() const {
-        std::vector<std::string> names;
-        for (const auto& e : fs::directory_iterator(dir_))
-            names.push_back(e.path().filename().string());
-        std::sort(names.begin(), names.end());
-        return names;
-    }
-    fs::path dir_;
 };
 
 // ---- Reading ---------------------------------------------------------------------------
 
 TEST_F(Files, ReadsARegularFileWithoutItsByteOrderMark) {
-    EXPECT_EQ(read_text_file(write("a.txt", "1,2,3\n")), "1,2,3\n");
-    EXPECT_EQ(read_text_file(write("bom.txt", "\xEF\xBB\xBF"
+    EXPECT_EQ(read_text_file(wrote("a.txt", "1,2,3\n")), "1,2,3\n");
+    EXPECT_EQ(read_text_file(wrote("bom.txt", "\xEF\xBB\xBF"
                                               "1,2")),
               "1,2");
-    EXPECT_EQ(read_text_file(write("empty.txt", "")), "");
+    EXPECT_EQ(read_text_file(wrote("empty.txt", "")), "");
 }
 
 TEST_F(Files, RefusesWhatIsNotAFile) {
@@ -83,9 +57,9 @@ TEST_F(Files, RefusesAFileLargerThanTheCap) {
     fs::resize_file(write("big.txt", ""), kMaxTextFileBytes + 1); // sparse: no disk used
     const std::string why = input_error([&] { read_text_file(big); });
     EXPECT_TRUE(mentions(why, "more than the 64 MiB pplab reads from one file")) << why;
-    EXPECT_TRUE(mentions(input_error([&] { read_text_file(write("s.txt", "12345"), 4); }),
+    EXPECT_TRUE(mentions(input_error([&] { read_text_file(wrote("s.txt", "12345"), 4); }),
                          "it holds 5 bytes"));
-    EXPECT_EQ(read_text_file(write("t.txt", "1234"), 4), "1234");
+    EXPECT_EQ(read_text_file(wrote("t.txt", "1234"), 4), "1234");
 }
 
 // ---- Writing ---------------------------------------------------------------------------
@@ -184,7 +158,7 @@ TEST_F(Files, AFolderOfFramesIsNewOrEmpty) {
     EXPECT_TRUE(mentions(why, "already holds 2 files ('frame_0000.png', 'notes.txt')")) << why;
     EXPECT_TRUE(mentions(why, "name a new folder")) << why;
     EXPECT_TRUE(
-        mentions(input_error([&] { check_output_folder(write("file", "")); }), "not a folder"));
+        mentions(input_error([&] { check_output_folder(wrote("file", "")); }), "not a folder"));
 }
 
 } // namespace

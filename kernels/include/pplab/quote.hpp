@@ -11,6 +11,8 @@ namespace pplab {
 
 // Longest untrusted text a message quotes, in characters; longer text is cut with "...".
 inline constexpr std::size_t kQuoteChars = 60;
+// A path the user typed is shown whole unless it is absurdly long.
+inline constexpr std::size_t kQuotePathChars = 240;
 
 // `text` in single quotes, at most `max_chars` characters of it, with control characters,
 // invalid UTF-8, a byte order mark and bidirectional overrides written as escapes
