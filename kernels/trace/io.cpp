@@ -174,19 +174,39 @@ Frame read_frame(const Reader& in, const FloatJson& jf, std::size_t k) {
     return f;
 }
 
-// Whether a cell a write read was undefined: an earlier frame's cell, or the input of the
-// launch (the request's numbers for the first; the block totals of the one before after it).
-bool read_undefined(const Trace& t, const Frame& f, const CellRef& ref,
-                    const std::map<std::pair<int, int>, float>& block_totals) {
-    if (ref.frame != CellRef::kInput)
-        return std::isnan(t.frames.at(static_cast<std::size_t>(ref.frame))
-                              .values.at(static_cast<std::size_t>(ref.cell)));
-    const auto total = block_totals.find({f.pass - 1, ref.cell});
-    return total != block_totals.end() && std::isnan(total->second);
+// Which cells the request's pitfall may leave undefined on some device: those its Dataflow
+// marks undefined or raced, and every cell computed from one of them (a GPU keeps one racing
+// write and computes on; the CPU model records "?" from there on).
+std::vector<std::vector<bool>> may_be_undefined(const Trace& t) {
+    const Dataflow flow(t);
+    std::map<std::pair<int, int>, std::size_t> block_totals; // (pass, block) -> frame
+    std::vector<std::vector<bool>> taint(t.frames.size());
+    for (std::size_t k = 0; k < t.frames.size(); ++k) {
+        const Frame& f = t.frames[k];
+        if (f.step == Step::BlockTotal)
+            block_totals[{f.pass, f.block}] = k;
+        const auto tainted = [&](const CellRef& ref) {
+            std::size_t frame = static_cast<std::size_t>(ref.frame);
+            std::size_t cell = static_cast<std::size_t>(ref.cell);
+            if (ref.frame == CellRef::kInput) { // the launch's input: the block totals before
+                const auto total = block_totals.find({f.pass - 1, ref.cell});
+                if (total == block_totals.end())
+                    return false; // the request's own numbers
+                frame = total->second;
+                cell = 0;
+            }
+            return frame < k && cell < taint[frame].size() && taint[frame][cell];
+        };
+        const std::vector<CellWrite> writes = flow.writes(k);
+        taint[k].resize(writes.size());
+        for (std::size_t c = 0; c < writes.size(); ++c)
+            taint[k][c] = writes[c].undefined || writes[c].race ||
+                          std::any_of(writes[c].from.begin(), writes[c].from.end(), tainted);
+    }
+    return taint;
 }
 
-// An undefined value (null in the file) only where the request's pitfall leaves one: a cell
-// its Dataflow marks undefined or raced, or one computed from an undefined cell.
+// An undefined value (null in the file) only where the request's pitfall may leave one.
 void check_undefined(const Trace& t) {
     const auto undefined = [](const std::vector<float>& v) {
         return std::any_of(v.begin(), v.end(), [](float x) { return std::isnan(x); });
@@ -199,33 +219,20 @@ void check_undefined(const Trace& t) {
     if (pitfall == Pitfall::None)
         throw InputError("the trace file holds null (undefined) values, but its request has no "
                          "pitfall: without one, every value the kernel writes is defined");
-    if (!in_frames)
-        throw InputError("the trace file's result is null, but none of its frames holds an "
-                         "undefined value it could come from");
-    std::map<std::pair<int, int>, float> block_totals; // (pass, block) -> total
-    for (const Frame& f : t.frames)
-        if (f.step == Step::BlockTotal && !f.values.empty())
-            block_totals[{f.pass, f.block}] = f.values[0];
-    const Dataflow flow(t);
+    const std::vector<std::vector<bool>> allowed = may_be_undefined(t);
+    if (undefined(t.result) && std::none_of(allowed.begin(), allowed.end(), [](const auto& v) {
+            return std::find(v.begin(), v.end(), true) != v.end();
+        }))
+        throw InputError("the trace file's result is null, but the pitfall " +
+                         std::string(pitfall_id(pitfall)) + " leaves every value defined here");
     const LabelParts parts = label_parts(t);
-    for (std::size_t k = 0; k < t.frames.size(); ++k) {
-        const Frame& f = t.frames[k];
-        if (!undefined(f.values))
-            continue;
-        const std::vector<CellWrite> writes = flow.writes(k);
-        for (std::size_t c = 0; c < writes.size(); ++c) {
-            const CellWrite& w = writes[c];
-            if (!std::isnan(f.values[c]) || w.undefined || w.race ||
-                std::any_of(w.from.begin(), w.from.end(), [&](const CellRef& ref) {
-                    return read_undefined(t, f, ref, block_totals);
-                }))
-                continue;
-            throw InputError("the trace file's frames[" + std::to_string(k) + "].values[" +
-                             std::to_string(c) + "] (" + frame_label(f, parts) +
-                             ") is null, but the pitfall " + std::string(pitfall_id(pitfall)) +
-                             " leaves that value defined");
-        }
-    }
+    for (std::size_t k = 0; k < t.frames.size(); ++k)
+        for (std::size_t c = 0; c < t.frames[k].values.size(); ++c)
+            if (std::isnan(t.frames[k].values[c]) && !allowed[k][c])
+                throw InputError("the trace file's frames[" + std::to_string(k) + "].values[" +
+                                 std::to_string(c) + "] (" + frame_label(t.frames[k], parts) +
+                                 ") is null, but the pitfall " + std::string(pitfall_id(pitfall)) +
+                                 " leaves that value defined");
 }
 
 } // namespace

@@ -321,7 +321,11 @@ TEST_F(Pictures, PngSequenceIsWholeOrAbsent) {
     {
         PngSequence seq(file("frames/"));
         seq.add(draw(*m, run[0]));
-        EXPECT_EQ(listing(), std::vector<std::string>{"frames.part"});
+        // A temporary folder of its own beside "frames": "frames.<8 hex digits>.part".
+        const std::vector<std::string> partial = listing();
+        ASSERT_EQ(partial.size(), 1u);
+        EXPECT_EQ(partial[0].rfind("frames.", 0), 0u) << partial[0];
+        EXPECT_EQ(partial[0].substr(partial[0].size() - 5), ".part") << partial[0];
     } // abandoned: nothing left
     EXPECT_TRUE(listing().empty());
 
@@ -388,6 +392,65 @@ TEST_F(RenderCli, BadInputIsOneLineAndNoFile) {
     expect_bad_input("--algo reduce-tree --n 16 --gif x.gif --delay 5", "--delay");
     expect_bad_input("--algo reduce-tree --n 16 --gif x.gif --frame 2", "--frame");
     expect_bad_input("--algo nope --frame 0 --svg x.svg", "nope");
+    expect_bad_input("--algo reduce-tree --n 16 --gif x.gif --out y.png", "--out writes the frame");
+    expect_bad_input("--algo reduce-tree --n 16 --frame 1 --svg x.svg --delay 500", "--delay");
+    expect_bad_input("--algo reduce-tree --n 16 --frame 1 --out /dev/null", "character device");
+}
+
+// A limit on the size of any file written (512-byte blocks, dash's unit), with the signal a
+// write past it raises ignored: the write fails with "File too large", as on a full disk.
+std::string small_disk(int blocks) {
+    return "ulimit -f " + std::to_string(blocks) + "; trap '' XFSZ; ";
+}
+
+TEST_F(RenderCli, AFailedWriteOfAnyFormatExitsTwoAndLeavesNothing) {
+    const std::string blelloch = "--algo scan-blelloch --input 1,2,3,4 ";
+    for (const char* what :
+         {"--frame 5 --out x.png", "--frame 5 --svg x.svg", "--gif x.gif", "--all-frames frames"}) {
+        SCOPED_TRACE(what);
+        const Outcome r = render(blelloch + what, small_disk(16));
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        // giflib says "Write failed (disk full?)" for the same failure.
+        EXPECT_TRUE(r.err.find("File too large") != std::string::npos ||
+                    r.err.find("Write failed") != std::string::npos)
+            << r.err;
+        EXPECT_EQ(r.err.rfind("pplab: cannot write '", 0), 0u) << r.err;
+        EXPECT_TRUE(listing().empty()) << "no file, not even a partial one";
+    }
+}
+
+TEST_F(RenderCli, TheOutputsOfOneCommandAreWrittenTogether) {
+    // The SVG (about 16 KB) fits under the limit, the PNG (about 170 KB) does not: neither
+    // is written.
+    const std::string both = "--algo scan-blelloch --input 1,2,3,4 --frame 5 --svg b.svg "
+                             "--out b.png";
+    const Outcome r = render(both, small_disk(64));
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("'b.png': File too large"), std::string::npos) << r.err;
+    EXPECT_TRUE(listing().empty());
+    EXPECT_EQ(render(both).exit_code, 0);
+    EXPECT_EQ(listing(), (std::vector<std::string>{"b.png", "b.svg"}));
+}
+
+TEST_F(RenderCli, AllFramesNeverMixesRuns) {
+    ASSERT_EQ(render("--algo scan-blelloch --input 1,2,3,4 --all-frames frames").exit_code, 0);
+    const auto count = [&] {
+        std::size_t n = 0;
+        for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir / "frames"))
+            ++n;
+        return n;
+    };
+    ASSERT_EQ(count(), 6u);
+    // A second, shorter run into the same folder would leave the first run's last frames
+    // among its own: refused, saying what is there.
+    const Outcome again = render("--algo reduce-tree --input 1,2 --block 2 --all-frames frames");
+    EXPECT_EQ(again.exit_code, 2);
+    EXPECT_NE(again.err.find("'frames' already holds 6 files ('frame_0000.png', "
+                             "'frame_0001.png', 'frame_0002.png', ...): name a new folder"),
+              std::string::npos)
+        << again.err;
+    EXPECT_EQ(count(), 6u);
+    EXPECT_EQ(listing(), std::vector<std::string>{"frames"});
 }
 
 } // namespace

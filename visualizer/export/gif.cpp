@@ -1,6 +1,7 @@
 #include "gif.hpp"
 
 #include "pplab/files.hpp"
+#include "pplab/request.hpp"
 
 #include <gif_lib.h>
 
@@ -149,7 +150,7 @@ void GifWriter::start(Outputs& outputs) {
     gif_ = EGifOpenFileHandle(fd, &error);
     if (!gif_) {
         ::close(fd);
-        throw std::runtime_error("cannot write '" + path_ + "': " + gif_error(error));
+        throw InputError("cannot write '" + path_ + "': " + gif_error(error));
     }
     EGifSetGifVersion(gif_, true);
     if (EGifPutScreenDesc(gif_, width_, height_, 8, 0, nullptr) == GIF_ERROR)
@@ -175,7 +176,7 @@ void GifWriter::fail(const std::string& what) {
     int ignore = 0;
     EGifCloseFile(gif_, &ignore);
     gif_ = nullptr;
-    throw std::runtime_error("cannot write '" + path_ + "' (" + what + "): " + why);
+    throw InputError("cannot write '" + path_ + "' (" + what + "): " + why);
 }
 
 void GifWriter::add(const render::Image& image, int delay_cs) {
@@ -226,7 +227,7 @@ void GifWriter::finish() {
     const int closed = EGifCloseFile(gif_, &error);
     gif_ = nullptr;
     if (closed == GIF_ERROR)
-        throw std::runtime_error("cannot write '" + path_ + "': " + gif_error(error));
+        throw InputError("cannot write '" + path_ + "': " + gif_error(error));
     if (own_)
         own_->commit();
 }
