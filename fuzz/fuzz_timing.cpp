@@ -9,12 +9,10 @@
 using namespace pplab;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    TimingReport r;
-    try {
-        r = timing_from_json(fuzz::text(data, size));
-    } catch (const InputError&) {
+    const auto read = fuzz::accepted([&] { return timing_from_json(fuzz::text(data, size)); });
+    if (!read)
         return 0;
-    }
+    const TimingReport& r = *read;
     timing_to_table(r);
     const TimingReport again = timing_from_json(timing_to_json(r));
     fuzz::require(again.device == r.device && again.sms == r.sms && again.runs == r.runs &&
@@ -22,8 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                   "timings written back read the same");
     for (std::size_t i = 0; i < r.rows.size(); ++i)
         fuzz::require(again.rows[i].stage == r.rows[i].stage &&
-                          again.rows[i].size == r.rows[i].size &&
-                          again.rows[i].ms == r.rows[i].ms,
+                          again.rows[i].size == r.rows[i].size && again.rows[i].ms == r.rows[i].ms,
                       "a timing row written back reads the same");
     return 0;
 }

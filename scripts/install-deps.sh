@@ -17,6 +17,9 @@ packages=(
   fonts-dejavu-core
   # running the window without a display, for screenshots
   xvfb xauth
+  # the sanitize and fuzz presets: clang 14, its sanitizer and libFuzzer runtimes, and
+  # llvm-symbolizer for readable reports
+  clang libclang-rt-14-dev llvm
 )
 
 missing=()

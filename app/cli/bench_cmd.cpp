@@ -191,6 +191,10 @@ void add_bench(CLI::App& app) {
         }
         TimingOptions o;
         o.families = parse_families(a->families);
+        if (!a->image.empty() &&
+            std::find(o.families.begin(), o.families.end(), Family::Histogram) == o.families.end())
+            throw InputError("--image makes a histogram input: add histogram to --families, or "
+                             "leave --image out");
         o.min_log2 = a->min_log2;
         o.max_log2 = a->max_log2;
         o.blocks = a->blocks;

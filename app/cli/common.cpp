@@ -6,11 +6,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <random>
-#include <sstream>
 
 namespace pplab::cli {
 

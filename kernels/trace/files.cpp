@@ -172,7 +172,7 @@ std::string without_trailing_slashes(std::string path) {
 
 } // namespace
 
-std::string read_text_file(const std::string& path, std::size_t max_bytes) {
+std::string read_file(const std::string& path, std::size_t max_bytes) {
     // Not blocking: a pipe with no writer would otherwise hang here before it is refused.
     Descriptor file(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
     if (file.get() < 0)
@@ -206,6 +206,11 @@ std::string read_text_file(const std::string& path, std::size_t max_bytes) {
             throw too_large(text.size() + static_cast<std::size_t>(got));
         text.append(buffer, static_cast<std::size_t>(got));
     }
+    return text;
+}
+
+std::string read_text_file(const std::string& path, std::size_t max_bytes) {
+    std::string text = read_file(path, max_bytes);
     text.erase(0, text.size() - without_bom(text).size());
     return text;
 }

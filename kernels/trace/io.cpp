@@ -120,6 +120,20 @@ std::string config_line(const Trace& t) {
 
 // ---- Reading a trace back --------------------------------------------------------------
 
+// A name looked up in pplab's lists (an algorithm, a step), with the field named when it is
+// not one of them.
+template <class Find>
+auto known(const Reader& in, const Name& name, Find find) {
+    try {
+        return find();
+    } catch (const InputError& e) {
+        const std::string why = e.what();
+        if (why.rfind(in.file(), 0) == 0)
+            throw; // already names the field
+        in.fail(name, "is not one pplab knows: " + why);
+    }
+}
+
 std::vector<float> floats(const Reader& in, const FloatJson& v, const Name& name, bool allow_null) {
     const auto& list = in.list(v, name);
     std::vector<float> out;
@@ -136,8 +150,10 @@ Request read_request(const Reader& in, const FloatJson& j) {
         return in.member(c, config(key));
     };
     Request r;
-    r.algorithm =
-        find_algorithm(in.text(in.member(j, top("algorithm")), top("algorithm"), 64)).algorithm;
+    r.algorithm = known(in, top("algorithm"), [&] {
+        return find_algorithm(in.text(in.member(j, top("algorithm")), top("algorithm"), 64))
+            .algorithm;
+    });
     const int n = in.whole_int(field("n"), config("n"), 1, kMaxTraceN);
     r.block = in.whole_int(field("block"), config("block"), 1, kMaxBlock);
     r.grid = in.whole_int(field("grid"), config("grid"), 1, kMaxTraceN);
@@ -147,7 +163,9 @@ Request read_request(const Reader& in, const FloatJson& j) {
     r.options.order_seed = in.seed(field("order_seed"), config("order_seed"));
     // Files written before the pitfalls existed have neither field.
     if (c.is_object() && c.contains("pitfall"))
-        r.options.pitfall = find_pitfall(in.text(field("pitfall"), config("pitfall"), 64));
+        r.options.pitfall = known(in, config("pitfall"), [&] {
+            return find_pitfall(in.text(field("pitfall"), config("pitfall"), 64));
+        });
     if (c.is_object() && c.contains("active_lanes"))
         r.options.active_lanes =
             in.whole_int(field("active_lanes"), config("active_lanes"), 1, kWarpSize);
@@ -164,12 +182,14 @@ Frame read_frame(const Reader& in, const FloatJson& jf, std::size_t k) {
         return in.member(jf, name(key));
     };
     Frame f;
-    f.step = find_step(in.text(field("step"), name("step"), 64));
+    f.step = known(in, name("step"),
+                   [&] { return find_step(in.text(field("step"), name("step"), 64)); });
     f.pass = in.whole_int(field("pass"), name("pass"), 0, kMaxTraceN);
     f.level = in.whole_int(field("level"), name("level"), 0, kMaxTraceN);
     f.block = in.whole_int(field("block"), name("block"), -1, kMaxTraceN);
     f.warp = in.whole_int(field("warp"), name("warp"), -1, kMaxBlock / kWarpSize);
-    f.buffer = find_buffer(in.text(field("buffer"), name("buffer"), 64));
+    f.buffer = known(in, name("buffer"),
+                     [&] { return find_buffer(in.text(field("buffer"), name("buffer"), 64)); });
     f.values = floats(in, field("values"), name("values"), true);
     return f;
 }

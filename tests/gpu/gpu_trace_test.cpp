@@ -152,6 +152,16 @@ TEST_P(GpuTrace, EqualsCpuModelBitForBit) {
     EXPECT_EQ(gpu.result, cpu.result);
 }
 
+// A GPU's recording saved as a session opens again (the window's loader checks arrival
+// blocks and nulls as strictly as a request) and is the same recording.
+TEST_P(GpuTrace, SavedAsASessionOpensAgain) {
+    REQUIRE_GPU();
+    const Trace gpu = backends().gpu->trace(request_for(GetParam()));
+    const Trace back = trace_from_json(to_json(gpu));
+    EXPECT_TRUE(back.same_recording(gpu));
+    EXPECT_EQ(back.device, gpu.device);
+}
+
 TEST_P(GpuTrace, UninstrumentedKernelsGiveTheModelsResult) {
     REQUIRE_GPU();
     const Request r = request_for(GetParam());
@@ -315,6 +325,7 @@ TEST(GpuPitfall, EveryLaneWritesLeavesOneOfTheLanesValues) {
         EXPECT_TRUE(std::isnan(cpu.frames[i].values[0])) << "the model invents no winner";
     }
     EXPECT_GT(raced, 0);
+    EXPECT_TRUE(trace_from_json(to_json(gpu)).same_recording(gpu)) << "opens as a session";
     std::cout << "every-lane-writes on the GPU: sum " << format_value(gpu.result.at(0))
               << " (the right sum is "
               << format_value(backends()

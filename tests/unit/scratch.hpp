@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -42,6 +44,13 @@ protected:
         s << f.rdbuf();
         return s.str();
     }
+    // A character device node of our own (the null device's numbers) at `name`, for tests of
+    // what pplab refuses to replace: a regression then replaces this node, never /dev/null.
+    // False where the system does not let us make one (not root).
+    bool make_device(const std::string& name) const {
+        return ::mknod(path(name).c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0;
+    }
+
     std::vector<std::string> listing() const {
         std::vector<std::string> names;
         for (const auto& e : std::filesystem::directory_iterator(dir_))

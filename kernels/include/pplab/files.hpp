@@ -19,11 +19,14 @@
 
 namespace pplab {
 
-// Input lists, hand-traces and timing files: far more than any of them needs (an input of
-// 2^20 elements is about 16 MiB of text).
+// Input lists, hand-traces, timing files and `bench --image` pictures: far more than any of
+// them needs (an input of 2^20 elements is about 16 MiB of text).
 inline constexpr std::size_t kMaxTextFileBytes = std::size_t{64} << 20;
 // A saved session: a trace of the largest size pplab records (2^24 values) as JSON.
 inline constexpr std::size_t kMaxTraceFileBytes = std::size_t{512} << 20;
+
+// The whole file, as it is (a picture). Throws InputError naming the path.
+std::string read_file(const std::string& path, std::size_t max_bytes);
 
 // The whole file, without a leading byte order mark. Throws InputError naming the path.
 std::string read_text_file(const std::string& path, std::size_t max_bytes = kMaxTextFileBytes);
