@@ -130,7 +130,7 @@ void ClassroomPanel::draw(State& st) {
 void draw_hand_trace(State& st) {
     HandTrace& h = st.classroom.hand;
     heading(st, "Check a hand-trace");
-    paragraph("One level per line, as pplab trace prints them: \"downsweep 1: 1 0 3 3\". Labels "
+    paragraph("One level per line, as pplab trace prints them: \"downsweep 0: 1 0 3 3\". Labels "
               "are optional; write ? for a value the code leaves undefined. The canvas marks "
               "each checked cell right or wrong.",
               true);

@@ -710,7 +710,7 @@ Rgba Composer::arrow_color(int f, int cell, std::size_t source, const CellWrite&
     const CellRef& src = w.from[source];
     if (fr.step == Step::Downsweep) {
         // The carry is the old right child s[t]; the left subtree's sum is s[t - stride].
-        const int stride = m.block_size(fr.pass) >> fr.level;
+        const int stride = m.block_size(fr.pass) >> (fr.level + 1);
         const bool from_right_child = (src.cell + 1) % (2 * stride) == 0;
         return from_right_child ? pal.carry : pal.left_sum;
     }
