@@ -29,12 +29,10 @@ void CountersPanel::draw(const State& st) {
         return;
     const scene::Model& m = *st.model;
     const std::size_t frame = st.frame();
-    const scene::StepGroup& g = m.steps().at(static_cast<std::size_t>(st.playback.step));
-    // Through the whole step (every block has done it), and what this step added.
-    const Counters& total = m.cost_through(static_cast<std::size_t>(g.last));
-    const Counters before =
-        g.first > 0 ? m.cost_through(static_cast<std::size_t>(g.first - 1)) : Counters{};
-    const Counters step = scene::difference(total, before);
+    // Through the whole step (every block has done it), and what this step added: the same
+    // function gives the pictures' counters.
+    const Counters& total = m.counters_at(st.playback.step);
+    const Counters step = m.step_counters(st.playback.step);
     const std::pair<const char*, std::int64_t Counters::*> rows[] = {
         {"barriers", &Counters::barriers},
         {"shared reads", &Counters::shared_reads},
@@ -61,11 +59,11 @@ void CountersPanel::draw(const State& st) {
         ImGui::EndTable();
     }
     const Frame& f = m.trace().frames.at(frame);
-    const int so_far = barriers_so_far(m.trace(), frame);
-    const Summary summary = summarize(m.trace());
-    if (f.block >= 0)
-        ImGui::TextDisabled("block %d has passed %d of %d barriers", f.block, so_far,
-                            summary.barriers_per_block);
+    if (m.barriers_per_block() == 0)
+        ImGui::TextDisabled("no __syncthreads() in this kernel");
+    else if (f.block >= 0)
+        ImGui::TextDisabled("block %d has passed %d of %d barriers", f.block,
+                            m.barriers_so_far(frame), m.barriers_per_block());
 }
 
 void SourcePanel::draw(const State& st) {
@@ -241,8 +239,8 @@ void TransportPanel::draw(State& st, bool one_row) {
     const float tail = speed_width() + loop_w + leave_w + style.ItemSpacing.x;
     if (one_row)
         ImGui::SameLine(0, style.ItemSpacing.x * 2);
-    const float scrub_w = one_row ? ImGui::GetContentRegionAvail().x - tail
-                                  : ImGui::GetContentRegionAvail().x - tail;
+    const float scrub_w =
+        one_row ? ImGui::GetContentRegionAvail().x - tail : ImGui::GetContentRegionAvail().x - tail;
     if (ImGui::CalcTextSize(label.c_str()).x > scrub_w - ImGui::GetFontSize())
         label = "step %d of " + std::to_string(std::max(steps, 1)); // the name on the canvas
     ImGui::SetNextItemWidth(scrub_w);
