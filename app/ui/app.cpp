@@ -3,6 +3,7 @@
 #include "render/gl_renderer.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h> // ClosePopupsExceptModals: Escape closes a dropdown
 
 #include <algorithm>
 #include <cfloat>
@@ -137,9 +138,11 @@ void App::keys() {
     }
     if (io.WantTextInput)
         return;
-    // Escape closes what is open over the stage first: a dropdown (ImGui's own), a drawer,
-    // then present mode.
-    if (pressed(ImGuiKey_Escape) && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) {
+    // Escape closes what is open over the stage first: a dropdown or menu, a drawer, then
+    // present mode.
+    if (pressed(ImGuiKey_Escape) && ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) {
+        ImGui::ClosePopupsExceptModals();
+    } else if (pressed(ImGuiKey_Escape)) {
         if (st_.view.controls_drawer || st_.view.source_drawer)
             st_.view.controls_drawer = st_.view.source_drawer = false;
         else
