@@ -123,7 +123,8 @@ int Practice::first_time() const {
 }
 
 void open_classroom(State& st, ClassroomTab tab) {
-    st.view.show_source = true; // the column the classroom shares with the source
+    st.view.show_source = true;   // the column the classroom shares with the source
+    st.view.source_drawer = true; // opens over the stage where the column is folded
     st.classroom.show = true;
     st.classroom.tab = tab;
     st.classroom.select_tab = true;

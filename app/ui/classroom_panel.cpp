@@ -110,7 +110,7 @@ void error_line(const State& st, const std::string& text) {
 void ClassroomPanel::draw(State& st) {
     Classroom& c = st.classroom;
     determinism_poll(c.runs);
-    if (!ImGui::BeginTabBar("classroom", ImGuiTabBarFlags_FittingPolicyResizeDown))
+    if (!ImGui::BeginTabBar("classroom", ImGuiTabBarFlags_FittingPolicyScroll))
         return;
     for (const TabInfo& t : kTabs) {
         const bool select = c.select_tab && c.tab == t.tab;

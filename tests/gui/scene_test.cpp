@@ -212,6 +212,24 @@ TEST(SceneBuilder, EveryStepOfEveryView) {
     }
 }
 
+// A colour means one thing in a view: no two legend entries share one, in either theme.
+TEST(SceneBuilder, LegendColoursAreDistinctInEveryView) {
+    for (const auto& c : test::view_cases()) {
+        const auto m = trace(c.request);
+        for (const Theme theme : {Theme::Light, Theme::Dark})
+            for (std::size_t step = 0; step < m->steps().size(); ++step) {
+                ViewOptions o;
+                o.theme = theme;
+                const Scene s = build(*m, m->frame_at(static_cast<int>(step), 0), o);
+                for (std::size_t i = 0; i < s.legend.size(); ++i)
+                    for (std::size_t j = i + 1; j < s.legend.size(); ++j)
+                        EXPECT_FALSE(s.legend[i].color == s.legend[j].color)
+                            << c.name << " step " << step << ": '" << s.legend[i].text << "' and '"
+                            << s.legend[j].text << "'";
+            }
+    }
+}
+
 TEST(SceneBuilder, HitTestFindsTheCellUnderThePoint) {
     const auto m = trace(request(Algorithm::ReduceTree, seq(8), 8));
     const int l2 = find_frame(*m, Step::TreeLevel, 1);
