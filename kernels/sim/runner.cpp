@@ -22,6 +22,7 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <set>
 #include <utility>
 
 namespace pplab::sim {
@@ -100,11 +101,10 @@ private:
         const int si = l.segment(step);
         return si < 0 ? 0 : l.layout.seg[si].levels;
     }
-    void note(std::string text) {
-        for (const auto& n : notes_)
-            if (n == text)
-                return;
-        notes_.push_back(std::move(text));
+    // Said once per kind of departure (the first block that shows it), not once per block.
+    void note(const std::string& kind, std::string text) {
+        if (noted_.insert(kind).second)
+            notes_.push_back(std::move(text));
     }
 
     const KernelEntry& kernel(const Launch& l, const std::vector<Expected>& expected);
@@ -121,8 +121,7 @@ private:
     bool histogram();
 
     // Observation -> frames.
-    void shared_frames(const Launch& l, const BlockObservation& o, const StepList& steps,
-                       int warps = 0);
+    void shared_frames(const Launch& l, const BlockObservation& o, const StepList& steps);
     void register_rounds(const Launch& l, const BlockObservation& o, Step step);
     void lanes(const Launch& l, const BlockObservation& o, int warp, int first, Step load,
                Step step, int count);
@@ -134,22 +133,26 @@ private:
     Runtime rt_;
     std::deque<Buffer> buffers_;
     std::vector<std::string> notes_;
+    std::set<std::string> noted_;
     // Where each hazard is drawn: (pass, step, level, block), found among the frames at the end.
     std::map<std::size_t, std::tuple<int, Step, int, int>> hazard_frames_;
     std::vector<float> result_;
 };
 
 const KernelEntry& Session::kernel(const Launch& l, const std::vector<Expected>& expected) {
+    // The plan names scan-blelloch's launch after its block scan; the listing's kernel calls it.
+    const std::string name =
+        r_.algorithm == Algorithm::ScanBlelloch ? std::string("scanBlelloch") : l.kernel;
     const KernelEntry* found = nullptr;
     for (const KernelEntry& e : registered_kernels())
-        if (l.kernel == e.name)
+        if (name == e.name)
             found = &e;
-    std::string want = l.kernel + "(";
+    std::string want = name + "(";
     for (std::size_t k = 0; k < expected.size(); ++k)
         want += (k ? ", " : "") + std::string(expected[k].spelling);
     want += ")";
     if (!found)
-        throw InputError("the file has no kernel " + l.kernel + ": " +
+        throw InputError("the file has no kernel " + name + ": " +
                          std::string(info(r_.algorithm).id) + " launches __global__ void " + want +
                          ", as the chapter's listing names it");
     bool fits = found->params == static_cast<int>(expected.size());
@@ -163,7 +166,7 @@ const KernelEntry& Session::kernel(const Launch& l, const std::vector<Expected>&
         std::string have;
         for (int k = 0; k < found->params; ++k)
             have += (k ? ", " : "") + spelling(found->param[k]);
-        throw InputError(l.kernel + " must take (" + want.substr(l.kernel.size() + 1) +
+        throw InputError(name + " must take (" + want.substr(name.size() + 1) +
                          " as the chapter's listing does; yours takes (" + have + ")");
     }
     return *found;
@@ -211,15 +214,17 @@ bool Session::launch(const Launch& l, const KernelEntry& k, std::vector<Arg> arg
     return rt_.launch(spec, on_block);
 }
 
-void Session::shared_frames(const Launch& l, const BlockObservation& o, const StepList& steps,
-                            int warps) {
+void Session::shared_frames(const Launch& l, const BlockObservation& o, const StepList& steps) {
     const std::size_t n = std::min(o.shared.size(), steps.size());
     for (std::size_t k = 0; k < n; ++k) {
         const auto [step, level] = steps[k];
+        const int si = l.segment(step);
+        const int warps = si < 0 ? 0 : l.layout.seg[si].warps;
         if (warps == 0) {
             record(l, step, level, o.block, -1, o.shared[k]);
             continue;
         }
+        // One private copy per warp, one after the other (histogramPerWarp's s_hist).
         const std::size_t per = o.shared[k].size() / static_cast<std::size_t>(warps);
         for (int w = 0; w < warps; ++w) {
             const auto first = o.shared[k].begin() + static_cast<long long>(w * per);
@@ -227,18 +232,21 @@ void Session::shared_frames(const Launch& l, const BlockObservation& o, const St
         }
     }
     if (o.shared.size() != steps.size())
-        note("block " + std::to_string(o.block) + " of " + l.kernel + " changed its first " +
-             "__shared__ array in " + std::to_string(o.shared.size()) +
-             " steps between barriers where the chapter's kernel takes " +
-             std::to_string(steps.size()) + ": the steps it did not take are shown as ?");
+        note("steps " + l.kernel,
+             "block " + std::to_string(o.block) + " of " + l.kernel + " changed its first " +
+                 "__shared__ array in " + std::to_string(o.shared.size()) +
+                 " steps between barriers where the chapter's kernel takes " +
+                 std::to_string(steps.size()) + ": the steps it did not take are shown as ?");
     if (!o.shared.empty()) {
         const int si = l.segment(steps.front().first);
         const std::size_t want =
-            si < 0 ? 0 : l.layout.seg[si].count * static_cast<std::size_t>(std::max(warps, 1));
+            si < 0 ? 0
+                   : l.layout.seg[si].count *
+                         static_cast<std::size_t>(std::max(l.layout.seg[si].warps, 1));
         if (o.shared.front().size() != want)
-            note("the first __shared__ array of " + l.kernel + " holds " +
-                 std::to_string(o.shared.front().size()) + " values; the chapter's holds " +
-                 std::to_string(want));
+            note("size " + l.kernel, "the first __shared__ array of " + l.kernel + " holds " +
+                                         std::to_string(o.shared.front().size()) +
+                                         " values; the chapter's holds " + std::to_string(want));
     }
     place_hazards(l, o, steps);
 }
@@ -276,11 +284,12 @@ void Session::lanes(const Launch& l, const BlockObservation& o, int warp, int fi
     const int rec_warp =
         l.segment(step) >= 0 && l.layout.seg[l.segment(step)].warps > 0 ? warp : -1;
     if (static_cast<int>(steps.size()) < first + count)
-        note("warp " + std::to_string(warp) + " of block " + std::to_string(o.block) + " of " +
-             l.kernel + " ran " +
-             std::to_string(std::max(0, static_cast<int>(steps.size()) - first)) +
-             " shuffle steps where the chapter's kernel runs " + std::to_string(count) +
-             ": the missing ones are shown as ?");
+        note("shuffles " + l.kernel + std::to_string(first),
+             "warp " + std::to_string(warp) + " of block " + std::to_string(o.block) + " of " +
+                 l.kernel + " ran " +
+                 std::to_string(std::max(0, static_cast<int>(steps.size()) - first)) +
+                 " shuffle steps where the chapter's kernel runs " + std::to_string(count) +
+                 ": the missing ones are shown as ?");
     if (static_cast<int>(steps.size()) > first)
         record(l, load, 0, o.block, rec_warp,
                {steps[static_cast<std::size_t>(first)].in.begin(),
@@ -440,10 +449,9 @@ bool Session::scan() {
     for (const ScanLevel& lv : levels) {
         const auto padded = static_cast<std::size_t>(lv.grid) * static_cast<std::size_t>(B);
         outs.push_back(&buffer("out", Elem::Float, std::vector<float>(padded, 0.0f)));
-        totals.push_back(lv.grid > 1
-                             ? &buffer("totals", Elem::Float,
-                                       std::vector<float>(static_cast<std::size_t>(lv.grid), 0.0f))
-                             : nullptr);
+        // The last level's one block still gets a totals buffer: scanBlocks always writes one.
+        totals.push_back(&buffer("totals", Elem::Float,
+                                 std::vector<float>(static_cast<std::size_t>(lv.grid), 0.0f)));
         if (!scan_blocks(plan_.launches[static_cast<std::size_t>(lv.scan_pass)], *in, *outs.back(),
                          totals.back()))
             return false;
@@ -473,53 +481,47 @@ bool Session::histogram() {
         {{Elem::UChar, true, "const unsigned char* data"}, {Elem::Int, true, "int* g_hist"}, kN});
     std::vector<AtomicRecord> global_atomics;
     const Algorithm a = r_.algorithm;
-    const bool ok =
-        launch(l, k, {{&data.region, 0}, {&hist.region, 0}, {nullptr, data.count()}},
-               data.region.id, RoundRule::GridStride, [&](const BlockObservation& o) {
-                   for (const AtomicRecord& at : o.atomics)
-                       if (at.region == hist.region.id)
-                           global_atomics.push_back(at);
-                   if (a == Algorithm::HistGlobal) {
-                       place_hazards(l, o, {{Step::HistAccumulate, 1}});
-                       return;
-                   }
-                   StepList steps{{Step::HistZero, 0}, {Step::HistAccumulate, rounds}};
-                   if (a == Algorithm::HistPerWarp)
-                       steps.push_back({Step::HistMerge, 0});
-                   shared_frames(l, o, {steps.front()}, a == Algorithm::HistPerWarp ? warps : 0);
-                   if (!o.shared.empty()) {
-                       for (int round = 1; round <= rounds; ++round) {
-                           std::vector<float> s = o.shared.front();
-                           for (const AtomicRecord& at : o.atomics)
-                               if (at.region < 0 && at.round <= round &&
-                                   at.index < static_cast<long long>(s.size()))
-                                   s[static_cast<std::size_t>(at.index)] +=
-                                       static_cast<float>(at.delta);
-                           for (int w = 0; w < warps; ++w) {
-                               const auto first = s.begin() + static_cast<long long>(w) * bins;
-                               const bool whole = first + bins <= s.end();
-                               record(l, Step::HistAccumulate, round, o.block, warps > 1 ? w : -1,
-                                      whole ? std::vector<float>(first, first + bins)
-                                            : std::vector<float>{});
-                           }
-                       }
-                   }
-                   if (a == Algorithm::HistPerWarp && o.shared.size() >= 3)
-                       record(l, Step::HistMerge, 0, o.block, -1, o.shared[2]);
-                   // Zeroed, counted (and merged): one snapshot per barrier interval that changed
-                   // it.
-                   const std::size_t expected = a == Algorithm::HistPerWarp ? 3 : 2;
-                   if (o.shared.size() != expected)
-                       note("block " + std::to_string(o.block) + " of " + l.kernel +
-                            " changed its private histogram in " + std::to_string(o.shared.size()) +
-                            " steps between barriers where the chapter's kernel takes " +
-                            std::to_string(expected));
-                   std::vector<float> g(static_cast<std::size_t>(bins));
-                   for (int b = 0; b < bins; ++b)
-                       g[static_cast<std::size_t>(b)] = hist.value(b);
-                   record(l, Step::HistFold, 0, o.block, -1, std::move(g));
-                   place_hazards(l, o, steps);
-               });
+    const bool ok = launch(l, k, {{&data.region, 0}, {&hist.region, 0}, {nullptr, data.count()}},
+                           data.region.id, RoundRule::GridStride, [&](const BlockObservation& o) {
+                               for (const AtomicRecord& at : o.atomics)
+                                   if (at.region == hist.region.id)
+                                       global_atomics.push_back(at);
+                               if (a == Algorithm::HistGlobal) {
+                                   place_hazards(l, o, {{Step::HistAccumulate, 1}});
+                                   return;
+                               }
+                               StepList steps{{Step::HistZero, 0}, {Step::HistAccumulate, rounds}};
+                               if (a == Algorithm::HistPerWarp)
+                                   steps.push_back({Step::HistMerge, 0});
+                               shared_frames(l, o, steps);
+                               // The rounds have no barrier between them: replayed from the
+                               // atomics, each tagged with the round of the element its thread had
+                               // read.
+                               if (!o.shared.empty()) {
+                                   for (int round = 1; round <= rounds; ++round) {
+                                       std::vector<float> s = o.shared.front();
+                                       for (const AtomicRecord& at : o.atomics)
+                                           if (at.region < 0 && at.round <= round &&
+                                               at.index < static_cast<long long>(s.size()))
+                                               s[static_cast<std::size_t>(at.index)] +=
+                                                   static_cast<float>(at.delta);
+                                       for (int w = 0; w < warps; ++w) {
+                                           const auto first =
+                                               s.begin() + static_cast<long long>(w) * bins;
+                                           const bool whole = first + bins <= s.end();
+                                           record(l, Step::HistAccumulate, round, o.block,
+                                                  a == Algorithm::HistPerWarp ? w : -1,
+                                                  whole ? std::vector<float>(first, first + bins)
+                                                        : std::vector<float>{});
+                                       }
+                                   }
+                               }
+                               std::vector<float> g(static_cast<std::size_t>(bins));
+                               for (int b = 0; b < bins; ++b)
+                                   g[static_cast<std::size_t>(b)] = hist.value(b);
+                               record(l, Step::HistFold, 0, o.block, -1, std::move(g));
+                               place_hazards(l, o, steps);
+                           });
     if (a == Algorithm::HistGlobal)
         for (int round = 1; round <= rounds; ++round) {
             std::vector<float> g(static_cast<std::size_t>(bins), 0.0f);
