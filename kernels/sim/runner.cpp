@@ -569,7 +569,9 @@ RunnerOutput Session::run() {
             }
         }
     }
-    out.notes = notes_;
+    // After a fault the steps not taken say nothing more than the hazard that stopped them.
+    if (ok)
+        out.notes = notes_;
     out.faulted = !ok;
     return out;
 }
