@@ -188,16 +188,24 @@ bool compile(const Rewritten& rw, const fs::path& folder, RunResult& res) {
     }
     fs::create_directories(include);
     fs::create_directories(dir);
-    if (!fs::exists(include / "pplab_cuda_sim.hpp"))
-        write_atomically((include / "pplab_cuda_sim.hpp").string(), header_text());
-    write_atomically((dir / "kernel.cpp").string(), rw.text);
+    if (!fs::exists(include / "pplab_cuda_sim.hpp")) {
+        const fs::path part = include / ("pplab_cuda_sim.hpp." + std::to_string(::getpid()));
+        write_atomically(part.string(), header_text());
+        fs::rename(part, include / "pplab_cuda_sim.hpp");
+    }
+    // Names of this process's own: two runs (a window and a CLI, parallel tests) may compile
+    // the same kernel at once; each renames a complete library into place.
+    const std::string mine = std::to_string(::getpid());
+    const fs::path source = dir / ("kernel-" + mine + ".cpp");
+    const fs::path log = dir / ("compile-" + mine + ".txt");
+    write_atomically(source.string(), rw.text);
     std::vector<std::string> argv{PPLAB_SIM_CXX};
     for (const char* f : kFlags)
         argv.emplace_back(f);
-    const std::string part = so.string() + ".part";
-    argv.insert(argv.end(), {"-I", include.string(), "-o", part, (dir / "kernel.cpp").string()});
+    const std::string part = so.string() + "." + mine + ".part";
+    argv.insert(argv.end(), {"-I", include.string(), "-o", part, source.string()});
     const auto start = Clock::now();
-    const ChildExit e = run_child(argv, (dir / "compile.txt").string(), kCompileSeconds, 0);
+    const ChildExit e = run_child(argv, log.string(), kCompileSeconds, 0);
     res.compile_seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (e.exited && e.code == 0) {
         move_into_place(part, so.string());
@@ -207,7 +215,7 @@ bool compile(const Rewritten& rw, const fs::path& folder, RunResult& res) {
     fs::remove(part, ec);
     res.status = RunResult::Status::CompileFailed;
     res.errors = e.timed_out ? std::vector<CompileError>{{0, 0, "the compiler took too long"}}
-                             : compiler_errors(read_all((dir / "compile.txt").string()));
+                             : compiler_errors(read_all(log.string()));
     const CompileError& first = res.errors.front();
     res.message = first.line > 0 ? "line " + std::to_string(first.line) + ": " + first.message
                                  : first.message;

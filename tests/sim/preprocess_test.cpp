@@ -94,7 +94,8 @@ INSTANTIATE_TEST_SUITE_P(
         Refused{"__global__ void k(float* o)\n{\n  /* never closed\n}\n", 3, "never closed"},
         Refused{"__device__ float f(float x) { return x; }\n", 1, "no __global__"},
         Refused{"__global__ void k(float** o)\n{\n}\n", 1, "pointers to pointers"},
-        Refused{"template <class T>\n__global__ void k(T* o)\n{\n}\n", 1, "template kernels"}));
+        Refused{"template <class T>\n__global__ void k(T* o)\n{\n}\n", 1, "template kernels"}),
+    [](const ::testing::TestParamInfo<Refused>& p) { return "case" + std::to_string(p.index); });
 
 // Nothing a student types makes the pre-processor throw or loop: every prefix of a real kernel
 // either rewrites or is refused with a located error.
