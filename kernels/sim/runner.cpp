@@ -308,10 +308,11 @@ constexpr Expected kN{Elem::Other, false, "int n"};
 
 StepList tree_steps(const Launch& l) {
     StepList steps{{Step::Load, 0}};
-    for (int k = 1; k <= l.layout.seg[l.segment(Step::TreeLevel)].levels; ++k)
-        steps.push_back({Step::TreeLevel, k});
     if (l.segment(Step::TreeLevel) < 0)
-        steps.resize(1);
+        return steps;
+    const auto& seg = l.layout.seg[l.segment(Step::TreeLevel)];
+    for (int k = seg.level0; k < seg.level0 + seg.levels; ++k)
+        steps.push_back({Step::TreeLevel, k});
     return steps;
 }
 

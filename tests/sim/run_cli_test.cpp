@@ -66,7 +66,7 @@ TEST_F(RunCli, AWrongKernelIsExplainedAtItsFirstDifference) {
     wrong.replace(at, 41, "s[threadIdx.x] = s[threadIdx.x + stride]");
     const Ran r = pplab_run("--kernel " + write("wrong.cu", wrong) + kTree + " --check");
     EXPECT_EQ(r.code, 1) << r.output;
-    EXPECT_NE(r.output.find("First difference: block 0 tree-level 1, cell 0"), std::string::npos)
+    EXPECT_NE(r.output.find("First difference: block 0 tree-level 0, cell 0"), std::string::npos)
         << r.output;
     EXPECT_NE(r.output.find("Thread 0 wrote it"), std::string::npos) << r.output;
 }
