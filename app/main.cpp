@@ -63,9 +63,9 @@ int window() {
     ImGui_ImplOpenGL3_Init("#version 330 core");
     int rc = 0;
     try {
-        pplab::ui::App app(
-            {[] { glfwPostEmptyEvent(); },
-             {GLFW_KEY_EQUAL, GLFW_KEY_MINUS, GLFW_KEY_KP_ADD, GLFW_KEY_KP_SUBTRACT, GLFW_KEY_F}});
+        pplab::ui::App app({[] { glfwPostEmptyEvent(); },
+                            {GLFW_KEY_EQUAL, GLFW_KEY_MINUS, GLFW_KEY_KP_ADD, GLFW_KEY_KP_SUBTRACT,
+                             GLFW_KEY_F, GLFW_KEY_P}});
         // A session or a hand-trace dropped on the window opens in the classroom.
         glfwSetWindowUserPointer(win, &app);
         glfwSetDropCallback(win, [](GLFWwindow* w, int count, const char** paths) {

@@ -142,7 +142,7 @@ std::string destination_of(const std::string& path, bool folder) {
         if (count > 0)
             throw InputError(quoted_path(path) + " already holds " + std::to_string(count) +
                              (count == 1 ? " file (" : " files (") + names +
-                             "): name a new folder for the frames, or empty this one");
+                             "): name a new folder, or empty this one");
         return path;
     }
     if (!S_ISREG(st.st_mode))

@@ -114,7 +114,7 @@ TEST_F(Cli, TraceJsonParsesAndReadsBack) {
 TEST_F(Cli, TraceMarkdown) {
     const Outcome r = pplab(std::string(kBlelloch) + " --format markdown");
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("| upsweep 2 |"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("| upsweep 1 |"), std::string::npos) << r.out;
     expect_bad_input(std::string(kBlelloch) + " --format yaml", "--format");
 }
 
@@ -149,8 +149,8 @@ TEST_F(Cli, OutLeavesNoFileOnError) {
 
 TEST_F(Cli, CheckRightAnswerExitsZero) {
     const fs::path a =
-        write("answer.txt", "load: 1 2 3 4\nupsweep 1: 1 3 3 7\nupsweep 2: 1 3 3 10\n"
-                            "clear-root: 1 3 3 0\ndownsweep 1: 1 0 3 3\ndownsweep 2: 0 1 3 6\n");
+        write("answer.txt", "load: 1 2 3 4\nupsweep 0: 1 3 3 7\nupsweep 1: 1 3 3 10\n"
+                            "clear-root: 1 3 3 0\ndownsweep 0: 1 0 3 3\ndownsweep 1: 0 1 3 6\n");
     const Outcome r = pplab("check --algo scan-blelloch --input 1,2,3,4 --answer " + quoted(a));
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("All 6 levels are right"), std::string::npos) << r.out;
@@ -160,18 +160,18 @@ TEST_F(Cli, CheckWrongAnswerExitsOneAndExplainsTheFirstMistake) {
     const fs::path a = write("answer.txt", "1 2 3 4\n1 3 3 7\n1 3 3 9\n1 3 3 0\n");
     const Outcome r = pplab("check --algo scan-blelloch --input 1,2,3,4 --answer " + quoted(a));
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-    EXPECT_NE(r.out.find("WRONG  upsweep 2"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("WRONG  upsweep 1"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("First mistake, line 3"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("Thread 0"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("you wrote 9"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("right  upsweep 1"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("right  upsweep 0"), std::string::npos) << r.out;
 }
 
 TEST_F(Cli, CheckMalformedAnswerExitsTwo) {
     const std::string check = "check --algo scan-blelloch --input 1,2,3,4 --answer ";
     expect_bad_input(check + quoted(write("a.txt", "1 2 three 4\n")), "line 1");
     expect_bad_input(check + quoted(write("b.txt", "1 2 3\n")), "3 values");
-    expect_bad_input(check + quoted(write("c.txt", "upsweep 9: 1 2 3 4\n")), "upsweep 9");
+    expect_bad_input(check + quoted(write("c.txt", "upsweep 8: 1 2 3 4\n")), "upsweep 8");
     expect_bad_input(check + quoted(write("d.txt", "")), "no levels");
     expect_bad_input(check + quoted(dir_ / "missing.txt"), "cannot read");
 }
@@ -316,8 +316,8 @@ TEST_F(Cli, StandardOutputErrorsExitTwo) {
     full("list");
     full("--help");
     full("trace --backend cpu --algo reduce-tree --n 64");
-    const std::string right = quoted(write("right.txt", "upsweep 1: 1 3 3 7\n"));
-    const std::string wrong = quoted(write("wrong.txt", "upsweep 1: 1 3 3 8\n"));
+    const std::string right = quoted(write("right.txt", "upsweep 0: 1 3 3 7\n"));
+    const std::string wrong = quoted(write("wrong.txt", "upsweep 0: 1 3 3 8\n"));
     full("check --algo scan-blelloch --input 1,2,3,4 --answer " + right); // not 0
     full("check --algo scan-blelloch --input 1,2,3,4 --answer " + wrong); // not 1
     full("bench --capture --backend cpu --runs 1 --json " + quoted(dir_ / "capture.json"));
@@ -351,7 +351,7 @@ TEST_F(Cli, InputFilesAreRegularFilesOfBoundedSize) {
     EXPECT_NE(bom.out.find("# result: 0 1 3 6"), std::string::npos) << bom.out;
     const std::string check = "check --algo scan-blelloch --input 1,2,3,4 --answer ";
     EXPECT_EQ(pplab(check + quoted(write("a.txt", "\xEF\xBB\xBF"
-                                                  "upsweep 1: 1 3 3 7\n")))
+                                                  "upsweep 0: 1 3 3 7\n")))
                   .exit_code,
               0);
     expect_bad_input(check + quoted(dir_), "it is a folder");
@@ -415,10 +415,10 @@ TEST_F(Cli, ValidationComesBeforeAnyNote) {
 TEST_F(Cli, CheckCountsEachLevelOnce) {
     const std::string check = "check --algo scan-blelloch --input 1,2,3,4 --answer ";
     const Outcome twice =
-        pplab(check + quoted(write("a.txt", "upsweep 1: 1 3 3 7\nupsweep 1: 1 3 3 7\n")));
+        pplab(check + quoted(write("a.txt", "upsweep 0: 1 3 3 7\nupsweep 0: 1 3 3 7\n")));
     EXPECT_EQ(twice.exit_code, 0) << twice.err;
     EXPECT_NE(twice.out.find("The 1 level is right."), std::string::npos) << twice.out;
-    const Outcome one = pplab(check + quoted(write("b.txt", "upsweep 2: 1 3 3 10\n")));
+    const Outcome one = pplab(check + quoted(write("b.txt", "upsweep 1: 1 3 3 10\n")));
     EXPECT_NE(one.out.find("The 1 level is right."), std::string::npos) << one.out;
     const Outcome naive = pplab("check --algo reduce-naive --input 1,2 --answer " +
                                 quoted(write("c.txt", "serial-add 1: 1\nserial-add 2: 4\n")));
