@@ -332,4 +332,13 @@ void write_atomically(const std::string& path, std::string_view bytes) {
     out.commit();
 }
 
+void move_into_place(const std::string& part, const std::string& path) {
+    if (::rename(part.c_str(), path.c_str()) != 0) {
+        const int error = errno;
+        std::error_code ignore;
+        fs::remove(part, ignore);
+        throw InputError(cannot_write(path, error_text(error)));
+    }
+}
+
 } // namespace pplab

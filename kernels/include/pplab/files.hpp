@@ -74,4 +74,8 @@ private:
 // One file, staged and committed at once.
 void write_atomically(const std::string& path, std::string_view bytes);
 
+// Renames `part` (a file another program wrote, such as a compiler) to `path`, or removes
+// `part` and throws InputError naming `path`.
+void move_into_place(const std::string& part, const std::string& path);
+
 } // namespace pplab
