@@ -23,7 +23,9 @@ void check_quote(std::string_view bytes) {
     for (const char c : q)
         fuzz::require(static_cast<unsigned char>(c) >= 0x20 && c != 0x7f,
                       "a quote holds no control character");
-    fuzz::require(q.size() <= 4 * kQuoteChars + 64, "a quote is bounded");
+    // At most kQuoteChars characters, each at most 6 bytes once escaped ("\u202e"), the
+    // quotes and the note of what was cut.
+    fuzz::require(q.size() <= 6 * kQuoteChars + 64, "a quote is bounded");
 }
 
 void check_list(std::string_view bytes, bool allow_unknown) {
