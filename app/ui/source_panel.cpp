@@ -117,7 +117,8 @@ void SourcePanel::draw(const State& st) {
         if (row.kind == SourceRow::Kind::Note) {
             ImGui::TextColored(to_imgui(pal.muted, 0.8f), "   ");
             ImGui::SameLine();
-            ImGui::PushTextWrapPos(0.0f);
+            // Wrap at the visible edge, not at the longest line's (the child scrolls sideways).
+            ImGui::PushTextWrapPos(ImGui::GetScrollX() + ImGui::GetWindowContentRegionMax().x);
             ImGui::TextColored(to_imgui(pal.hazard), "▲ %s", row.text.c_str());
             ImGui::PopTextWrapPos();
             continue;

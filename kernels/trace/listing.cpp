@@ -216,11 +216,11 @@ std::string block_total_note(const Trace& t) {
         return {};
     const auto last = static_cast<std::size_t>(block - 1);
     const std::string slot = "s[" + std::to_string(block - 1) + "]";
-    return "pplab: not after the downsweep. " + slot + " then holds " +
-           format_value(after->values[last]) + ", the sum of the first " +
-           std::to_string(block - 1) + " elements; the block total " +
-           format_value(root->values[last]) + " was the upsweep's root, which clear-root " +
-           "overwrote (kept in s[" + std::to_string(block) + "] where it is needed)";
+    return "pplab: after the downsweep " + slot + " holds " + format_value(after->values[last]) +
+           ", the sum of the first " + std::to_string(block - 1) +
+           " elements, not the block total. The total, " + format_value(root->values[last]) +
+           ", was the upsweep's root, which clear-root overwrote; pplab keeps it in s[" +
+           std::to_string(block) + "] where it is needed.";
 }
 
 std::string halving_note(const Trace& t) {
@@ -363,10 +363,8 @@ Listing listing(const Request& r) {
         if (!set_defined_value(out, c) && listing_uses(out, c.name))
             missing.push_back("#define " + std::string(c.name) + " " + c.value +
                               "   // pplab: " + std::string(c.why));
-    if (!missing.empty()) {
-        missing.push_back("");
+    if (!missing.empty())
         insert_on_top(out, missing);
-    }
     return out;
 }
 
