@@ -1,0 +1,221 @@
+#include "page.hpp"
+
+#include "pplab/backend.hpp"
+#include "render/picture.hpp"
+
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <emscripten/em_js.h>
+#include <emscripten/emscripten.h>
+
+#include <cstdio>
+#include <vector>
+
+namespace pplab::web {
+
+namespace {
+
+// ---- [SECTION] The browser's side: the page's address, size and status line -------------
+// The elements are the shell's (web/shell.html): #status, #failure.
+
+EM_JS(int, query_length, (), { return lengthBytesUTF8(location.search); });
+EM_JS(void, query_copy, (char* out, int size), { stringToUTF8(location.search, out, size); });
+EM_JS(int, browser_width, (), { return Math.max(320, window.innerWidth | 0); });
+EM_JS(int, browser_height, (), { return Math.max(240, window.innerHeight | 0); });
+EM_JS(void, set_status, (const char* state, const char* text), {
+    const status = document.getElementById('status');
+    status.dataset.state = UTF8ToString(state);
+    status.textContent = UTF8ToString(text);
+});
+EM_JS(void, mark_first_frame, (), {
+    const ms = performance.now();
+    document.getElementById('status').dataset.firstFrameMs = ms.toFixed(0);
+    document.body.classList.add('running');
+});
+EM_JS(void, show_failure, (const char* text), {
+    const why = UTF8ToString(text);
+    const box = document.getElementById('failure');
+    box.textContent = 'pplab cannot run here: ' + why;
+    box.hidden = false;
+    document.getElementById('status').dataset.state = 'failed';
+    document.getElementById('status').textContent = why;
+});
+
+std::string page_query() {
+    std::vector<char> text(static_cast<std::size_t>(query_length()) + 1);
+    query_copy(text.data(), static_cast<int>(text.size()));
+    return text.data();
+}
+
+// Frames drawn after an input event, so that ImGui's hover and active states settle.
+constexpr int kSettleFrames = 3;
+Page* g_page = nullptr; // the document's one page, for GLFW's plain-function callbacks
+int g_input_frames = kSettleFrames;
+
+void on_input() {
+    g_input_frames = kSettleFrames;
+}
+
+} // namespace
+
+Page::Page(GLFWwindow* win, ui::Platform platform)
+    : win_(win), link_(read_link(page_query(), ui::Settings{})) {
+    g_page = this;
+    glfwSetCursorPosCallback(win, [](GLFWwindow*, double, double) { on_input(); });
+    glfwSetMouseButtonCallback(win, [](GLFWwindow*, int, int, int) { on_input(); });
+    glfwSetScrollCallback(win, [](GLFWwindow*, double, double) { on_input(); });
+    glfwSetKeyCallback(win, [](GLFWwindow*, int, int, int, int) { on_input(); });
+    glfwSetCharCallback(win, [](GLFWwindow*, unsigned int) { on_input(); });
+    if (link_.picture) {
+        glfwSetWindowSize(win, link_.width, link_.height);
+        picture_ = std::make_unique<Picture>();
+        return;
+    }
+    app_ = std::make_unique<ui::App>(std::move(platform));
+    ui::State& st = app_->state();
+    st.settings = link_.settings;
+    st.view.theme = link_.theme;
+    st.view.presenter_scale = link_.scale;
+    if (link_.fit)
+        st.view.camera = ui::CameraMode::Fit;
+}
+
+Page::~Page() {
+    g_page = nullptr;
+}
+
+void Page::window_hints() {
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_ALPHA_BITS, 0); // an opaque canvas: the page behind never shows through
+}
+
+int Page::width() {
+    return browser_width();
+}
+
+int Page::height() {
+    return browser_height();
+}
+
+void Page::fail(const std::string& why) {
+    std::fprintf(stderr, "pplab: %s\n", why.c_str());
+    show_failure(why.c_str());
+}
+
+void Page::fit_to_browser() {
+    if (link_.picture)
+        return; // the picture keeps the size it was asked for
+    int w = 0, h = 0;
+    glfwGetWindowSize(win_, &w, &h);
+    if (w != browser_width() || h != browser_height()) {
+        glfwSetWindowSize(win_, browser_width(), browser_height());
+        on_input();
+    }
+}
+
+bool Page::wants_frame() {
+    fit_to_browser();
+    if (link_.picture)
+        return !drawn_once_;
+    follow_link();
+    if (app_->animating() || !link_followed_ || !drawn_once_)
+        return true;
+    if (g_input_frames > 0) {
+        --g_input_frames;
+        return true;
+    }
+    return false; // nothing changed: the browser keeps the last picture
+}
+
+void Page::follow_link() {
+    if (link_followed_)
+        return;
+    ui::State& st = app_->state();
+    // The address's own trace is on screen (or its request failed, and says why): the window
+    // asks for it in its first frame.
+    if (!drawn_once_ || app_->tracer().busy() || (!st.model && st.error.empty()))
+        return;
+    link_followed_ = true;
+    std::vector<std::string> errors = link_.errors;
+    if (link_.frame >= 0 && st.model && st.error.empty()) {
+        const std::size_t frames = st.model->trace().frames.size();
+        if (static_cast<std::size_t>(link_.frame) < frames) {
+            const auto frame = static_cast<std::size_t>(link_.frame);
+            st.block = std::max(st.model->trace().frames[frame].block, 0);
+            st.playback.go_to(st.model->step_of(frame), st.steps());
+            st.playback.playing = false;
+        } else {
+            errors.push_back("frame " + std::to_string(link_.frame) +
+                             " does not exist: this trace has " + std::to_string(frames) +
+                             " frames, 0 to " + std::to_string(frames - 1));
+        }
+    }
+    for (const std::string& e : errors)
+        st.error += (st.error.empty() ? "" : "\n") + e;
+}
+
+void Page::frame_drawn() {
+    if (!drawn_once_)
+        mark_first_frame();
+    drawn_once_ = true;
+    const ui::State& st = app_->state();
+    std::string text, state = "ready";
+    if (!link_followed_ || (!st.model && st.error.empty())) {
+        state = "tracing";
+        text = "tracing…";
+    } else {
+        if (st.model)
+            text = std::string(info(st.model->request().algorithm).id) + ", step " +
+                   std::to_string(st.playback.step + 1) + " of " + std::to_string(st.steps()) +
+                   " (frame " + std::to_string(st.frame()) +
+                   "): " + st.model->dataflow().caption(st.frame());
+        if (!st.error.empty()) {
+            state = "error";
+            text = st.error + (text.empty() ? "" : "\n" + text);
+        }
+    }
+    show_status(state, text);
+}
+
+void Page::show_status(const std::string& state, const std::string& text) {
+    if (state + text == status_)
+        return;
+    status_ = state + text;
+    set_status(state.c_str(), text.c_str());
+}
+
+void Page::draw_picture() {
+    drawn_once_ = true;
+    try {
+        const scene::Model model(make_cpu_backend()->trace(link_.settings.request()));
+        const std::size_t frames = model.trace().frames.size();
+        const std::size_t frame = link_.frame < 0 ? 0 : static_cast<std::size_t>(link_.frame);
+        if (frame >= frames)
+            throw InputError("frame " + std::to_string(frame) + " does not exist: this trace has " +
+                             std::to_string(frames) + " frames, 0 to " +
+                             std::to_string(frames - 1));
+        if (!link_.errors.empty())
+            throw InputError(link_.errors.front());
+        render::PictureOptions o;
+        o.width = link_.width;
+        o.height = link_.height;
+        o.theme = link_.theme;
+        o.follow = !link_.fit;
+        render::picture(picture_->renderer, picture_->target, model, frame, o);
+        // The picture's framebuffer onto the canvas, pixel for pixel.
+        picture_->target.bind();
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+        glBlitFramebuffer(0, 0, o.width, o.height, 0, 0, o.width, o.height, GL_COLOR_BUFFER_BIT,
+                          GL_NEAREST);
+        render::RenderTarget::unbind();
+        mark_first_frame();
+        show_status("ready", std::string(info(model.request().algorithm).id) + ", frame " +
+                                 std::to_string(frame) + ": " + model.dataflow().caption(frame));
+    } catch (const InputError& e) {
+        fail(e.what());
+    }
+}
+
+} // namespace pplab::web
