@@ -2,7 +2,7 @@
 // from State, keeping only what it must remember between frames (a cache, a camera).
 #pragma once
 
-#include "kernel_source.hpp"
+#include "pplab/listing.hpp"
 #include "state.hpp"
 #include "tracer.hpp"
 
