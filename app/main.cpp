@@ -31,7 +31,9 @@ pplab::ui::Platform platform() {
             {GLFW_KEY_EQUAL, GLFW_KEY_MINUS, GLFW_KEY_KP_ADD, GLFW_KEY_KP_SUBTRACT, GLFW_KEY_F}};
 }
 
-// A session or a hand-trace dropped on the window opens in the classroom.
+#if !defined(__EMSCRIPTEN__)
+// A session or a hand-trace dropped on the window opens in the classroom (the page does the
+// same, and draws the frame that shows it: page.cpp).
 void open_dropped_files(GLFWwindow* win, pplab::ui::App& app) {
     glfwSetWindowUserPointer(win, &app);
     glfwSetDropCallback(win, [](GLFWwindow* w, int count, const char** paths) {
@@ -39,6 +41,7 @@ void open_dropped_files(GLFWwindow* win, pplab::ui::App& app) {
             static_cast<pplab::ui::App*>(glfwGetWindowUserPointer(w))->open_file(paths[0]);
     });
 }
+#endif
 
 // One frame: the fonts when the scale changed, every panel, and the picture on the screen.
 void draw_frame(GLFWwindow* win, pplab::ui::App& app, double now) {
@@ -108,8 +111,6 @@ int run_page() {
         auto* page = new pplab::web::Page(win, platform()); // lives as long as the page
         ImGui_ImplGlfw_InitForOpenGL(win, true);
         ImGui_ImplOpenGL3_Init("#version 300 es");
-        if (!page->picture())
-            open_dropped_files(win, page->app());
         static Running running{win, page};
         emscripten_set_main_loop_arg(browser_frame, &running, 0, false);
     } catch (const std::exception& e) {

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 namespace pplab::ui {
@@ -603,15 +602,14 @@ void session_save(State& st) {
         return;
     }
     const std::string path = trim(c.session_path);
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    if (path.empty() || !f) {
-        c.session_message = "cannot write '" + path + "'";
+    if (path.empty()) {
+        c.session_message = "name the file to save the session in";
         return;
     }
-    f << to_json(st.model->trace());
-    f.close();
-    if (!f) {
-        c.session_message = "writing '" + path + "' failed";
+    try { // whole or not at all; in the page, a download
+        write_atomically(path, to_json(st.model->trace()));
+    } catch (const InputError& e) {
+        c.session_message = e.what();
         return;
     }
     const Trace& t = st.model->trace();

@@ -1,6 +1,9 @@
 #include "page.hpp"
 
+#include "zip.hpp"
+
 #include "pplab/backend.hpp"
+#include "pplab/files.hpp"
 #include "render/picture.hpp"
 
 #include <glad/gl.h>
@@ -10,6 +13,8 @@
 #include <emscripten/emscripten.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <system_error>
 #include <vector>
 
 namespace pplab::web {
@@ -32,6 +37,36 @@ EM_JS(void, mark_first_frame, (), {
     const ms = performance.now();
     document.getElementById('status').dataset.firstFrameMs = ms.toFixed(0);
     document.body.classList.add('running');
+});
+// The browser's file dialog for a panel's file field; the chosen file goes into the page's
+// memory under /uploads and its path back to the field (pplab_file_chosen).
+EM_JS(void, open_file_dialog, (const char* field_id), {
+    const field = UTF8ToString(field_id);
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.onchange = async function() {
+        const file = input.files[0];
+        if (!file)
+            return;
+        const bytes = new Uint8Array(await file.arrayBuffer());
+        FS.mkdirTree('/uploads');
+        const path = '/uploads/' + file.name.split('/').join('_');
+        FS.writeFile(path, bytes);
+        Module.ccall('pplab_file_chosen', null, [ 'string', 'string' ], [ field, path ]);
+    };
+    input.click();
+});
+// What the window wrote, handed to the browser as a download named `name`.
+EM_JS(void, download, (const char* name, const char* bytes, int size), {
+    const blob = new Blob([HEAPU8.slice(bytes, bytes + size)]);
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(blob);
+    link.download = UTF8ToString(name);
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(
+        function() { URL.revokeObjectURL(link.href); }, 60000);
 });
 EM_JS(void, show_failure, (const char* text), {
     const why = UTF8ToString(text);
@@ -59,6 +94,14 @@ void on_input() {
 
 } // namespace
 
+// A file chosen in the browser's dialog is in the page's memory: to the field that asked.
+extern "C" EMSCRIPTEN_KEEPALIVE void pplab_file_chosen(const char* field, const char* path) {
+    if (!g_page || g_page->picture())
+        return;
+    g_page->app().state().files.chosen = std::pair{std::string(field), std::string(path)};
+    on_input();
+}
+
 Page::Page(GLFWwindow* win, ui::Platform platform)
     : win_(win), link_(read_link(page_query(), ui::Settings{})) {
     g_page = this;
@@ -72,8 +115,18 @@ Page::Page(GLFWwindow* win, ui::Platform platform)
         picture_ = std::make_unique<Picture>();
         return;
     }
+    platform.wake = on_input; // something finished: draw (the loop runs on the browser's frames)
     app_ = std::make_unique<ui::App>(std::move(platform));
+    // A session or a hand-trace dropped on the canvas opens in the classroom, as on the
+    // desktop; the browser hands the file over (into the page's memory) after the drop.
+    glfwSetDropCallback(win, [](GLFWwindow*, int count, const char** paths) {
+        if (count > 0 && g_page)
+            g_page->app().open_file(paths[0]);
+        on_input();
+    });
     ui::State& st = app_->state();
+    st.files.dialog = [](const std::string& field) { open_file_dialog(field.c_str()); };
+    on_file_written([this](const std::string& path) { offer_download(path); });
     st.settings = link_.settings;
     st.view.theme = link_.theme;
     st.view.presenter_scale = link_.scale;
@@ -82,7 +135,21 @@ Page::Page(GLFWwindow* win, ui::Platform platform)
 }
 
 Page::~Page() {
+    on_file_written(nullptr);
     g_page = nullptr;
+}
+
+void Page::offer_download(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::string name = fs::path(path).filename().string(), bytes;
+    if (fs::is_directory(path)) {
+        bytes = zip_folder(path); // a PNG sequence: one download
+        name += ".zip";
+    } else {
+        bytes = read_text_file(path);
+    }
+    download(name.c_str(), bytes.data(), static_cast<int>(bytes.size()));
+    downloaded_.push_back(path);
 }
 
 void Page::window_hints() {
@@ -116,6 +183,13 @@ void Page::fit_to_browser() {
 }
 
 bool Page::wants_frame() {
+    // What was handed to the browser leaves the page's memory (a frame later: the window's
+    // message has read its size), so the same name can be written again.
+    for (const std::string& path : downloaded_) {
+        std::error_code ignore;
+        std::filesystem::remove_all(path, ignore);
+    }
+    downloaded_.clear();
     fit_to_browser();
     if (link_.picture)
         return !drawn_once_;

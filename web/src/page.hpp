@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 struct GLFWwindow;
 
@@ -45,6 +46,7 @@ private:
     void fit_to_browser();
     void follow_link(); // once the address's trace is on screen: its frame, its messages
     void show_status(const std::string& state, const std::string& text);
+    void offer_download(const std::string& path);
 
     GLFWwindow* win_;
     Link link_;
@@ -52,6 +54,7 @@ private:
     bool link_followed_ = false;
     bool drawn_once_ = false;
     std::string status_;
+    std::vector<std::string> downloaded_; // files handed to the browser, to remove
     // view=picture
     struct Picture {
         render::GlRenderer renderer;
