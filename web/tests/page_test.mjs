@@ -131,6 +131,24 @@ for (const bad of badLinks) {
   });
 }
 
+test('a session dropped on the canvas opens as it was recorded', async () => {
+  // Saved by the native pplab; the browser delivers a dropped file as a DataTransfer.
+  const session = join(scratch, 'lesson.json');
+  execFileSync(native, ['trace', '--algo', 'hist-per-warp', '--n', '100', '--bins', '8',
+                        '--block', '64', '--format', 'json', '--out', session]);
+  const status = await browser.open(`${server.url}?algo=scan-blelloch&input=1,2,3,4`, 1280, 720);
+  assert.equal(status.state, 'ready', status.text);
+  await browser.evaluate(`(() => {
+    const files = new DataTransfer();
+    files.items.add(new File([${JSON.stringify(readFileSync(session, 'utf8'))}], 'lesson.json'));
+    document.getElementById('canvas').dispatchEvent(
+      new DragEvent('drop', { dataTransfer: files, bubbles: true, cancelable: true }));
+  })()`);
+  const opened = await browser.waitForStatus((s) => s?.text.startsWith('hist-per-warp'), 10);
+  assert.match(opened?.text ?? '', /^hist-per-warp, step 1 of 5 \(frame 0\)/);
+  assert.deepEqual(browser.problems, []);
+});
+
 test('the page is under 3 MB gzipped', () => {
   let total = 0;
   for (const file of readdirSync(site)) total += gzipSync(readFileSync(join(site, file)), { level: 9 }).length;
