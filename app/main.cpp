@@ -111,6 +111,7 @@ int run_page() {
         auto* page = new pplab::web::Page(win, platform()); // lives as long as the page
         ImGui_ImplGlfw_InitForOpenGL(win, true);
         ImGui_ImplOpenGL3_Init("#version 300 es");
+        page->use_browser_clipboard();
         static Running running{win, page};
         emscripten_set_main_loop_arg(browser_frame, &running, 0, false);
     } catch (const std::exception& e) {

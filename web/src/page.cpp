@@ -11,6 +11,7 @@
 #include <GLFW/glfw3.h>
 #include <emscripten/em_js.h>
 #include <emscripten/emscripten.h>
+#include <imgui.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -68,6 +69,11 @@ EM_JS(void, download, (const char* name, const char* bytes, int size), {
     setTimeout(
         function() { URL.revokeObjectURL(link.href); }, 60000);
 });
+// Text ImGui copies goes to the system clipboard too (where the browser allows it).
+EM_JS(void, copy_to_browser, (const char* text), {
+    if (navigator.clipboard)
+        navigator.clipboard.writeText(UTF8ToString(text)).catch(function(){});
+});
 EM_JS(void, show_failure, (const char* text), {
     const why = UTF8ToString(text);
     const box = document.getElementById('failure');
@@ -93,6 +99,13 @@ void on_input() {
 }
 
 } // namespace
+
+// Ctrl+V in the page: the browser hands over the system clipboard's text (the shell's paste
+// listener) before ImGui asks for it in the next frame.
+extern "C" EMSCRIPTEN_KEEPALIVE void pplab_paste(const char* text) {
+    if (g_page)
+        g_page->clipboard = text;
+}
 
 // A file chosen in the browser's dialog is in the page's memory: to the field that asked.
 extern "C" EMSCRIPTEN_KEEPALIVE void pplab_file_chosen(const char* field, const char* path) {
@@ -150,6 +163,17 @@ void Page::offer_download(const std::string& path) {
     }
     download(name.c_str(), bytes.data(), static_cast<int>(bytes.size()));
     downloaded_.push_back(path);
+}
+
+void Page::use_browser_clipboard() {
+    // emscripten's GLFW has no clipboard: a hand-trace pasted into the window would vanish.
+    ImGuiIO& io = ImGui::GetIO();
+    io.GetClipboardTextFn = [](void*) { return g_page ? g_page->clipboard.c_str() : ""; };
+    io.SetClipboardTextFn = [](void*, const char* text) {
+        if (g_page)
+            g_page->clipboard = text;
+        copy_to_browser(text);
+    };
 }
 
 void Page::window_hints() {

@@ -36,6 +36,11 @@ public:
     bool picture() const { return link_.picture; }
     ui::App& app() { return *app_; }
 
+    // ImGui's copy and paste through the browser's clipboard; after ImGui's GLFW backend,
+    // which sets its own.
+    void use_browser_clipboard();
+    std::string clipboard; // the text Ctrl+V pastes
+
     static void window_hints(); // before glfwCreateWindow
     static int width();         // the canvas's size to start with: the browser's window
     static int height();
