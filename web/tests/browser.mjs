@@ -3,6 +3,7 @@
 // tests. Everything here is Node's own; Chromium is Debian's.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
+import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 
@@ -36,10 +37,14 @@ export function serve(root) {
   });
 }
 
-// One headless Chromium with one tab. send(method, params) talks to the tab; `problems`
-// collects what the page's console and runtime reported as errors.
+let launched = 0;
+
+// One headless Chromium with one tab, on a profile of its own (removed on close: each browser
+// starts cold, with nothing cached). send(method, params) talks to the tab; `problems` collects
+// what the page's console and runtime reported as errors.
 export class Browser {
   static async launch(chromium = process.env.CHROMIUM ?? 'chromium') {
+    const profile = `${process.env.TMPDIR ?? '/tmp'}/pplab-chromium-${process.pid}-${++launched}`;
     const args = [
       '--headless=new', '--remote-debugging-pipe', '--no-first-run', '--no-default-browser-check',
       '--disable-extensions', '--disable-background-networking', '--disable-sync',
@@ -48,11 +53,12 @@ export class Browser {
       '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
       // CI runs as root, where Chromium's sandbox cannot start.
       ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-      `--user-data-dir=${process.env.TMPDIR ?? '/tmp'}/pplab-chromium-${process.pid}`,
+      `--user-data-dir=${profile}`,
       'about:blank',
     ];
     const child = spawn(chromium, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
     const browser = new Browser(child);
+    browser.profile = profile;
     const { targetInfos } = await browser.call('Target.getTargets');
     const page = targetInfos.find((t) => t.type === 'page');
     const { sessionId } = await browser.call('Target.attachToTarget', {
@@ -165,6 +171,12 @@ export class Browser {
       await Promise.race([this.call('Browser.close'), new Promise((r) => setTimeout(r, 3000))]);
     } finally {
       this.child.kill();
+      await new Promise((done) => (this.child.exitCode !== null ? done() : this.child.once('exit', done)));
+      try { // Chromium's helper processes may still be closing their files
+        rmSync(this.profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      } catch {
+        // a profile left in the temporary folder is no failure of the page
+      }
     }
   }
 }
