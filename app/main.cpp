@@ -28,7 +28,8 @@ namespace {
 
 pplab::ui::Platform platform() {
     return {[] { glfwPostEmptyEvent(); },
-            {GLFW_KEY_EQUAL, GLFW_KEY_MINUS, GLFW_KEY_KP_ADD, GLFW_KEY_KP_SUBTRACT, GLFW_KEY_F}};
+            {GLFW_KEY_EQUAL, GLFW_KEY_MINUS, GLFW_KEY_KP_ADD, GLFW_KEY_KP_SUBTRACT, GLFW_KEY_F,
+             GLFW_KEY_P}};
 }
 
 #if !defined(__EMSCRIPTEN__)

@@ -11,6 +11,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   # kernels, CLI and tests
   googletest libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev
+  # students' kernels on the CPU: each CUDA thread a fiber
+  libboost-context-dev
   # the window: GLFW 3.3, Dear ImGui 1.86 (its static library holds the GLFW and OpenGL3
   # backends), stb (image writing), OpenGL/EGL headers, giflib for animated exports
   libglfw3-dev libimgui-dev libstb-dev libegl-dev libgl-dev libgif-dev

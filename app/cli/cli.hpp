@@ -49,6 +49,7 @@ void add_check(CLI::App& app);
 void add_render(CLI::App& app);
 #endif
 void add_bench(CLI::App& app);
+void add_run(CLI::App& app); // a student's kernel (kernels/sim)
 
 // Parses and runs; returns the exit code. `window` runs when no subcommand is given.
 int run(int argc, char** argv, int (*window)());

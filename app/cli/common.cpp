@@ -96,6 +96,7 @@ int run(int argc, char** argv, int (*window)()) {
     add_list(app);
     add_trace(app);
     add_check(app);
+    add_run(app);
 #if defined(PPLAB_HAVE_GUI)
     add_render(app);
 #endif

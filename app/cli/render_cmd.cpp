@@ -1,6 +1,7 @@
-// `pplab render`: a frame (or every frame) of a trace drawn offscreen to PNG, the same
-// drawing as the window's canvas; a frame as SVG for slides; the whole run as an animated
-// GIF. Needs no display: Mesa's surfaceless EGL (the SVG needs no GL at all).
+// `pplab render`: a step (or every step) of a trace drawn offscreen to PNG, the same drawing
+// as the window's canvas; a step as SVG for slides; the whole run as an animated GIF. Steps
+// are numbered as the window's transport numbers them (1 to N). Needs no display: Mesa's
+// surfaceless EGL (the SVG needs no GL at all).
 #include "cli.hpp"
 
 #include "export/gif.hpp"
@@ -27,36 +28,54 @@ namespace pplab::cli {
 namespace {
 
 struct RenderOptions {
-    int frame = -1;
-    std::string all_frames;
+    int step = 0; // 1-based, as the window's transport; 0: none asked for
+    int block = 0;
+    std::string all_steps;
     std::string out;
     std::string svg;
     std::string gif;
     int delay_ms = exporting::kStepDelayCs * 10;
     int width = 1280;
     int height = 800;
+    std::string size;      // "WxH", instead of --width and --height
+    int scale_percent = 0; // the presenter scale; 0: text grows with the picture
     std::string theme = "light";
     std::string camera = "follow";
 };
 
-std::string frame_file(const std::string& dir, std::size_t i) {
+std::string step_file(const std::string& dir, std::size_t step) {
     char name[32];
-    std::snprintf(name, sizeof name, "frame_%04zu.png", i);
+    std::snprintf(name, sizeof name, "step_%04zu.png", step);
     return (std::filesystem::path(dir) / name).string();
 }
 
-void render(const RequestOptions& opts, const RenderOptions& ro) {
+// "1600x1000" -> width and height; anything else is the user's mistake, said plainly.
+void parse_size(RenderOptions& ro) {
+    if (ro.size.empty())
+        return;
+    int w = 0, h = 0;
+    char x = 0, extra = 0;
+    if (std::sscanf(ro.size.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
+        throw InputError("--size '" + ro.size + "' is not WIDTHxHEIGHT in pixels, e.g. 1600x1000");
+    ro.width = w;
+    ro.height = h;
+}
+
+void render(const RequestOptions& opts, RenderOptions ro) {
     namespace fs = std::filesystem;
     // Everything the user could get wrong is checked before the first pixel.
-    if (!ro.svg.empty() && ro.frame < 0)
-        throw InputError("--svg draws one frame: say which with --frame K");
-    if (ro.frame < 0 && ro.all_frames.empty() && ro.gif.empty())
-        throw InputError("say what to draw: --frame K (see `pplab trace` for the frames), "
-                         "--all-frames DIR or --gif FILE");
-    if (ro.frame >= 0 && ro.out.empty() && ro.svg.empty())
-        throw InputError("--frame needs --out FILE.png or --svg FILE.svg");
+    parse_size(ro);
+    if (!ro.svg.empty() && ro.step <= 0)
+        throw InputError("--svg draws one step: say which with --step K");
+    if (ro.step <= 0 && ro.all_steps.empty() && ro.gif.empty())
+        throw InputError("say what to draw: --step K (1 to the number of steps, as the window's "
+                         "transport counts them), --all-steps DIR or --gif FILE");
+    if (ro.step > 0 && ro.out.empty() && ro.svg.empty())
+        throw InputError("--step needs --out FILE.png or --svg FILE.svg");
+    if (ro.scale_percent != 0 && (ro.scale_percent < 50 || ro.scale_percent > 400))
+        throw InputError("--scale must be between 50 and 400 (percent)");
     if (ro.width < 64 || ro.width > 8192 || ro.height < 64 || ro.height > 8192)
-        throw InputError("--width and --height must be between 64 and 8192 pixels");
+        throw InputError("the picture must be between 64 and 8192 pixels each way");
     if (ro.delay_ms < 20 || ro.delay_ms > 60000)
         throw InputError("--delay must be between 20 and 60000 milliseconds");
     for (const std::string* file : {&ro.out, &ro.svg, &ro.gif}) {
@@ -77,28 +96,33 @@ void render(const RequestOptions& opts, const RenderOptions& ro) {
     if (!choice.note.empty())
         std::cerr << "note: " << choice.note << "\n";
     const scene::Model model(choice.backend->trace(r));
-    const std::size_t frames = model.trace().frames.size();
-    if (ro.frame >= 0 && static_cast<std::size_t>(ro.frame) >= frames)
-        throw InputError("frame " + std::to_string(ro.frame) + " does not exist: this trace has " +
-                         std::to_string(frames) + " frames, 0 to " + std::to_string(frames - 1));
-    if (!ro.all_frames.empty()) {
+    const auto steps = static_cast<int>(model.steps().size());
+    if (ro.step > steps)
+        throw InputError("step " + std::to_string(ro.step) + " does not exist: this trace has " +
+                         std::to_string(steps) + " steps, 1 to " + std::to_string(steps));
+    if (ro.block < 0 || ro.block >= model.grid(0))
+        throw InputError("block " + std::to_string(ro.block) + " does not exist: this launch has " +
+                         std::to_string(model.grid(0)) + " blocks, 0 to " +
+                         std::to_string(model.grid(0) - 1));
+    if (!ro.all_steps.empty()) {
         std::error_code ec;
-        fs::create_directories(ro.all_frames, ec);
-        if (!fs::is_directory(ro.all_frames))
-            throw InputError("cannot create the directory '" + ro.all_frames + "'");
+        fs::create_directories(ro.all_steps, ec);
+        if (!fs::is_directory(ro.all_steps))
+            throw InputError("cannot create the directory '" + ro.all_steps + "'");
     }
+    const std::size_t frame = ro.step > 0 ? model.frame_at(ro.step - 1, ro.block) : 0;
 
     render::PictureOptions po;
     po.width = ro.width;
     po.height = ro.height;
     po.theme = ro.theme == "dark" ? scene::Theme::Dark : scene::Theme::Light;
     po.follow = ro.camera == "follow";
+    po.scale = static_cast<float>(ro.scale_percent) / 100.0f;
     if (!ro.svg.empty()) {
         const render::FontAtlas font(render::ui_font());
-        const auto frame = static_cast<std::size_t>(ro.frame);
         exporting::write_svg(render::compose(font, model, frame, po), font, ro.svg);
-        std::cout << "wrote " << ro.svg << " (SVG, " << ro.width << "×" << ro.height << ", frame "
-                  << ro.frame << ")\n";
+        std::cout << "wrote " << ro.svg << " (SVG, " << ro.width << "×" << ro.height << ", step "
+                  << ro.step << " of " << steps << ")\n";
         if (ro.out.empty())
             return; // vectors only: no GL context needed
     }
@@ -107,7 +131,7 @@ void render(const RequestOptions& opts, const RenderOptions& ro) {
     render::GlRenderer gl;
     render::RenderTarget target;
     if (!ro.gif.empty()) {
-        const std::vector<std::size_t> run = exporting::run_frames(model, 0);
+        const std::vector<std::size_t> run = exporting::run_frames(model, ro.block);
         exporting::GifWriter gif(ro.gif, ro.width, ro.height);
         for (std::size_t i = 0; i < run.size(); ++i)
             gif.add(render::picture(gl, target, model, run[i], po).image,
@@ -117,42 +141,44 @@ void render(const RequestOptions& opts, const RenderOptions& ro) {
         std::cout << "wrote " << ro.gif << " (GIF, " << ro.width << "×" << ro.height << ", "
                   << run.size() << " steps, " << ro.delay_ms << " ms each)\n";
     }
-    if (ro.frame >= 0 && !ro.out.empty()) {
-        const auto pic = render::picture(gl, target, model, static_cast<std::size_t>(ro.frame), po);
+    if (ro.step > 0 && !ro.out.empty()) {
+        const auto pic = render::picture(gl, target, model, frame, po);
         render::write_png(pic.image, ro.out);
-        std::cout << "wrote " << ro.out << " (" << ro.width << "×" << ro.height << ", frame "
-                  << ro.frame << ": "
-                  << frame_label(model.trace().frames[static_cast<std::size_t>(ro.frame)],
-                                 label_parts(model.trace()))
-                  << ")\n";
+        std::cout << "wrote " << ro.out << " (" << ro.width << "×" << ro.height << ", step "
+                  << ro.step << " of " << steps << ": "
+                  << frame_label(model.trace().frames[frame], label_parts(model.trace())) << ")\n";
         return;
     }
-    if (ro.all_frames.empty())
+    if (ro.all_steps.empty())
         return;
-    for (std::size_t i = 0; i < frames; ++i)
-        render::write_png(render::picture(gl, target, model, i, po).image,
-                          frame_file(ro.all_frames, i));
-    std::cout << "wrote " << frames << " frames to " << ro.all_frames << " (" << ro.width << "×"
+    const std::vector<std::size_t> run = exporting::run_frames(model, ro.block);
+    for (std::size_t i = 0; i < run.size(); ++i)
+        render::write_png(render::picture(gl, target, model, run[i], po).image,
+                          step_file(ro.all_steps, i + 1));
+    std::cout << "wrote " << run.size() << " steps to " << ro.all_steps << " (" << ro.width << "×"
               << ro.height << ")\n";
 }
 
 } // namespace
 
 void add_render(CLI::App& app) {
-    auto* cmd = app.add_subcommand("render",
-                                   "draw frames of a trace to PNG, offscreen (no display needed)");
+    auto* cmd =
+        app.add_subcommand("render", "draw steps of a trace to PNG, offscreen (no display needed)");
     auto opts = std::make_shared<RequestOptions>();
     auto ro = std::make_shared<RenderOptions>();
     opts->add_to(*cmd);
-    auto* frame =
-        cmd->add_option("--frame", ro->frame, "the frame to draw, 0-based, in `pplab trace` order");
+    auto* frame = cmd->add_option("--step", ro->step,
+                                  "the step to draw, 1 to N, as the window's transport counts");
+    cmd->add_option("--shown-block", ro->block,
+                    "the block the picture shows (as the window's Block slider), from 0")
+        ->capture_default_str();
     auto* all =
-        cmd->add_option("--all-frames", ro->all_frames, "draw every frame into DIR/frame_NNNN.png");
+        cmd->add_option("--all-steps", ro->all_steps, "draw every step into DIR/step_NNNN.png");
     frame->excludes(all);
-    auto* out = cmd->add_option("--out", ro->out, "the PNG file to write (with --frame)");
+    auto* out = cmd->add_option("--out", ro->out, "the PNG file to write (with --step)");
     out->excludes(all);
     cmd->add_option("--svg", ro->svg,
-                    "the frame (--frame K) as SVG for slides: cells, values, arrows and labels "
+                    "the step (--step K) as SVG for slides: cells, values, arrows and labels "
                     "as vectors")
         ->excludes(all);
     cmd->add_option("--gif", ro->gif,
@@ -163,6 +189,10 @@ void add_render(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--width", ro->width, "image width in pixels")->capture_default_str();
     cmd->add_option("--height", ro->height, "image height in pixels")->capture_default_str();
+    cmd->add_option("--size", ro->size, "the picture's size as WIDTHxHEIGHT, e.g. 1920x1080");
+    cmd->add_option("--scale", ro->scale_percent,
+                    "presenter scale in percent (100: the window's normal text; 200: twice as "
+                    "large); without it text grows with the picture");
     cmd->add_option("--theme", ro->theme, "light (projectors) or dark")
         ->check(CLI::IsMember({"light", "dark"}))
         ->capture_default_str();

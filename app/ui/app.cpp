@@ -3,15 +3,17 @@
 #include "render/gl_renderer.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h> // ClosePopupsExceptModals: Escape closes a dropdown
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
+#include <string>
 
 namespace pplab::ui {
 
 namespace {
 
-constexpr float kBaseFontPx = 18.0f;
 constexpr float kMinScale = 0.75f, kMaxScale = 3.0f, kScaleStep = 0.25f;
 
 // What the fonts must draw beyond ASCII: the captions' dashes and arrows, §, ×, the
@@ -42,10 +44,12 @@ App::~App() = default;
 
 void App::load_fonts() {
     const float s = st_.view.presenter_scale;
+    const Metrics m = metrics(s);
     ImGuiIO& io = ImGui::GetIO();
     io.Fonts->Clear();
-    st_.fonts.regular = add_font(render::ui_font(), std::round(kBaseFontPx * s));
-    st_.fonts.large = add_font(render::ui_font(), std::round(kBaseFontPx * 1.45f * s));
+    st_.fonts.regular = add_font(render::ui_font(), m.font);
+    st_.fonts.large = add_font(render::ui_font(), m.large);
+    st_.fonts.small = add_font(render::ui_font(), std::round(m.font * 0.85f));
     st_.fonts.mono = add_font(render::code_font(), std::round(kBaseFontPx * 0.8f * s));
     st_.fonts.mono_large = add_font(render::code_font(), std::round(kBaseFontPx * 1.15f * s));
     io.FontDefault = st_.fonts.regular;
@@ -76,6 +80,9 @@ void App::apply_style() {
     style.Colors[ImGuiCol_ChildBg] = ImVec4(0, 0, 0, 0);
     style.Colors[ImGuiCol_Text] = ImVec4(pal.text.r, pal.text.g, pal.text.b, 1);
     style.Colors[ImGuiCol_TextDisabled] = ImVec4(pal.muted.r, pal.muted.g, pal.muted.b, 1);
+    // Popups and tooltips are opaque: what is under them never shows through their text.
+    for (const ImGuiCol c : {ImGuiCol_PopupBg, ImGuiCol_MenuBarBg})
+        style.Colors[c].w = 1.0f;
     style.ScaleAllSizes(st_.view.presenter_scale);
     ImGui::GetStyle() = style;
     styled_ = st_.view.theme;
@@ -99,16 +106,11 @@ void App::adopt_results() {
             continue; // a newer request is on its way
         if (latest)
             st_.error.clear();
-        // Keep the playback position where it still exists in the new trace.
-        std::optional<scene::StepKey> where;
-        if (st_.model)
-            where = st_.model->key(st_.playback.step);
+        const std::shared_ptr<const scene::Model> before = st_.model;
         st_.model = r->model;
-        const int steps = st_.steps();
-        int step = where ? st_.model->find(*where) : 0;
-        if (step < 0)
-            step = std::min(st_.playback.step, steps - 1);
-        st_.playback.step = std::clamp(step, 0, std::max(steps - 1, 0));
+        st_.playback.step =
+            where_after_retrace(before.get(), st_.playback.step, *st_.model, st_.step_note);
+        st_.step_note_at = st_.playback.step;
         st_.playback.t = 1.0f;
         st_.block = std::clamp(st_.block, 0, std::max(st_.model->grid(0) - 1, 0));
         if (!r->note.empty() && r->note != st_.note) {
@@ -136,6 +138,18 @@ void App::keys() {
     }
     if (io.WantTextInput)
         return;
+    // Escape closes what is open over the stage first: a dropdown or menu, a drawer, then
+    // present mode.
+    if (pressed(ImGuiKey_Escape) && ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) {
+        ImGui::ClosePopupsExceptModals();
+    } else if (pressed(ImGuiKey_Escape)) {
+        if (st_.view.controls_drawer || st_.view.source_drawer)
+            st_.view.controls_drawer = st_.view.source_drawer = false;
+        else
+            st_.view.present = false;
+    }
+    if (pressed_code(platform_.keys.present))
+        st_.view.present = !st_.view.present;
     if (platform_.keys.canvas_only >= 0 && ImGui::IsKeyPressed(platform_.keys.canvas_only)) {
         const bool show = !(st_.view.show_controls || st_.view.show_source);
         st_.view.show_controls = st_.view.show_source = show;
@@ -154,10 +168,58 @@ void App::keys() {
         p.go_to(steps - 1, steps), p.playing = false;
 }
 
+int App::caption_lines(float font_px, float width) {
+    if (!st_.model)
+        return 1;
+    for (const CaptionCache& c : caption_cache_)
+        if (c.model == st_.model.get() && c.font == font_px && c.width == width)
+            return c.lines;
+    ImFont* font = font_px == st_.fonts.large->FontSize   ? st_.fonts.large
+                   : font_px == st_.fonts.small->FontSize ? st_.fonts.small
+                                                          : st_.fonts.regular;
+    // The longest caption of the trace (a long run is sampled: a few hundred steps at most).
+    const scene::Model& m = *st_.model;
+    const std::size_t steps = m.steps().size();
+    const std::size_t every = std::max<std::size_t>(1, steps / 300);
+    int lines = 1;
+    for (std::size_t i = 0; i < steps; i += every) {
+        const std::string text = m.dataflow().caption(m.frame_at(static_cast<int>(i), st_.block));
+        const ImVec2 size = font->CalcTextSizeA(font->FontSize, FLT_MAX, width, text.c_str());
+        lines = std::max(lines, static_cast<int>(std::lround(size.y / font->FontSize)));
+    }
+    if (caption_cache_.size() > 16)
+        caption_cache_.clear();
+    caption_cache_.push_back({st_.model.get(), font_px, width, lines});
+    return lines;
+}
+
+WindowLayout App::compute_layout() {
+    const ImGuiIO& io = ImGui::GetIO();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    LayoutRequest r;
+    r.width = io.DisplaySize.x;
+    r.height = io.DisplaySize.y;
+    r.scale = st_.view.presenter_scale;
+    r.show_controls = st_.view.show_controls;
+    r.show_source = st_.view.show_source;
+    r.present = st_.view.present;
+    r.caption_lines = [this](float font, float width) { return caption_lines(font, width); };
+    r.note_lines = !st_.note.empty() && !st_.note_dismissed ? 2 : 0;
+    for (const char* m : {"View", "Classroom", "Timing", "Export", "Help", "Controls ▾",
+                          "Kernel source ▾", "presenter scale 300% · P: present"})
+        r.menu_width += ImGui::CalcTextSize(m).x + style.ItemSpacing.x * 2;
+    r.toolbar_width = CanvasPanel::toolbar_width(st_);
+    r.transport_width = TransportPanel::one_row_width(st_);
+    return window_layout(r);
+}
+
 void App::menu() {
-    if (!ImGui::BeginMainMenuBar())
+    if (st_.view.present || !ImGui::BeginMainMenuBar())
         return;
     if (ImGui::BeginMenu("View")) {
+        if (ImGui::MenuItem("Present", "P", st_.view.present))
+            st_.view.present = !st_.view.present;
+        ImGui::Separator();
         if (ImGui::MenuItem("Light (projector)", nullptr, st_.view.theme == scene::Theme::Light))
             st_.view.theme = scene::Theme::Light;
         if (ImGui::MenuItem("Dark", nullptr, st_.view.theme == scene::Theme::Dark))
@@ -183,7 +245,38 @@ void App::menu() {
         ImGui::MenuItem("Keys and mouse", nullptr, &show_help_);
         ImGui::EndMenu();
     }
-    ImGui::TextDisabled("   presenter scale %.0f%%", st_.view.presenter_scale * 100);
+    // Folded columns open as drawers over the stage.
+    const auto drawer = [](const char* label, bool& open) {
+        if (ImGui::MenuItem(label, nullptr, open))
+            open = !open;
+    };
+    if (layout_.controls_folded)
+        drawer("Controls ▾", st_.view.controls_drawer);
+    if (layout_.source_folded)
+        drawer("Kernel source ▾", st_.view.source_drawer);
+    if (layout_.toolbar.empty())
+        CanvasPanel::toolbar(st_);
+    // The kernel's name, then the presenter scale, where the row has room for them.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    std::string scale =
+        "presenter scale " +
+        std::to_string(static_cast<int>(std::lround(st_.view.presenter_scale * 100))) + "%";
+    if (st_.view.presenter_scale > 1.25f)
+        scale += " · P: present"; // larger text: the canvas alone reads best from the back
+    const float scale_w = ImGui::CalcTextSize(scale.c_str()).x + style.ItemSpacing.x * 2;
+    if (st_.model) {
+        const AlgorithmInfo& ai = info(st_.model->request().algorithm);
+        const std::string title = std::string(ai.title) + "  " + std::string(ai.section);
+        if (ImGui::CalcTextSize(title.c_str()).x + scale_w + style.ItemSpacing.x * 4 <
+            ImGui::GetContentRegionAvail().x) {
+            ImGui::SameLine(0, style.ItemSpacing.x * 3);
+            ImGui::TextUnformatted(title.c_str());
+        }
+    }
+    if (scale_w < ImGui::GetContentRegionAvail().x) {
+        ImGui::SameLine(ImGui::GetWindowWidth() - scale_w);
+        ImGui::TextDisabled("%s", scale.c_str());
+    }
     ImGui::EndMainMenuBar();
 }
 
@@ -248,6 +341,100 @@ void App::timing_and_export_menus() {
     }
 }
 
+void App::column(const char* name, bool left, const scene::Rect& docked, bool folded, bool& drawer,
+                 float drawer_width) {
+    const ImGuiIO& io = ImGui::GetIO();
+    scene::Rect at = docked;
+    if (!docked.empty()) {
+        drawer = false;
+    } else if (folded && drawer) {
+        // Over the stage, from the edge it belongs to, below the menu bar.
+        at = {left ? 0.0f : io.DisplaySize.x - drawer_width, layout_.menu.bottom(), drawer_width,
+              io.DisplaySize.y - layout_.menu.bottom()};
+    } else {
+        return;
+    }
+    constexpr ImGuiWindowFlags fixed =
+        ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings;
+    const scene::Palette pal = scene::palette(st_.view.theme);
+    ImGui::SetNextWindowPos(ImVec2(at.x, at.y));
+    ImGui::SetNextWindowSize(ImVec2(at.w, at.h));
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(pal.panel.r, pal.panel.g, pal.panel.b, 1));
+    const bool over = docked.empty();
+    if (over) // a drawer: framed, and closed by a click outside it
+        ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize,
+                            std::max(1.0f, st_.view.presenter_scale));
+    ImGui::Begin(name, nullptr, fixed | (over ? 0 : ImGuiWindowFlags_NoBringToFrontOnFocus));
+    if (over && ImGui::IsMouseClicked(ImGuiMouseButton_Left) &&
+        !ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows |
+                                ImGuiHoveredFlags_AllowWhenBlockedByPopup) &&
+        !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId) &&
+        io.MousePos.y > layout_.menu.bottom())
+        drawer = false;
+    if (left) {
+        controls_.draw(st_, tracer_);
+        ImGui::Spacing();
+        ImGui::Spacing();
+        counters_.draw(st_);
+    } else if (ImGui::BeginTabBar("right_column")) {
+        // The kernel's source, or the classroom: practice, exercises, pitfalls, sessions.
+        const bool pick = st_.classroom.select_tab;
+        if (ImGui::BeginTabItem("Kernel source")) {
+            if (!pick)
+                st_.classroom.show = false;
+            source_.draw(st_);
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("Classroom", nullptr, pick ? ImGuiTabItemFlags_SetSelected : 0)) {
+            if (!pick)
+                st_.classroom.show = true;
+            classroom_.draw(st_);
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
+    ImGui::End();
+    if (over)
+        ImGui::PopStyleVar();
+    ImGui::PopStyleColor();
+}
+
+void App::columns() {
+    column("Controls", true, layout_.controls, layout_.controls_folded, st_.view.controls_drawer,
+           layout_.drawer_width_controls);
+    column("Source", false, layout_.source, layout_.source_folded, st_.view.source_drawer,
+           layout_.drawer_width_source);
+}
+
+void App::stage(double dt) {
+    const scene::Rect& at = layout_.stage;
+    const Metrics m = metrics(st_.view.presenter_scale);
+    ImGui::SetNextWindowPos(ImVec2(at.x, at.y));
+    ImGui::SetNextWindowSize(ImVec2(at.w, at.h));
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(m.padding_x, m.padding_y));
+    ImGui::Begin("Stage", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    ImGui::PopStyleVar();
+    const auto place = [&](const scene::Rect& r) { ImGui::SetCursorScreenPos(ImVec2(r.x, r.y)); };
+    if (!layout_.toolbar.empty()) {
+        place(layout_.toolbar);
+        CanvasPanel::toolbar(st_);
+    }
+    header_.draw(st_, layout_);
+    place(layout_.canvas);
+    const scene::Rect& c = layout_.canvas;
+    ImGui::BeginChild("canvas_area", ImVec2(c.w, c.h), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    canvas_->draw(st_, dt);
+    ImGui::EndChild();
+    place(layout_.transport);
+    ImGui::Separator();
+    transport_.draw(st_, TransportPanel::one_row_width(st_) <= layout_.transport.w);
+    ImGui::End();
+}
+
 void App::frame(double now) {
     const double dt = last_ < 0 ? 0.0 : std::clamp(now - last_, 0.0, 0.25);
     last_ = now;
@@ -262,87 +449,31 @@ void App::frame(double now) {
     st_.playback.update(dt, st_.steps());
     timing_.update(st_);
 
+    layout_ = compute_layout();
     menu();
+    stage(dt);
+    columns(); // after the stage: a drawer lies over it
     const ImGuiIO& io = ImGui::GetIO();
     const float s = st_.view.presenter_scale;
-    const float top = ImGui::GetFrameHeight();
-    const float width = io.DisplaySize.x, height = io.DisplaySize.y - top;
-    const float left_w = st_.view.show_controls ? std::min(360.0f * s, width * 0.28f) : 0.0f;
-    const float right_w = st_.view.show_source ? std::min(520.0f * s, width * 0.33f) : 0.0f;
-    constexpr ImGuiWindowFlags fixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                       ImGuiWindowFlags_NoSavedSettings |
-                                       ImGuiWindowFlags_NoBringToFrontOnFocus;
-    const scene::Palette pal = scene::palette(st_.view.theme);
-    const ImVec4 side(pal.panel.r, pal.panel.g, pal.panel.b, 1);
-
-    if (left_w > 0) {
-        ImGui::SetNextWindowPos(ImVec2(0, top));
-        ImGui::SetNextWindowSize(ImVec2(left_w, height));
-        ImGui::PushStyleColor(ImGuiCol_WindowBg, side);
-        ImGui::Begin("Controls", nullptr, fixed);
-        controls_.draw(st_, tracer_);
-        ImGui::Spacing();
-        ImGui::Spacing();
-        counters_.draw(st_);
-        ImGui::End();
-        ImGui::PopStyleColor();
-    }
-    if (right_w > 0) {
-        ImGui::SetNextWindowPos(ImVec2(width - right_w, top));
-        ImGui::SetNextWindowSize(ImVec2(right_w, height));
-        ImGui::PushStyleColor(ImGuiCol_WindowBg, side);
-        ImGui::Begin("Source", nullptr, fixed);
-        // The kernel's source, or the classroom: practice, exercises, pitfalls, sessions.
-        if (ImGui::BeginTabBar("right_column")) {
-            const bool pick = st_.classroom.select_tab;
-            if (ImGui::BeginTabItem("Kernel source")) {
-                if (!pick)
-                    st_.classroom.show = false;
-                source_.draw(st_);
-                ImGui::EndTabItem();
-            }
-            if (ImGui::BeginTabItem("Classroom", nullptr,
-                                    pick ? ImGuiTabItemFlags_SetSelected : 0)) {
-                if (!pick)
-                    st_.classroom.show = true;
-                classroom_.draw(st_);
-                ImGui::EndTabItem();
-            }
-            ImGui::EndTabBar();
-        }
-        ImGui::End();
-        ImGui::PopStyleColor();
-    }
-    ImGui::SetNextWindowPos(ImVec2(left_w, top));
-    ImGui::SetNextWindowSize(ImVec2(width - left_w - right_w, height));
-    ImGui::Begin("Stage", nullptr,
-                 fixed | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    header_.draw(st_);
-    const float transport_h =
-        ImGui::GetFrameHeightWithSpacing() * 2.5f + ImGui::GetStyle().ItemSpacing.y;
-    ImGui::BeginChild("canvas_area", ImVec2(0, -transport_h), false,
-                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    canvas_->draw(st_, dt);
-    ImGui::EndChild();
-    ImGui::Separator();
-    transport_.draw(st_);
-    ImGui::End();
-
-    timing_.draw(st_, left_w, top, width - left_w, height); // over the stage and the source
+    const float top = layout_.menu.bottom();
+    timing_.draw(st_, layout_.stage.x, top, io.DisplaySize.x - layout_.stage.x,
+                 io.DisplaySize.y - top); // over the stage and the source
     export_.draw(st_);
 
     if (show_help_) {
-        ImGui::SetNextWindowSize(ImVec2(520 * s, 0), ImGuiCond_Appearing);
+        ImGui::SetNextWindowSize(ImVec2(560 * s, 0), ImGuiCond_Appearing);
         ImGui::Begin("Keys and mouse", &show_help_, ImGuiWindowFlags_NoSavedSettings);
         ImGui::TextUnformatted("Space          play / pause\n"
                                "Right, Left    step forward (animated) / back\n"
                                "Home, End      first / last step\n"
                                "Ctrl +, Ctrl −  presenter scale\n"
+                               "P              present: caption, canvas, transport\n"
+                               "Escape         close a dropdown, a drawer, present\n"
                                "F              canvas only (hide the side panels)\n"
                                "Wheel, drag    zoom and pan the canvas\n"
                                "Double-click   fit the whole picture\n"
                                "Click in[]     show the block that reads it\n"
-                               "Hover a cell   which thread wrote it, from what\n"
+                               "Hover a cell   its value, which thread wrote it\n"
                                "Drop a file    a session (.json) opens; a hand-trace\n"
                                "               is checked (Classroom)");
         ImGui::End();

@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace pplab::ui {
 
@@ -19,6 +20,7 @@ namespace pplab::ui {
 struct Keys {
     int plus = -1, minus = -1, keypad_plus = -1, keypad_minus = -1;
     int canvas_only = -1; // F: hide both side panels, or show them again
+    int present = -1;     // P: present mode (caption, canvas, transport only)
 };
 
 struct Platform {
@@ -51,13 +53,21 @@ public:
     const State& state() const { return st_; }
     const Tracer& tracer() const { return tracer_; }
     const CanvasPanel& canvas() const { return *canvas_; }
+    // Where the last frame put the window's parts.
+    const WindowLayout& layout() const { return layout_; }
     TimingPanel& timing() { return timing_; }
     ExportPanel& exporter() { return export_; }
 
 private:
     void adopt_results();
     void keys();
+    WindowLayout compute_layout();
+    int caption_lines(float font, float width);
     void menu();
+    void columns();
+    void column(const char* name, bool left, const scene::Rect& docked, bool folded, bool& drawer,
+                float drawer_width);
+    void stage(double dt);
     void classroom_menu();
     void timing_and_export_menus();
     void apply_style();
@@ -80,6 +90,13 @@ private:
     float fonts_scale_ = 0;
     double last_ = -1;
     bool show_help_ = false;
+    WindowLayout layout_;
+    struct CaptionCache {
+        const void* model = nullptr;
+        float font = 0, width = 0;
+        int lines = 0;
+    };
+    std::vector<CaptionCache> caption_cache_;
     scene::Theme styled_ = scene::Theme::Dark;
     bool styled_once_ = false;
 };

@@ -14,12 +14,10 @@ namespace pplab::ui {
 
 namespace {
 
-constexpr float kMargin = 28.0f;     // pixels around a fitted scene
-constexpr float kFollowMax = 56.0f;  // follow never zooms closer than this, pixels per cell
-constexpr float kReadablePx = 22.0f; // a cell this wide shows its value comfortably
-constexpr float kFitMax = 110.0f;    // nor does fit, for tiny inputs
+constexpr float kMargin = 18.0f;     // pixels around a fitted scene
+constexpr float kFollowMax = 72.0f;  // the camera never zooms closer than this, pixels per cell
+constexpr float kReadablePx = 28.0f; // a cell this wide shows its value at 11 px or more
 constexpr float kCameraRate = 7.0f;  // 1/s: how fast the camera catches up with its target
-constexpr const char* kLegendTab = "legend ▴";
 
 bool same_camera(const scene::Camera& a, const scene::Camera& b) {
     return std::fabs(a.scale - b.scale) <= 0.002f * b.scale &&
@@ -39,47 +37,71 @@ bool CanvasPanel::Key::operator==(const Key& o) const {
 
 CanvasPanel::CanvasPanel() = default;
 
+namespace {
+
+constexpr const char* kModes[] = {"Follow", "Fit all", "Free"};
+constexpr CameraMode kModeValues[] = {CameraMode::Follow, CameraMode::Fit, CameraMode::Free};
+constexpr const char* kModeTips[] = {
+    "the camera frames what the current step reads and writes",
+    "the whole picture (values too small to read show on hover)",
+    "wheel: zoom · drag: pan · double-click: fit",
+};
+
+int block_count(const State& st) {
+    return st.model ? st.model->grid(st.model->trace().frames.at(st.frame()).pass) : 1;
+}
+
+} // namespace
+
+float CanvasPanel::toolbar_width(const State& st) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    float w = 0;
+    for (const char* m : kModes)
+        w += ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(m).x +
+             style.ItemSpacing.x;
+    if (block_count(st) > 1)
+        w += ImGui::GetFontSize() * 2 + ImGui::CalcTextSize("Block").x +
+             ImGui::GetFrameHeight() * 2 + ImGui::GetFontSize() * 7 + style.ItemSpacing.x * 4;
+    return w;
+}
+
 void CanvasPanel::toolbar(State& st) {
-    int mode = static_cast<int>(st.view.camera);
-    ImGui::RadioButton("Follow the step", &mode, static_cast<int>(CameraMode::Follow));
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("the camera frames what the current step reads and writes");
-    ImGui::SameLine();
-    ImGui::RadioButton("Fit all", &mode, static_cast<int>(CameraMode::Fit));
-    ImGui::SameLine();
-    ImGui::RadioButton("Free", &mode, static_cast<int>(CameraMode::Free));
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("wheel: zoom · drag: pan · double-click: fit");
-    st.view.camera = static_cast<CameraMode>(mode);
-    if (!st.model)
-        return;
-    const Frame& f = st.model->trace().frames.at(st.frame());
-    const int grid = st.model->grid(f.pass);
-    if (grid > 1) {
-        ImGui::SameLine(0, ImGui::GetFontSize() * 2);
-        ImGui::TextUnformatted("Block");
-        ImGui::SameLine();
-        if (ImGui::ArrowButton("##prev_block", ImGuiDir_Left))
-            st.block = std::max(0, st.block - 1);
-        ImGui::SameLine();
-        ImGui::SetNextItemWidth(
-            std::min(ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() * 2,
-                     ImGui::GetFontSize() * 14));
-        int b = std::min(st.block, grid - 1);
-        if (ImGui::SliderInt("##block", &b, 0, grid - 1, ("%d of " + std::to_string(grid)).c_str()))
-            st.block = b;
-        ImGui::SameLine();
-        if (ImGui::ArrowButton("##next_block", ImGuiDir_Right))
-            st.block = std::min(grid - 1, st.block + 1);
+    for (int i = 0; i < 3; ++i) {
+        if (i > 0)
+            ImGui::SameLine();
+        if (ImGui::RadioButton(kModes[i], st.view.camera == kModeValues[i]))
+            st.view.camera = kModeValues[i];
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", kModeTips[i]);
     }
+    const int grid = block_count(st);
+    if (grid <= 1)
+        return;
+    ImGui::SameLine(0, ImGui::GetFontSize() * 2);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Block");
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("##prev_block", ImGuiDir_Left))
+        st.block = std::max(0, st.block - 1);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(
+        std::clamp(ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() * 2,
+                   ImGui::GetFontSize() * 7, ImGui::GetFontSize() * 14));
+    int b = std::min(st.block, grid - 1);
+    if (ImGui::SliderInt("##block", &b, 0, grid - 1, ("%d of " + std::to_string(grid)).c_str()))
+        st.block = b;
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("##next_block", ImGuiDir_Right))
+        st.block = std::min(grid - 1, st.block + 1);
 }
 
 void CanvasPanel::draw(State& st, double dt) {
-    toolbar(st);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const int w = std::max(16, static_cast<int>(avail.x));
     const int h = std::max(16, static_cast<int>(avail.y));
+    notice_.clear();
+    legend_box_ = {};
     if (!st.model) {
         ImGui::Dummy(avail);
         moving_ = false;
@@ -112,31 +134,42 @@ void CanvasPanel::draw(State& st, double dt) {
     }
 
     // Where the camera wants to be, and a smooth approach to it.
-    scene::Camera target = camera_;
     const float fw = static_cast<float>(w), fh = static_cast<float>(h);
-    const float margin = kMargin * st.view.presenter_scale;
-    // The camera for the canvas right of `left` pixels and above `bottom`.
-    const auto aim = [&](float left, float bottom) {
+    const float ps = st.view.presenter_scale;
+    const float margin = kMargin * ps;
+    // The camera for the canvas below `top` pixels, above `bottom` and left of `right`.
+    const auto aim = [&](float top, float bottom, float right = 0) {
         scene::Camera c = camera_;
+        const float cw = fw - right, ch = fh - top - bottom;
         if (st.view.camera == CameraMode::Fit || !have_camera_)
-            c = scene::fit(scene_.bounds, fw - left, fh - bottom, margin,
-                           kFitMax * st.view.presenter_scale);
+            c = scene::fit_labelled(scene_, scene_.bounds, cw, ch, margin, kFollowMax * ps);
         if (st.view.camera == CameraMode::Follow)
-            c = scene::follow(scene_, fw - left, fh - bottom, margin,
-                              kFollowMax * st.view.presenter_scale,
-                              kReadablePx * st.view.presenter_scale);
-        c.center.x -= left / 2 / c.scale;
-        c.center.y += bottom / 2 / c.scale;
+            c = scene::follow(scene_, cw, ch, margin, kFollowMax * ps, kReadablePx * ps);
+        c.center.y += (bottom - top) / 2 / c.scale;
+        c.center.x += right / 2 / c.scale;
         return c;
     };
-    target = aim(0, 0);
-    // Where the legend would hide cells, the picture leaves it a column or a band, whichever
-    // keeps the picture larger.
-    if (const scene::Vec2 box = legend_size(fw, fh);
-        box.x > 0 && st.view.camera != CameraMode::Free && cells_under(target, fw, fh, box) > 0) {
-        const scene::Camera beside = aim(std::min(box.x, fw / 2), 0);
-        const scene::Camera above = aim(0, std::min(box.y, fh / 2));
-        target = beside.scale >= above.scale ? beside : above;
+    notice_ = notice(st, aim(0, 0), fw, fh);
+    const float notice_h = notice_.empty() ? 0.0f : ImGui::GetTextLineHeightWithSpacing() * 1.2f;
+    scene::Camera target = aim(notice_h, 0);
+    // The legend where it hides nothing, or docked in a band under the picture.
+    legend_box_ = {};
+    legend_docked_ = false;
+    if (const scene::Vec2 box = legend_size(fw); box.x > 0) {
+        const scene::Rect corner =
+            scene::free_corner(scene_, target, fw, fh, box, ImGui::GetFontSize() * 0.5f);
+        if (!corner.empty() && corner.y >= notice_h) {
+            legend_box_ = corner;
+        } else if (const scene::Vec2 column = legend_size(0.35f * fw);
+                   fw > 1.3f * fh && column.y <= fh - notice_h) { // wide: a column beside
+            legend_docked_ = true;
+            legend_box_ = {fw - column.x, notice_h, column.x, fh - notice_h};
+            target = aim(notice_h, 0, column.x);
+        } else {
+            legend_docked_ = true;
+            legend_box_ = {0, fh - box.y, fw, box.y};
+            target = aim(notice_h, box.y);
+        }
     }
     moving_ = false;
     if (!have_camera_) {
@@ -163,74 +196,101 @@ void CanvasPanel::draw(State& st, double dt) {
         moving_ = true;
     ImGui::InvisibleButton("canvas", ImVec2(fw, fh),
                            ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonMiddle);
-    ImGui::GetWindowDrawList()->AddImage(
-        reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(target_.texture())), origin,
-        ImVec2(origin.x + fw, origin.y + fh), ImVec2(0, 1), ImVec2(1, 0));
-    legend(st, origin.x, origin.y + fh, fw, fh);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(target_.texture())),
+                 origin, ImVec2(origin.x + fw, origin.y + fh), ImVec2(0, 1), ImVec2(1, 0));
+    const scene::Palette pal = scene::palette(st.view.theme);
+    if (!notice_.empty()) {
+        dl->AddRectFilled(origin, ImVec2(origin.x + fw, origin.y + notice_h),
+                          ImGui::GetColorU32(ImVec4(pal.panel.r, pal.panel.g, pal.panel.b, 1)));
+        dl->AddText(ImVec2(origin.x + ImGui::GetFontSize() * 0.5f,
+                           origin.y + (notice_h - ImGui::GetTextLineHeight()) / 2),
+                    ImGui::GetColorU32(ImVec4(pal.muted.r, pal.muted.g, pal.muted.b, 1)),
+                    notice_.c_str());
+    }
+    legend(st, origin.x, origin.y);
     interact(st, origin.x, origin.y, fw, fh);
 }
 
-scene::Vec2 CanvasPanel::legend_size(float cw, float ch, bool unfolded) const {
+std::string CanvasPanel::notice(const State& st, const scene::Camera& cam, float cw,
+                                float ch) const {
+    // Which of the step's rows are on screen, when not all of them are.
+    const scene::Model& m = *st.model;
+    const scene::StepGroup& g = m.steps().at(static_cast<std::size_t>(st.playback.step));
+    const std::size_t shown = st.frame();
+    const Frame& cur = m.trace().frames.at(shown);
+    int first = -1, last = -1, total = 0, values = 0, drawn = 0;
+    const bool by_warp = cur.warp >= 0;
+    for (const scene::Cell& c : scene_.cells) {
+        if (!c.ref || c.ref->frame < g.first || c.ref->frame > g.last)
+            continue;
+        const Frame& f = m.trace().frames.at(static_cast<std::size_t>(c.ref->frame));
+        if (f.block != cur.block)
+            continue;
+        const int index = by_warp ? f.warp : c.ref->cell;
+        total = std::max(total, index + 1);
+        const scene::Vec2 a = cam.to_screen({c.rect.x, c.rect.y}, cw, ch);
+        const scene::Vec2 b = cam.to_screen({c.rect.right(), c.rect.bottom()}, cw, ch);
+        if (b.x <= 0 || a.x >= cw || b.y <= 0 || a.y >= ch)
+            continue;
+        first = first < 0 ? index : std::min(first, index);
+        last = std::max(last, index);
+        ++values;
+        drawn += (b.x - a.x) >= kReadablePx * st.view.presenter_scale * 0.8f;
+    }
+    const bool follow = st.view.camera != CameraMode::Fit;
+    if (first >= 0 && (first > 0 || last + 1 < total))
+        return "showing " + std::string(by_warp ? "warps " : "threads ") + std::to_string(first) +
+               "–" + std::to_string(last) + " of " + std::to_string(total) +
+               (follow ? " · drag, or Fit all for the whole" : " · drag to see the rest");
+    if (values > 0 && drawn < values)
+        return "values too small to read here: hover a cell, or zoom in (wheel)";
+    return {};
+}
+
+scene::Vec2 CanvasPanel::legend_size(float cw) const {
     if (scene_.legend.empty())
         return {0, 0};
     const float pad = ImGui::GetFontSize() * 0.5f, swatch = ImGui::GetFontSize() * 1.2f;
     float w = 0;
     for (const scene::LegendItem& item : scene_.legend)
         w = std::max(w, ImGui::CalcTextSize(item.text.c_str()).x);
-    const scene::Vec2 full{
-        pad * 5 + swatch + w,
-        ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(scene_.legend.size()) + pad * 3};
-    // On a small canvas (presenter scale, both side panels) the legend folds into a tab
-    // that opens under the pointer, rather than covering the picture.
-    if (unfolded || (full.x <= 0.6f * cw && full.y <= 0.4f * ch))
-        return full;
-    return {ImGui::CalcTextSize(kLegendTab).x + pad * 4, ImGui::GetTextLineHeight() + pad * 3};
+    w = std::min(w + pad * 3 + swatch, cw - 2 * pad);
+    float h = pad * 2;
+    for (const scene::LegendItem& item : scene_.legend)
+        h += ImGui::CalcTextSize(item.text.c_str(), nullptr, false, w - pad * 3 - swatch).y +
+             ImGui::GetStyle().ItemSpacing.y * 0.5f;
+    return {w, h};
 }
 
-int CanvasPanel::cells_under(const scene::Camera& cam, float cw, float ch, scene::Vec2 box) const {
-    // The legend's place: the bottom left corner.
-    int n = 0;
-    for (const scene::Cell& c : scene_.cells) {
-        if (!c.ref)
-            continue;
-        const scene::Vec2 p = cam.to_screen({c.rect.x, c.rect.y}, cw, ch);
-        const scene::Vec2 q = cam.to_screen({c.rect.right(), c.rect.bottom()}, cw, ch);
-        n += p.x < box.x && q.x > 0 && q.y > ch - box.y && p.y < ch;
-    }
-    return n;
-}
-
-void CanvasPanel::legend(const State& st, float x0, float bottom, float cw, float ch) const {
-    if (scene_.legend.empty())
+void CanvasPanel::legend(const State& st, float x0, float y0) const {
+    if (scene_.legend.empty() || legend_box_.empty())
         return;
-    // Bottom left of the canvas, in screen space: readable at any zoom.
+    // In screen space: readable at any zoom.
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const scene::Palette pal = scene::palette(st.view.theme);
     const float pad = ImGui::GetFontSize() * 0.5f, swatch = ImGui::GetFontSize() * 1.2f;
-    const float line = ImGui::GetTextLineHeightWithSpacing();
     const auto u32 = [](const scene::Rgba& c, float alpha) {
         return ImGui::GetColorU32(ImVec4(c.r, c.g, c.b, c.a * alpha));
     };
-    const scene::Vec2 full = legend_size(cw, ch, true);
-    if (const scene::Vec2 tab = legend_size(cw, ch); !(tab == full)) {
-        const ImVec2 a(x0 + pad, bottom - tab.y), b(x0 + tab.x - pad, bottom - pad);
-        dl->AddRectFilled(a, b, u32(pal.background, 0.88f), pad);
+    const ImVec2 a(x0 + legend_box_.x, y0 + legend_box_.y);
+    const ImVec2 b(a.x + legend_box_.w, a.y + legend_box_.h);
+    if (legend_docked_) {
+        dl->AddRectFilled(a, b, u32(pal.panel, 1.0f));
+    } else {
+        dl->AddRectFilled(a, b, u32(pal.background, 0.92f), pad);
         dl->AddRect(a, b, u32(pal.panel_border, 1.0f), pad);
-        dl->AddText(ImVec2(a.x + pad, a.y + pad), u32(pal.muted, 1.0f), kLegendTab);
-        if (!ImGui::IsMouseHoveringRect(a, b, false))
-            return;
     }
-    const scene::Vec2 box = full;
-    const ImVec2 a(x0 + pad, bottom - box.y), b(x0 + box.x - pad, bottom - pad);
-    dl->AddRectFilled(a, b, u32(pal.background, 0.88f), pad);
-    dl->AddRect(a, b, u32(pal.panel_border, 1.0f), pad);
+    const float wrap = legend_size(legend_box_.w + 2 * pad).x - pad * 3 - swatch;
     float y = a.y + pad;
     for (const scene::LegendItem& item : scene_.legend) {
-        const float mid = y + line * 0.45f;
+        const float mid = y + ImGui::GetTextLineHeight() * 0.55f;
         dl->AddRectFilled(ImVec2(a.x + pad, mid - 4), ImVec2(a.x + pad + swatch, mid + 4),
                           u32(item.color, 1.0f), 2);
-        dl->AddText(ImVec2(a.x + pad * 2 + swatch, y), u32(pal.text, 1.0f), item.text.c_str());
-        y += line;
+        dl->AddText(nullptr, 0.0f, ImVec2(a.x + pad * 2 + swatch, y), u32(pal.text, 1.0f),
+                    item.text.c_str(), nullptr, wrap);
+        y += ImGui::CalcTextSize(item.text.c_str(), nullptr, false, wrap).y +
+             ImGui::GetStyle().ItemSpacing.y * 0.5f;
     }
 }
 

@@ -122,7 +122,8 @@ int Practice::first_time() const {
 }
 
 void open_classroom(State& st, ClassroomTab tab) {
-    st.view.show_source = true; // the column the classroom shares with the source
+    st.view.show_source = true;   // the column the classroom shares with the source
+    st.view.source_drawer = true; // opens over the stage where the column is folded
     st.classroom.show = true;
     st.classroom.tab = tab;
     st.classroom.select_tab = true;
@@ -377,7 +378,7 @@ void exercise3_practice(State& st) {
     s.pitfall = Pitfall::None;
     st.classroom.practice.on = true;
     open_classroom(st, ClassroomTab::Practice);
-    go_to_scenario(st, s, {0, Step::Downsweep, 1, -1}, true);
+    go_to_scenario(st, s, {0, Step::Downsweep, 0, -1}, true);
 }
 
 void exercise4_no_skip(State& st) {
@@ -414,7 +415,7 @@ void pitfall_toggle(State& st, Pitfall p, bool on) {
     case Pitfall::NoFinalSync:
         s = generated(st.settings, a, Generator::Seq, 8, 0);
         s.inclusive = false;
-        key = {0, Step::Downsweep, 3, -1};
+        key = {0, Step::Downsweep, 2, -1};
         break;
     case Pitfall::None:
         return;

@@ -110,7 +110,7 @@ void error_line(const State& st, const std::string& text) {
 void ClassroomPanel::draw(State& st) {
     Classroom& c = st.classroom;
     determinism_poll(c.runs);
-    if (!ImGui::BeginTabBar("classroom", ImGuiTabBarFlags_FittingPolicyResizeDown))
+    if (!ImGui::BeginTabBar("classroom", ImGuiTabBarFlags_FittingPolicyScroll))
         return;
     for (const TabInfo& t : kTabs) {
         const bool select = c.select_tab && c.tab == t.tab;
@@ -130,7 +130,7 @@ void ClassroomPanel::draw(State& st) {
 void draw_hand_trace(State& st) {
     HandTrace& h = st.classroom.hand;
     heading(st, "Check a hand-trace");
-    paragraph("One level per line, as pplab trace prints them: \"downsweep 1: 1 0 3 3\". Labels "
+    paragraph("One level per line, as pplab trace prints them: \"downsweep 0: 1 0 3 3\". Labels "
               "are optional; write ? for a value the code leaves undefined. The canvas marks "
               "each checked cell right or wrong.",
               true);

@@ -35,7 +35,7 @@ const char* kind_name(ExportKind k) {
     return "";
 }
 
-std::string default_path(ExportKind k, const State& st) {
+std::string default_name(ExportKind k, const State& st) {
     const std::string algo(info(st.settings.algorithm).id);
     char step[24];
     std::snprintf(step, sizeof step, "-step%02d", st.playback.step + 1);
@@ -50,6 +50,11 @@ std::string default_path(ExportKind k, const State& st) {
         return algo + "-frames";
     }
     return algo;
+}
+
+// In the folder the window was started from, written out whole: the teacher sees where.
+std::string default_path(ExportKind k, const State& st) {
+    return (fs::current_path() / default_name(k, st)).string();
 }
 
 std::string size_text(const fs::path& p) {
@@ -200,7 +205,8 @@ void ExportPanel::draw(const State& st) {
     ImGui::SetNextWindowPos(ImVec2(display.x / 2, display.y / 3), ImGuiCond_Appearing,
                             ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSize(ImVec2(fs * 34, 0), ImGuiCond_Appearing);
-    floating_window("Export", &open, st.view.theme, [&] { contents(st); });
+    floating_window(
+        "Export", &open, st.view.theme, [&] { contents(st); }, true);
 }
 
 void ExportPanel::contents(const State& st) {
@@ -214,7 +220,7 @@ void ExportPanel::contents(const State& st) {
         }
     if (kind == ExportKind::Gif && !exporting::gif_supported())
         ImGui::TextDisabled("this build has no giflib: install libgif-dev and build again");
-    ImGui::SetNextItemWidth(-fs * 4);
+    ImGui::SetNextItemWidth(fs * 30); // the window fits its contents: no width relative to it
     ImGui::InputText(kind == ExportKind::PngSequence ? "Folder" : "File", &path);
     ImGui::SetNextItemWidth(fs * 6);
     ImGui::InputInt("##width", &width, 0);
@@ -243,7 +249,7 @@ void ExportPanel::contents(const State& st) {
         const float done = static_cast<float>(run_->next) / static_cast<float>(run_->frames.size());
         const std::string what =
             "step " + std::to_string(run_->next) + " of " + std::to_string(run_->frames.size());
-        ImGui::ProgressBar(done, ImVec2(-fs * 5, 0), what.c_str());
+        ImGui::ProgressBar(done, ImVec2(fs * 18, 0), what.c_str());
         ImGui::SameLine();
         if (ImGui::Button("Cancel"))
             cancel();
@@ -251,12 +257,12 @@ void ExportPanel::contents(const State& st) {
     if (!error_.empty()) {
         const scene::Palette pal = scene::palette(st.view.theme);
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(pal.wrong.r, pal.wrong.g, pal.wrong.b, 1));
-        ImGui::PushTextWrapPos(0.0f);
+        ImGui::PushTextWrapPos(fs * 34);
         ImGui::TextUnformatted(error_.c_str());
         ImGui::PopTextWrapPos();
         ImGui::PopStyleColor();
     } else if (!message_.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
+        ImGui::PushTextWrapPos(fs * 34);
         ImGui::TextUnformatted(message_.c_str());
         ImGui::PopTextWrapPos();
     }

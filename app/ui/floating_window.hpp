@@ -8,7 +8,9 @@
 
 namespace pplab::ui {
 
+// `fit`: the window takes the height of its contents every frame (a message that appears
+// below the buttons is never out of sight).
 void floating_window(const char* title, bool* open, scene::Theme theme,
-                     const std::function<void()>& contents);
+                     const std::function<void()>& contents, bool fit = false);
 
 } // namespace pplab::ui

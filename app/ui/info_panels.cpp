@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <cinttypes>
+#include <cmath>
 #include <string>
 
 namespace pplab::ui {
@@ -28,12 +29,10 @@ void CountersPanel::draw(const State& st) {
         return;
     const scene::Model& m = *st.model;
     const std::size_t frame = st.frame();
-    const scene::StepGroup& g = m.steps().at(static_cast<std::size_t>(st.playback.step));
-    // Through the whole step (every block has done it), and what this step added.
-    const Counters& total = m.cost_through(static_cast<std::size_t>(g.last));
-    const Counters before =
-        g.first > 0 ? m.cost_through(static_cast<std::size_t>(g.first - 1)) : Counters{};
-    const Counters step = scene::difference(total, before);
+    // Through the whole step (every block has done it), and what this step added: the same
+    // function gives the pictures' counters.
+    const Counters& total = m.counters_at(st.playback.step);
+    const Counters step = m.step_counters(st.playback.step);
     const std::pair<const char*, std::int64_t Counters::*> rows[] = {
         {"barriers", &Counters::barriers},
         {"shared reads", &Counters::shared_reads},
@@ -60,11 +59,11 @@ void CountersPanel::draw(const State& st) {
         ImGui::EndTable();
     }
     const Frame& f = m.trace().frames.at(frame);
-    const int so_far = barriers_so_far(m.trace(), frame);
-    const Summary summary = summarize(m.trace());
-    if (f.block >= 0)
-        ImGui::TextDisabled("block %d has passed %d of %d barriers", f.block, so_far,
-                            summary.barriers_per_block);
+    if (m.barriers_per_block() == 0)
+        ImGui::TextDisabled("no __syncthreads() in this kernel");
+    else if (f.block >= 0)
+        ImGui::TextDisabled("block %d has passed %d of %d barriers", f.block,
+                            m.barriers_so_far(frame), m.barriers_per_block());
 }
 
 void SourcePanel::draw(const State& st) {
@@ -120,97 +119,149 @@ void SourcePanel::draw(const State& st) {
     ImGui::EndChild();
 }
 
-void HeaderPanel::draw(State& st) {
+void HeaderPanel::draw(State& st, const WindowLayout& l) {
     const scene::Palette pal = scene::palette(st.view.theme);
-    if (!st.note.empty() && !st.note_dismissed) {
+    if (!l.note.empty()) {
+        ImGui::SetCursorScreenPos(ImVec2(l.note.x, l.note.y));
         ImGui::PushStyleColor(ImGuiCol_ChildBg, to_imgui(pal.highlight, 0.22f));
-        const ImGuiStyle& style = ImGui::GetStyle();
-        const float wrap = ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() * 2 -
-                           style.WindowPadding.x * 2;
-        const float h = ImGui::CalcTextSize(st.note.c_str(), nullptr, false, wrap).y +
-                        style.WindowPadding.y * 2 + 2;
-        ImGui::BeginChild("note", ImVec2(0, h), true, ImGuiWindowFlags_NoScrollbar);
+        const float wrap = l.note.w - ImGui::GetFrameHeight() * 2;
+        ImGui::BeginChild("note", ImVec2(l.note.w, l.note.h), true, ImGuiWindowFlags_NoScrollbar);
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
         ImGui::TextUnformatted(st.note.c_str());
         ImGui::PopTextWrapPos();
-        ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight());
+        ImGui::SameLine(l.note.w - ImGui::GetFrameHeight() * 1.5f);
         if (ImGui::Button("×"))
             st.note_dismissed = true;
         ImGui::EndChild();
         ImGui::PopStyleColor();
     }
+    ImGui::SetCursorScreenPos(ImVec2(l.caption.x, l.caption.y));
+    ImFont* font = l.caption_font == st.fonts.large->FontSize   ? st.fonts.large
+                   : l.caption_font == st.fonts.small->FontSize ? st.fonts.small
+                                                                : st.fonts.regular;
+    ImGui::PushFont(font);
+    // The caption's box keeps its height whatever the step says: the canvas never jumps.
+    ImGui::BeginChild("caption", ImVec2(l.caption.w, l.caption.h), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse |
+                          ImGuiWindowFlags_NoInputs);
     if (!st.model) {
-        ImGui::PushFont(st.fonts.large);
         ImGui::TextUnformatted(st.error.empty() ? "Tracing…" : "Nothing to show yet");
-        ImGui::PopFont();
-        return;
+    } else {
+        ImGui::PushTextWrapPos(l.caption.w);
+        ImGui::TextColored(to_imgui(pal.text), "%s",
+                           st.model->dataflow().caption(st.frame()).c_str());
+        ImGui::PopTextWrapPos();
     }
-    const scene::Model& m = *st.model;
-    const AlgorithmInfo& ai = info(m.request().algorithm);
-    const std::size_t frame = st.frame();
-    ImGui::PushFont(st.fonts.large);
-    ImGui::TextUnformatted(ai.title.data(), ai.title.data() + ai.title.size());
-    ImGui::PopFont();
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", std::string(ai.section).c_str());
-    ImGui::PushFont(st.fonts.large);
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(to_imgui(pal.text), "%s", m.dataflow().caption(frame).c_str());
-    ImGui::PopTextWrapPos();
+    ImGui::EndChild();
     ImGui::PopFont();
 }
 
-void TransportPanel::draw(State& st) {
+namespace {
+
+// The transport's buttons: a symbol each (the tooltip and the Help window say the key).
+struct TransportButton {
+    const char* label;
+    const char* tip;
+};
+constexpr TransportButton kTransport[] = {
+    {"|◀##start", "first step (Home)"}, {"◀##back", "step back (Left)"},
+    {"▶##play", "play (Space)"},        {"▶##forward", "step forward, animated (Right)"},
+    {"▶|##end", "last step (End)"},
+};
+
+float button_width() {
+    return ImGui::GetFrameHeight() * 1.2f;
+}
+
+float speed_width() {
+    return ImGui::CalcTextSize("speed 4×").x + ImGui::GetStyle().FramePadding.x * 4;
+}
+
+} // namespace
+
+float TransportPanel::one_row_width(const State& st) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float buttons = 6 * button_width() + 5 * style.ItemSpacing.x; // play is twice as wide
+    const float scrub = ImGui::GetFontSize() * 8;
+    const float loop = ImGui::GetFrameHeight() + ImGui::CalcTextSize("loop").x +
+                       style.ItemInnerSpacing.x + style.ItemSpacing.x;
+    const float leave = st.view.present ? ImGui::CalcTextSize("✕ present").x +
+                                              style.FramePadding.x * 2 + style.ItemSpacing.x
+                                        : 0.0f;
+    return buttons + scrub + speed_width() + loop + leave + 3 * style.ItemSpacing.x;
+}
+
+void TransportPanel::draw(State& st, bool one_row) {
     const int steps = st.steps();
     Playback& p = st.playback;
-    const float h = ImGui::GetFrameHeight() * 1.25f;
-    const ImVec2 button(h * 1.5f, h);
-    if (ImGui::Button("|◀##start", button))
-        p.go_to(0, steps), p.playing = false;
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("first step (Home)");
-    ImGui::SameLine();
-    if (ImGui::Button("◀ step##back", ImVec2(button.x * 1.6f, h)))
-        p.go_to(p.step - 1, steps), p.playing = false;
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("step back (Left)");
-    ImGui::SameLine();
-    if (ImGui::Button(p.playing ? "❚❚ pause##play" : "▶ play##play", ImVec2(button.x * 1.9f, h)))
-        p.toggle(steps);
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip(p.playing ? "pause (Space)" : "play (Space)");
-    ImGui::SameLine();
-    if (ImGui::Button("step ▶##forward", ImVec2(button.x * 1.6f, h)))
-        p.go_to(p.step + 1, steps), p.playing = false;
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("step forward, animated (Right)");
-    ImGui::SameLine();
-    if (ImGui::Button("▶|##end", button))
-        p.go_to(steps - 1, steps), p.playing = false;
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("last step (End)");
-    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-    ImGui::SetNextItemWidth(ImGui::CalcTextSize("speed 4.00×").x +
-                            ImGui::GetStyle().FramePadding.x * 4);
-    ImGui::SliderFloat("##speed", &p.speed, 0.25f, 4.0f, "speed %.2g×",
-                       ImGuiSliderFlags_Logarithmic);
-    ImGui::SameLine();
-    ImGui::Checkbox("loop", &p.loop);
-
+    const float h = std::round(ImGui::GetFrameHeight() * 1.15f);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    for (int i = 0; i < 5; ++i) {
+        if (i > 0)
+            ImGui::SameLine();
+        const bool play = i == 2;
+        const std::string label =
+            play ? (p.playing ? "❚❚##play" : "▶##play") : std::string(kTransport[i].label);
+        if (ImGui::Button(label.c_str(), ImVec2(button_width() * (play ? 2 : 1), h))) {
+            switch (i) {
+            case 0:
+                p.go_to(0, steps), p.playing = false;
+                break;
+            case 1:
+                p.go_to(p.step - 1, steps), p.playing = false;
+                break;
+            case 2:
+                p.toggle(steps);
+                break;
+            case 3:
+                p.go_to(p.step + 1, steps), p.playing = false;
+                break;
+            default:
+                p.go_to(steps - 1, steps), p.playing = false;
+            }
+        }
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", play && p.playing ? "pause (Space)" : kTransport[i].tip);
+    }
+    // The scrub slider: the one numbering of steps, which pictures and `pplab render --step`
+    // use too.
     int shown = p.step + 1;
     std::string label = "step %d of " + std::to_string(std::max(steps, 1));
-    if (st.model) {
-        const Frame& f = st.model->trace().frames.at(st.frame());
-        label += "   ·   " + std::string(step_id(f.step)) +
-                 (step_has_levels(f.step) ? " " + std::to_string(f.level) : "");
-        if (f.pass > 0)
-            label += "   ·   pass " + std::to_string(f.pass);
-    }
-    ImGui::SetNextItemWidth(-1);
+    if (st.model)
+        label += "   ·   " + (st.step_note.empty() || st.step_note_at != p.step
+                                  ? step_name(*st.model, p.step)
+                                  : st.step_note);
+    const float loop_w = ImGui::GetFrameHeight() + ImGui::CalcTextSize("loop").x +
+                         style.ItemInnerSpacing.x + style.ItemSpacing.x;
+    const float leave_w = st.view.present ? ImGui::CalcTextSize("✕ present").x +
+                                                style.FramePadding.x * 2 + style.ItemSpacing.x
+                                          : 0.0f;
+    const float tail = speed_width() + loop_w + leave_w + style.ItemSpacing.x;
+    if (one_row)
+        ImGui::SameLine(0, style.ItemSpacing.x * 2);
+    const float scrub_w =
+        one_row ? ImGui::GetContentRegionAvail().x - tail : ImGui::GetContentRegionAvail().x - tail;
+    if (ImGui::CalcTextSize(label.c_str()).x > scrub_w - ImGui::GetFontSize())
+        label = "step %d of " + std::to_string(std::max(steps, 1)); // the name on the canvas
+    ImGui::SetNextItemWidth(scrub_w);
+    ImGui::AlignTextToFramePadding();
     if (ImGui::SliderInt("##scrub", &shown, 1, std::max(steps, 1), label.c_str())) {
         p.go_to(shown - 1, steps);
         p.t = 1.0f;
         p.playing = false;
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(speed_width());
+    ImGui::SliderFloat("##speed", &p.speed, 0.25f, 4.0f, "speed %.2g×",
+                       ImGuiSliderFlags_Logarithmic);
+    ImGui::SameLine();
+    ImGui::Checkbox("loop", &p.loop);
+    if (st.view.present) {
+        ImGui::SameLine();
+        if (ImGui::Button("✕ present"))
+            st.view.present = false;
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("leave present mode (P or Escape)");
     }
 }
 

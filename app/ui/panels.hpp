@@ -2,6 +2,7 @@
 // from State, keeping only what it must remember between frames (a cache, a camera).
 #pragma once
 
+#include "layout.hpp"
 #include "pplab/listing.hpp"
 #include "state.hpp"
 #include "tracer.hpp"
@@ -13,6 +14,7 @@
 #include "scene/view.hpp"
 
 #include <optional>
+#include <string>
 
 namespace pplab::ui {
 
@@ -38,14 +40,18 @@ private:
     const void* scrolled_for_model_ = nullptr;
 };
 
-// Kernel title, the step's caption in large type, and the back end's note (said once).
+// The back end's note (said once) and the step's caption, in the type and the fixed height
+// the layout gave it.
 struct HeaderPanel {
-    void draw(State& st);
+    void draw(State& st, const WindowLayout& l);
 };
 
-// Step back and forward, play and pause, speed, the scrub slider.
+// Step back and forward, play and pause, the scrub slider, speed and loop: one row when
+// `one_row` (the layout's choice), else two.
 struct TransportPanel {
-    void draw(State& st);
+    void draw(State& st, bool one_row);
+    // Pixels one row needs in the current font.
+    static float one_row_width(const State& st);
 };
 
 // The scene, drawn by the app's own renderer into a texture: zoom, pan, fit or follow the
@@ -54,9 +60,16 @@ class CanvasPanel {
 public:
     CanvasPanel(); // needs the GL context
     void draw(State& st, double dt);
+    // Camera modes and the block shown: in the menu bar when it has room, else above the
+    // canvas. toolbar_width(): the pixels it needs in the current font.
+    static void toolbar(State& st);
+    static float toolbar_width(const State& st);
     bool animating() const { return moving_; }
     const scene::Scene& scene() const { return scene_; }
     const scene::Camera& camera() const { return camera_; }
+    const std::string& notice() const { return notice_; }
+    const scene::Rect& legend_box() const { return legend_box_; } // canvas pixels
+    bool legend_docked() const { return legend_docked_; }
 
 private:
     struct Key {
@@ -68,16 +81,16 @@ private:
         std::vector<scene::AnswerRow> answers; // the classroom's values laid over the scene
         bool operator==(const Key& o) const;
     };
-    void toolbar(State& st);
     void interact(State& st, float x0, float y0, float w, float h);
     void tooltip(const State& st, const scene::Cell& cell) const;
     void answer_tooltip(const State& st, const scene::Cell& cell) const;
-    void legend(const State& st, float x0, float bottom, float cw, float ch) const;
-    // The legend's box on a cw x ch canvas, margins included, in pixels: folded into a tab
-    // where it would cover the picture (unless `unfolded`); (0, 0) without one.
-    scene::Vec2 legend_size(float cw, float ch, bool unfolded = false) const;
-    // Cells a camera would show under the legend's box (bottom left of a cw x ch canvas).
-    int cells_under(const scene::Camera& cam, float cw, float ch, scene::Vec2 box) const;
+    // The legend in legend_box_ (canvas pixels; the canvas's corner at x0, y0).
+    void legend(const State& st, float x0, float y0) const;
+    // The legend's box on a canvas cw pixels wide, its texts wrapped to fit; (0, 0) without one.
+    scene::Vec2 legend_size(float cw) const;
+    // What the canvas says above the picture: the part of the step's rows on screen when not
+    // all of them are, or that the values are too small to read; empty when neither.
+    std::string notice(const State& st, const scene::Camera& cam, float cw, float ch) const;
 
     render::GlRenderer gl_;
     render::RenderTarget target_;
@@ -85,6 +98,9 @@ private:
     scene::Camera camera_;
     bool have_camera_ = false;
     bool moving_ = false;
+    std::string notice_;
+    scene::Rect legend_box_; // canvas pixels; empty: no legend
+    bool legend_docked_ = false;
     std::optional<Key> built_;           // what scene_ was built from
     std::optional<scene::Camera> drawn_; // the camera of the texture's picture
     const void* model_seen_ = nullptr;

@@ -1,5 +1,7 @@
 #include "state.hpp"
 
+#include <string>
+
 namespace pplab::ui {
 
 std::size_t State::frame() const {
@@ -8,6 +10,34 @@ std::size_t State::frame() const {
 
 int State::steps() const {
     return model ? static_cast<int>(model->steps().size()) : 0;
+}
+
+std::string step_name(const scene::Model& m, int step) {
+    const scene::StepGroup& g = m.steps().at(static_cast<std::size_t>(step));
+    std::string name(step_id(g.step));
+    if (step_has_levels(g.step))
+        name += " " + std::to_string(g.level);
+    if (g.pass > 0)
+        name += ", pass " + std::to_string(g.pass);
+    return name;
+}
+
+int where_after_retrace(const scene::Model* before, int step, const scene::Model& after,
+                        std::string& note) {
+    note.clear();
+    if (!before || step <= 0 || step >= static_cast<int>(before->steps().size()) ||
+        before->request().algorithm != after.request().algorithm)
+        return 0; // another kernel: its own story, from the start
+    const scene::StepKey k = before->key(step);
+    for (std::size_t i = 0; i < after.steps().size(); ++i) {
+        const scene::StepGroup& g = after.steps()[i];
+        if (g.pass == k.pass && g.step == k.step && g.level == k.level && g.block == k.block) {
+            note = "kept at " + step_name(after, static_cast<int>(i)) + ", as before the change";
+            return static_cast<int>(i);
+        }
+    }
+    note = "back to step 1: " + step_name(*before, step) + " is not in the new trace";
+    return 0;
 }
 
 } // namespace pplab::ui

@@ -19,8 +19,9 @@ namespace pplab::ui {
 
 struct Fonts {
     ImFont* regular = nullptr;
-    ImFont* large = nullptr; // captions: read from the back of the room
-    ImFont* mono = nullptr;  // the kernel's source
+    ImFont* large = nullptr;      // captions: read from the back of the room
+    ImFont* small = nullptr;      // a caption too long for two lines of the large type
+    ImFont* mono = nullptr;       // the kernel's source
     ImFont* mono_large = nullptr; // a float's bits, read from the back of the room
 };
 
@@ -33,6 +34,10 @@ struct ViewSettings {
     bool show_source = true;
     bool past_arrows = true;
     CameraMode camera = CameraMode::Follow;
+    bool present = false; // P: the caption, the canvas and the transport only
+    // A column that is wanted but folded (no room beside the canvas) opens over the stage.
+    bool controls_drawer = false;
+    bool source_drawer = false;
 };
 
 struct State {
@@ -41,6 +46,10 @@ struct State {
     std::string error;                         // why the latest settings did not trace
     std::string note;                          // the back end's fallback note
     bool note_dismissed = false;
+    // Where a new trace opened playback, when the settings changed: said beside the transport
+    // until the next step.
+    std::string step_note;
+    int step_note_at = -1; // the step it is about
     Playback playback;
     int block = 0; // the block the canvas shows
     ViewSettings view;
@@ -55,5 +64,13 @@ struct State {
     std::size_t frame() const;
     int steps() const;
 };
+
+// "tree-level 2", "clear-root": a step as the transport names it.
+std::string step_name(const scene::Model& m, int step);
+
+// Where playback opens in the trace of changed settings: the same step when it exists in the
+// new trace (same kernel, pass, step, level and block), else step 1; `note` says which.
+int where_after_retrace(const scene::Model* before, int step, const scene::Model& after,
+                        std::string& note);
 
 } // namespace pplab::ui

@@ -99,7 +99,7 @@ std::vector<AnswerLine> parse_answer(std::string_view text) {
             a.label = normalise_label(line.substr(0, colon));
             if (a.label.empty())
                 throw InputError(line_ref(number) + ": nothing before the ':'; write a label such "
-                                                    "as 'upsweep 1:' or leave the ':' out");
+                                                    "as 'upsweep 0:' or leave the ':' out");
             line = line.substr(colon + 1);
         }
         try {
@@ -113,7 +113,7 @@ std::vector<AnswerLine> parse_answer(std::string_view text) {
     }
     if (out.empty())
         throw InputError(
-            "the answer has no levels: write one level per line, e.g. 'upsweep 1: 1 3 3 7'");
+            "the answer has no levels: write one level per line, e.g. 'upsweep 0: 1 3 3 7'");
     return out;
 }
 

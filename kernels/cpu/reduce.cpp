@@ -49,7 +49,7 @@ void warp_reduce(std::vector<float>& lanes, OnStep on_step, int active = kWarp) 
 
 // The halving tree of §8.3 over a block's shared array.
 void tree(std::vector<float>& s, int block, Recorder& rec) {
-    int level = 1;
+    int level = 0;
     for (int stride = static_cast<int>(s.size()) / 2; stride > 0; stride >>= 1, ++level) {
         for (int t = 0; t < stride; ++t)
             s[t] += s[t + stride];

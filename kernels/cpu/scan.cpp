@@ -19,7 +19,7 @@ struct ScanOut {
 float scan_block(std::vector<float>& s, int block, bool inclusive, Recorder& rec) {
     const int B = static_cast<int>(s.size());
     rec(Step::Load, 0, block, -1, s);
-    int level = 1;
+    int level = 0;
     for (int stride = 1; stride < B; stride <<= 1, ++level) {
         // Writes of one level are disjoint, so a sequential loop over t is the lockstep.
         for (int t = 2 * stride - 1; t < B; t += 2 * stride)
@@ -29,7 +29,7 @@ float scan_block(std::vector<float>& s, int block, bool inclusive, Recorder& rec
     const float total = s[B - 1];
     s[B - 1] = 0.0f; // the root's carry: the sum of the empty sequence before the array
     rec(Step::ClearRoot, 0, block, -1, s);
-    level = 1;
+    level = 0;
     for (int stride = B / 2; stride > 0; stride >>= 1, ++level) {
         for (int t = 2 * stride - 1; t < B; t += 2 * stride) {
             const float carry = s[t];     // sum before this pair

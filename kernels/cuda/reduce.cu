@@ -35,11 +35,12 @@ __global__ void reduceNaive(const float* in, float* out, int n, Rec rec) {
     }
 }
 
-// The halving tree of §8.3 over s[0..TILE): level k leaves threads < TILE >> k active.
+// The halving tree of §8.3 over s[0..TILE). Levels count from 0, as the chapter's comments do:
+// level k leaves threads < TILE >> (k+1) active.
 template <class Rec>
 __device__ void tree(float* s, const Rec& rec) {
     const int TILE = blockDim.x;
-    int level = 1;
+    int level = 0;
     for (int stride = TILE / 2; stride > 0; stride >>= 1, ++level) {
         __syncthreads(); // make all writes visible
         if (threadIdx.x < stride)

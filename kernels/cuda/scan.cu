@@ -25,8 +25,9 @@ __device__ void scanBlock(float* s, bool inclusive, const Rec& rec) {
     const int n = blockDim.x;
 
     // --- Phase 1: upsweep (tree reduction, storing internal nodes)
-    // After level k, s[i] holds the sum of the 2^k elements ending at i.
-    int level = 1;
+    // After level k (from 0, as the chapter counts), s[i] holds the sum of the 2^(k+1)
+    // elements ending at i.
+    int level = 0;
     for (int stride = 1; stride < n; stride <<= 1, ++level) {
         __syncthreads();
         const int t = (threadIdx.x + 1) * 2 * stride - 1; // right child
@@ -46,7 +47,7 @@ __device__ void scanBlock(float* s, bool inclusive, const Rec& rec) {
 
     // At each level the pair rooted at right child t (left child t - stride) receives its
     // CARRY: the left child inherits it unchanged; the right child gets carry + left sum.
-    level = 1;
+    level = 0;
     for (int stride = n / 2; stride > 0; stride >>= 1, ++level) {
         __syncthreads();
         const int t = (threadIdx.x + 1) * 2 * stride - 1; // right child

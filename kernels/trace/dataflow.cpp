@@ -25,6 +25,19 @@ int log2_floor(int x) {
     return std::bit_width(static_cast<unsigned>(x)) - 1;
 }
 
+// Levels count from 0, as the chapter's comments do ("Level 0: threads 0..TILE/2-1 ..."):
+// "Level 0 (1st of 3)".
+std::string level_of(const char* name, int level, int levels) {
+    const int nth = level + 1;
+    const char* suffix = (nth % 100 >= 11 && nth % 100 <= 13) ? "th"
+                         : nth % 10 == 1                      ? "st"
+                         : nth % 10 == 2                      ? "nd"
+                         : nth % 10 == 3                      ? "rd"
+                                                              : "th";
+    return std::string(name) + " " + std::to_string(level) + " (" + std::to_string(nth) + suffix +
+           " of " + std::to_string(levels) + ")";
+}
+
 } // namespace
 
 Dataflow::Dataflow(const Trace& t) : t_(t), predecessor_(t.frames.size(), -1) {
@@ -134,7 +147,7 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
         unchanged_from_pred();
         break;
     case Step::TreeLevel: {
-        const int stride = B >> f.level;
+        const int stride = B >> (f.level + 1);
         for (int t = 0; t < stride; ++t) {
             w[t].thread = t;
             w[t].from = {P(t), P(t + stride)};
@@ -220,14 +233,14 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
         CellRef src{};
         std::string expr = idx("out", f.block) + " = " + idx("s", 0);
         if (r.algorithm == Algorithm::ReduceTree || r.algorithm == Algorithm::ReduceCoarsened) {
-            const int last = L > 0 ? find(Step::TreeLevel, f.pass, L, f.block, -1)
+            const int last = L > 0 ? find(Step::TreeLevel, f.pass, L - 1, f.block, -1)
                                    : find(Step::Load, f.pass, 0, f.block, -1);
             src = {last, 0};
         } else if (r.algorithm == Algorithm::ReduceFull) {
             src = {find(Step::FinalShuffle, f.pass, 5, f.block, -1), 0};
             expr = idx("out", f.block) + " = sum (lane 0 of the first warp)";
         } else if (info(r.algorithm).family == Family::Scan) {
-            const int root = L > 0 ? find(Step::Upsweep, f.pass, L, f.block, -1)
+            const int root = L > 0 ? find(Step::Upsweep, f.pass, L - 1, f.block, -1)
                                    : find(Step::Load, f.pass, 0, f.block, -1);
             src = {root, B - 1};
             expr = idx("totals", f.block) + " = " + idx("s", B - 1) + " (the upsweep's root)";
@@ -255,7 +268,7 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
         break;
     }
     case Step::Upsweep: {
-        const int stride = 1 << (f.level - 1);
+        const int stride = 1 << f.level;
         for (int tid = 0;; ++tid) {
             const int t = (tid + 1) * 2 * stride - 1; // right child
             if (t >= B)
@@ -273,7 +286,7 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
         unchanged_from_pred();
         break;
     case Step::Downsweep: {
-        const int stride = B >> f.level;
+        const int stride = B >> (f.level + 1);
         for (int tid = 0;; ++tid) {
             const int t = (tid + 1) * 2 * stride - 1;
             if (t >= B)
@@ -287,7 +300,7 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
             w[t - stride].expression = idx("s", t - stride) + " = carry (old " + idx("s", t) + ")";
         }
         unchanged_from_pred();
-        if (r.options.pitfall == Pitfall::NoFinalSync && f.level == L) {
+        if (r.options.pitfall == Pitfall::NoFinalSync && f.level == L - 1) {
             // Without the final barrier, whoever reads a slot next may run before its writer.
             for (int c = 0; c < B; ++c) {
                 const int reader = r.options.inclusive ? c - 1 : c;
@@ -302,7 +315,7 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
         break;
     }
     case Step::InclusiveShift: {
-        const int root = L > 0 ? find(Step::Upsweep, f.pass, L, f.block, -1)
+        const int root = L > 0 ? find(Step::Upsweep, f.pass, L - 1, f.block, -1)
                                : find(Step::Load, f.pass, 0, f.block, -1);
         for (int t = 0; t < B; ++t) {
             w[t].thread = t;
@@ -323,14 +336,15 @@ std::vector<CellWrite> Dataflow::writes(std::size_t index) const {
         while (levels[k].carry_pass != f.pass)
             ++k;
         const ScanLevel& next = levels[k + 1];
-        const int own = k == 0 && r.options.inclusive
-                            ? find(Step::InclusiveShift, levels[k].scan_pass, 0, f.block, -1)
-                            : (L > 0 ? find(Step::Downsweep, levels[k].scan_pass, L, f.block, -1)
-                                     : find(Step::ClearRoot, levels[k].scan_pass, 0, f.block, -1));
+        const int own =
+            k == 0 && r.options.inclusive
+                ? find(Step::InclusiveShift, levels[k].scan_pass, 0, f.block, -1)
+                : (L > 0 ? find(Step::Downsweep, levels[k].scan_pass, L - 1, f.block, -1)
+                         : find(Step::ClearRoot, levels[k].scan_pass, 0, f.block, -1));
         const int carry_block = f.block / B, carry_cell = f.block % B;
         const int carry = next.grid > 1
                               ? find(Step::AddCarries, next.carry_pass, 0, carry_block, -1)
-                              : (L > 0 ? find(Step::Downsweep, next.scan_pass, L, 0, -1)
+                              : (L > 0 ? find(Step::Downsweep, next.scan_pass, L - 1, 0, -1)
                                        : find(Step::ClearRoot, next.scan_pass, 0, 0, -1));
         for (int t = 0; t < B; ++t) {
             w[t].thread = t;
@@ -467,10 +481,10 @@ std::string Dataflow::caption(std::size_t index) const {
                ": each thread adds in[i] to its register sum (i += " + std::to_string(G * B) +
                " each round); no barrier";
     case Step::TreeLevel: {
-        const int stride = B >> f.level;
-        return where + "Level " + std::to_string(f.level) + " of " + std::to_string(L) + ": " +
-               range(0, stride - 1) + (stride == 1 ? " adds" : " add") + " s[t+" +
-               std::to_string(stride) + "] into s[t]; one barrier";
+        const int stride = B >> (f.level + 1);
+        return where + level_of("Level", f.level, L) + ": " + range(0, stride - 1) +
+               (stride == 1 ? " adds" : " add") + " s[t+" + std::to_string(stride) +
+               "] into s[t]; one barrier";
     }
     case Step::Shuffle: {
         const int offset = kWarpSize >> f.level;
@@ -533,29 +547,28 @@ std::string Dataflow::caption(std::size_t index) const {
                " adds its total to the single sum (arrival order is the "
                "hardware's choice)";
     case Step::Upsweep: {
-        const int stride = 1 << (f.level - 1);
+        const int stride = 1 << f.level;
         const int active = B / (2 * stride);
-        return where + "Upsweep level " + std::to_string(f.level) + " of " + std::to_string(L) +
-               " (stride " + std::to_string(stride) +
-               "): " + plural(active, "thread adds", "threads each add") + " s[t-" +
-               std::to_string(stride) + "] into the right child s[t]; one barrier";
+        return where + level_of("Upsweep level", f.level, L) + " (stride " +
+               std::to_string(stride) + "): " + plural(active, "thread adds", "threads each add") +
+               " s[t-" + std::to_string(stride) + "] into the right child s[t]; one barrier";
     }
     case Step::ClearRoot:
         return where + "Clear the root: s[" + std::to_string(B - 1) +
                "] = 0, the carry of the empty sequence before the array";
     case Step::Downsweep: {
-        const int stride = B >> f.level;
+        const int stride = B >> (f.level + 1);
         const int active = B / (2 * stride);
         const bool missing = r.options.pitfall == Pitfall::NoFinalSync;
-        return where + "Downsweep level " + std::to_string(f.level) + " of " + std::to_string(L) +
-               " (stride " + std::to_string(stride) +
-               "): " + plural(active, "thread passes", "threads pass") +
+        return where + level_of("Downsweep level", f.level, L) + " (stride " +
+               std::to_string(stride) + "): " + plural(active, "thread passes", "threads pass") +
                " the carry s[t] unchanged to the left child and carry + left sum to the right "
                "child" +
-               (f.level == L ? missing ? "; the final barrier is MISSING: the reads that follow "
+               (f.level == L - 1 ? missing
+                                       ? "; the final barrier is MISSING: the reads that follow "
                                          "may run before these writes (marked)"
                                        : "; then the final barrier"
-                             : "");
+                                 : "");
     }
     case Step::InclusiveShift:
         return where + "Inclusive result: every slot takes its right neighbour's exclusive sum; "

@@ -24,7 +24,8 @@ namespace {
 using FloatJson = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t,
                                        std::uint64_t, float>;
 
-constexpr int kFormatVersion = 1;
+// 2: tree levels (tree-level, upsweep, downsweep) count from 0, as the chapter's comments do.
+constexpr int kFormatVersion = 2;
 
 std::string join(const std::vector<float>& v, const char* sep = " ") {
     std::string s;

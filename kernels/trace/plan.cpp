@@ -73,9 +73,9 @@ void add_full_block(LaunchBuilder& b, int grid, int block, int rounds) {
 void add_scan_block(LaunchBuilder& b, int grid, int block, bool inclusive, bool totals) {
     const int L = log2_floor(block);
     b.add(Step::Load, Buffer::Shared, 0, 1, grid, 0, block)
-        .add(Step::Upsweep, Buffer::Shared, 1, L, grid, 0, block)
+        .add(Step::Upsweep, Buffer::Shared, 0, L, grid, 0, block)
         .add(Step::ClearRoot, Buffer::Shared, 0, 1, grid, 0, block)
-        .add(Step::Downsweep, Buffer::Shared, 1, L, grid, 0, block);
+        .add(Step::Downsweep, Buffer::Shared, 0, L, grid, 0, block);
     if (inclusive)
         b.add(Step::InclusiveShift, Buffer::Shared, 0, 1, grid, 0, block);
     if (totals)
@@ -158,7 +158,7 @@ Plan make_plan(const Request& r) {
     case Algorithm::ReduceTree:
         LaunchBuilder(plan, "reduceTree", G, B, n)
             .add(Step::Load, Buffer::Shared, 0, 1, G, 0, B)
-            .add(Step::TreeLevel, Buffer::Shared, 1, L, G, 0, B)
+            .add(Step::TreeLevel, Buffer::Shared, 0, L, G, 0, B)
             .add(Step::BlockTotal, Buffer::Global, 0, 1, G, 0, 1);
         break;
     case Algorithm::ReduceCoarsened:
@@ -166,7 +166,7 @@ Plan make_plan(const Request& r) {
         LaunchBuilder(plan, "reduceCoarsened", G, B, n)
             .add(Step::Accumulate, Buffer::Registers, 1, plan.rounds, G, 0, B)
             .add(Step::Load, Buffer::Shared, 0, 1, G, 0, B)
-            .add(Step::TreeLevel, Buffer::Shared, 1, L, G, 0, B)
+            .add(Step::TreeLevel, Buffer::Shared, 0, L, G, 0, B)
             .add(Step::BlockTotal, Buffer::Global, 0, 1, G, 0, 1);
         break;
     case Algorithm::ReduceShuffle:

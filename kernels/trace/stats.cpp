@@ -49,8 +49,8 @@ public:
             c.global_reads = c.additions = in_round(f.level, 0, B);
             break;
         case Step::TreeLevel:
-        case Step::Upsweep: { // level k: B >> k threads each add two values into one
-            const long long active = B >> f.level;
+        case Step::Upsweep: { // level k (from 0): B >> (k + 1) threads each add two values
+            const long long active = B >> (f.level + 1);
             c.barriers = 1;
             c.shared_reads = 2 * active;
             c.shared_writes = c.additions = active;
@@ -105,12 +105,12 @@ public:
             }
             break;
         case Step::Downsweep: {
-            const long long active = 1LL << (f.level - 1);
+            const long long active = 1LL << f.level;
             c.barriers = 1;
             c.shared_reads = 2 * active;
             c.shared_writes = 2 * active;
             c.additions = active;
-            if (f.level == levels) {
+            if (f.level == levels - 1) {
                 // the final __syncthreads() before the result is read (the pitfall omits it)
                 c.barriers += r.options.pitfall == Pitfall::NoFinalSync ? 0 : 1;
                 if (l.segment(Step::InclusiveShift) < 0)

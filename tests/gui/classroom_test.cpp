@@ -75,14 +75,14 @@ TEST_F(Classroom, PracticeChecksExplainsAndSummarises) {
     EXPECT_EQ(st.model->request().input, (std::vector<float>{1, 2, 3, 4}));
     Practice& p = st.classroom.practice;
     ASSERT_TRUE(p.on);
-    const int down1 = frame_of(Step::Downsweep, 1), down2 = frame_of(Step::Downsweep, 2);
-    ASSERT_EQ(p.level.frames, std::vector<int>{down1});
-    EXPECT_EQ(p.level.labels.front(), "downsweep 1");
+    const int down0 = frame_of(Step::Downsweep, 0), down1 = frame_of(Step::Downsweep, 1);
+    ASSERT_EQ(p.level.frames, std::vector<int>{down0});
+    EXPECT_EQ(p.level.labels.front(), "downsweep 0");
     EXPECT_EQ(st.playback.step, p.level.step - 1) << "the canvas shows the level before";
     EXPECT_EQ(st.model->steps()[static_cast<std::size_t>(st.playback.step)].step, Step::ClearRoot);
     frame();
-    ASSERT_TRUE(canvas_cell(down1, 0));
-    EXPECT_EQ(canvas_cell(down1, 0)->role, scene::CellRole::Future) << "the level is hidden";
+    ASSERT_TRUE(canvas_cell(down0, 0));
+    EXPECT_EQ(canvas_cell(down0, 0)->role, scene::CellRole::Future) << "the level is hidden";
 
     // An empty cell and a word are refused, not counted.
     type({"1", "0", "", "3"});
@@ -104,15 +104,15 @@ TEST_F(Classroom, PracticeChecksExplainsAndSummarises) {
     const std::string& why = p.level.why.front()[3];
     EXPECT_NE(why.find("expected 3, you wrote 4"), std::string::npos) << why;
     EXPECT_NE(why.find("Thread 0"), std::string::npos) << "the thread that wrote it: " << why;
-    EXPECT_NE(why.find("downsweep 1"), std::string::npos) << "the step: " << why;
+    EXPECT_NE(why.find("downsweep 0"), std::string::npos) << "the step: " << why;
     EXPECT_TRUE(p.level.why.front()[0].empty());
     EXPECT_EQ(st.playback.step, p.level.step - 1) << "a wrong level stays hidden";
     frame();
-    const scene::Cell* wrong = canvas_cell(down1, 3);
+    const scene::Cell* wrong = canvas_cell(down0, 3);
     ASSERT_TRUE(wrong);
     EXPECT_TRUE(wrong->marks.wrong);
     EXPECT_EQ(wrong->text, "4") << "the canvas shows what the student wrote";
-    EXPECT_TRUE(canvas_cell(down1, 1)->marks.right);
+    EXPECT_TRUE(canvas_cell(down0, 1)->marks.right);
     keep("practice-wrong");
 
     // Fixed: right at the second check; the level appears.
@@ -126,7 +126,7 @@ TEST_F(Classroom, PracticeChecksExplainsAndSummarises) {
 
     // The next level, right first time.
     practice_next(st);
-    ASSERT_EQ(p.level.frames, std::vector<int>{down2});
+    ASSERT_EQ(p.level.frames, std::vector<int>{down1});
     EXPECT_EQ(st.playback.step, p.level.step - 1);
     practice_copy_above(st);
     EXPECT_EQ(p.level.typed.front(), (std::vector<std::string>{"1", "0", "3", "3"}));
@@ -148,7 +148,7 @@ TEST_F(Classroom, PracticeChecksExplainsAndSummarises) {
     practice_next(st);
     EXPECT_EQ(p.level.step, -1);
     practice_level(st, 1);
-    EXPECT_EQ(p.level.labels.front(), "upsweep 1");
+    EXPECT_EQ(p.level.labels.front(), "upsweep 0");
     practice_reveal(st);
     EXPECT_TRUE(p.level.revealed);
     EXPECT_EQ(st.playback.step, 1);
@@ -197,7 +197,7 @@ TEST_F(Classroom, PracticeWorksForEveryAlgorithm) {
     }
 }
 
-// A hand-trace file with a mistake in downsweep 1: the levels' verdicts, the first mistake
+// A hand-trace file with a mistake in downsweep 0: the levels' verdicts, the first mistake
 // explained, the cells marked on the canvas, and a click away from the step.
 TEST_F(Classroom, HandTraceFileComparedOnTheCanvas) {
     show(list_of(Algorithm::ScanBlelloch, "1, 2, 3, 4"));
@@ -205,8 +205,8 @@ TEST_F(Classroom, HandTraceFileComparedOnTheCanvas) {
     {
         std::ofstream f(path);
         f << "# Exercise 3, by hand\n"
-             "load: 1 2 3 4\nupsweep 1: 1 3 3 7\nupsweep 2: 1 3 3 10\nclear-root: 1 3 3 0\n"
-             "downsweep 1: 1 0 3 4\ndownsweep 2: 0 1 3 6\n";
+             "load: 1 2 3 4\nupsweep 0: 1 3 3 7\nupsweep 1: 1 3 3 10\nclear-root: 1 3 3 0\n"
+             "downsweep 0: 1 0 3 4\ndownsweep 1: 0 1 3 6\n";
     }
     HandTrace& h = st.classroom.hand;
     h.path = path.string();
@@ -217,34 +217,34 @@ TEST_F(Classroom, HandTraceFileComparedOnTheCanvas) {
     ASSERT_EQ(h.result->levels.size(), 6u);
     ASSERT_EQ(h.result->first_wrong(), 4);
     const LevelVerdict& v = h.result->levels[4];
-    EXPECT_EQ(v.label, "downsweep 1");
+    EXPECT_EQ(v.label, "downsweep 0");
     EXPECT_EQ(v.wrong_cells, std::vector<int>{3});
     EXPECT_NE(v.explanation.find("expected 3, you wrote 4"), std::string::npos) << v.explanation;
     EXPECT_TRUE(h.result->levels[5].right);
 
-    const int down1 = frame_of(Step::Downsweep, 1), up1 = frame_of(Step::Upsweep, 1);
+    const int down0 = frame_of(Step::Downsweep, 0), up0 = frame_of(Step::Upsweep, 0);
     st.playback.go_to(0, st.steps());
     frame();
     // Not reached yet: the student's values in the outlines; reached: the trace's, bordered.
-    ASSERT_TRUE(canvas_cell(down1, 3));
-    EXPECT_TRUE(canvas_cell(down1, 3)->marks.wrong);
-    EXPECT_EQ(canvas_cell(down1, 3)->text, "4");
-    EXPECT_TRUE(canvas_cell(up1, 1)->marks.right);
-    EXPECT_NE(explain_answer(st, CellRef{down1, 3}).find("you wrote 4"), std::string::npos);
-    EXPECT_TRUE(explain_answer(st, CellRef{down1, 2}).empty());
+    ASSERT_TRUE(canvas_cell(down0, 3));
+    EXPECT_TRUE(canvas_cell(down0, 3)->marks.wrong);
+    EXPECT_EQ(canvas_cell(down0, 3)->text, "4");
+    EXPECT_TRUE(canvas_cell(up0, 1)->marks.right);
+    EXPECT_NE(explain_answer(st, CellRef{down0, 3}).find("you wrote 4"), std::string::npos);
+    EXPECT_TRUE(explain_answer(st, CellRef{down0, 2}).empty());
     hand_trace_show_first_mistake(st);
-    EXPECT_EQ(st.playback.step, st.model->step_of(static_cast<std::size_t>(down1)));
+    EXPECT_EQ(st.playback.step, st.model->step_of(static_cast<std::size_t>(down0)));
     open_classroom(st, ClassroomTab::HandTrace);
     window.still();
-    EXPECT_EQ(canvas_cell(down1, 3)->text, "3") << "on screen: the trace's value";
-    EXPECT_TRUE(canvas_cell(down1, 3)->marks.wrong);
+    EXPECT_EQ(canvas_cell(down0, 3)->text, "3") << "on screen: the trace's value";
+    EXPECT_TRUE(canvas_cell(down0, 3)->marks.wrong);
     keep("hand-trace");
 
     // Mistakes in the file itself are said inline.
-    h.text = "upsweep 9: 1 2 3 4";
+    h.text = "upsweep 8: 1 2 3 4";
     hand_trace_check(st);
     EXPECT_FALSE(h.result);
-    EXPECT_NE(h.error.find("no level is called 'upsweep 9'"), std::string::npos) << h.error;
+    EXPECT_NE(h.error.find("no level is called 'upsweep 8'"), std::string::npos) << h.error;
     h.path = (std::filesystem::temp_directory_path() / "pplab-no-such-file.txt").string();
     hand_trace_read(h);
     EXPECT_NE(h.error.find("cannot read"), std::string::npos);
@@ -538,7 +538,7 @@ TEST_F(Classroom, DroppedFilesOpenInTheClassroom) {
     const auto answer = dir / "pplab-dropped-answer.txt";
     {
         std::ofstream f(answer);
-        f << "downsweep 2: 0 1 3 6\n";
+        f << "downsweep 1: 0 1 3 6\n";
     }
     window.app().open_file(answer.string());
     ASSERT_TRUE(st.classroom.hand.result) << st.classroom.hand.error;

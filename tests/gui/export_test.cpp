@@ -9,6 +9,9 @@
 #include "export/run.hpp"
 #include "export/svg.hpp"
 #include "render/gl_renderer.hpp"
+#include "render/picture.hpp"
+
+#include "pplab/stats.hpp"
 
 #include <gtest/gtest.h>
 #include <stb_image.h>
@@ -369,7 +372,7 @@ protected:
 };
 
 TEST_F(RenderCli, SvgOfAFrame) {
-    const Outcome r = render("--algo scan-blelloch --input 1,2,3,4 --frame 5 --svg b.svg");
+    const Outcome r = render("--algo scan-blelloch --input 1,2,3,4 --step 6 --svg b.svg");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(listing(), std::vector<std::string>{"b.svg"}) << "the SVG alone: no PNG asked for";
     std::stringstream doc;
@@ -380,14 +383,66 @@ TEST_F(RenderCli, SvgOfAFrame) {
     EXPECT_NE(std::find(shown.begin(), shown.end(), "6"), shown.end()) << "the scan's total";
 }
 
+// The numbering of steps is the window's transport's: --step K draws what the transport calls
+// "step K of N", and the picture says so.
+TEST_F(RenderCli, StepsAreNumberedAsTheTransportNumbersThem) {
+    const Outcome r = render("--algo reduce-tree --n 12 --block 8 --gen seq --step 3 --svg t.svg");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::stringstream doc;
+    doc << std::ifstream(dir / "t.svg").rdbuf();
+    const std::vector<std::string> shown = texts(parse(doc.str()));
+    EXPECT_TRUE(std::any_of(shown.begin(), shown.end(), [](const std::string& t) {
+        return t.find("step 3 of 5") != std::string::npos;
+    })) << "the picture's header counts steps as the transport does";
+    fs::remove(dir / "t.svg");
+    expect_bad_input("--algo reduce-tree --n 12 --block 8 --step 2 --shown-block 9 --svg x.svg",
+                     "block 9");
+    expect_bad_input("--algo reduce-tree --n 12 --step 1 --size 12by3 --svg x.svg", "--size");
+}
+
+// Exports count what the window counts at the same step: through the whole playback step,
+// every block included. The oracle adds each frame's own cost up to the step's last frame.
+TEST(Counters, PicturesCountWhatTheWindowCountsAtEveryStep) {
+    for (const Request& r : {test::request(Algorithm::ReduceTree, test::seq(12), 8),
+                             test::request(Algorithm::ScanMultiblock, test::seq(40), 8),
+                             test::request(Algorithm::HistPrivatised,
+                                           generate(Generator::Skewed, 300, 3, 16), 64, 16)}) {
+        const auto m = test::trace(r);
+        for (std::size_t f = 0; f < m->trace().frames.size(); ++f) {
+            const int step = m->step_of(f);
+            Counters expect;
+            for (std::size_t i = 0; i < m->trace().frames.size(); ++i)
+                if (m->step_of(i) <= step)
+                    expect += frame_cost(m->trace(), i);
+            EXPECT_EQ(m->counters_at(step), expect) << "frame " << f;
+            const std::string line = render::counters_line(*m, f);
+            if (expect.shared_reads > 0) {
+                EXPECT_NE(line.find("shared reads " + std::to_string(expect.shared_reads)),
+                          std::string::npos)
+                    << line;
+            }
+            if (expect.global_writes > 0) {
+                EXPECT_NE(line.find("global writes " + std::to_string(expect.global_writes)),
+                          std::string::npos)
+                    << line;
+            }
+        }
+    }
+    // The case: reduceTree n 12 block 8, at step 5 of 5, from block 1's frame.
+    const auto m = test::trace(test::request(Algorithm::ReduceTree, test::seq(12), 8));
+    const std::string line = render::counters_line(*m, m->frame_at(4, 1));
+    EXPECT_NE(line.find("shared reads 30"), std::string::npos) << line;
+    EXPECT_NE(line.find("global writes 2"), std::string::npos) << line;
+}
+
 TEST_F(RenderCli, BadInputIsOneLineAndNoFile) {
-    expect_bad_input("--algo reduce-tree --n 16 --svg x.svg", "--frame");
-    expect_bad_input("--algo reduce-tree --n 16 --frame 999 --svg x.svg", "frame 999");
-    expect_bad_input("--algo reduce-tree --n 16 --frame 1 --svg nowhere/x.svg", "nowhere");
+    expect_bad_input("--algo reduce-tree --n 16 --svg x.svg", "--step");
+    expect_bad_input("--algo reduce-tree --n 16 --step 999 --svg x.svg", "step 999");
+    expect_bad_input("--algo reduce-tree --n 16 --step 1 --svg nowhere/x.svg", "nowhere");
     expect_bad_input("--algo reduce-tree --n 16 --gif nowhere/x.gif", "nowhere");
     expect_bad_input("--algo reduce-tree --n 16 --gif x.gif --delay 5", "--delay");
-    expect_bad_input("--algo reduce-tree --n 16 --gif x.gif --frame 2", "--frame");
-    expect_bad_input("--algo nope --frame 0 --svg x.svg", "nope");
+    expect_bad_input("--algo reduce-tree --n 16 --gif x.gif --step 2", "--step");
+    expect_bad_input("--algo nope --step 1 --svg x.svg", "nope");
 }
 
 } // namespace

@@ -44,7 +44,7 @@ int main() {
         for (const float anim : {1.0f, 0.5f}) {
             const auto m = test::trace(test::request(Algorithm::ReduceTree, test::seq(n), block));
             const std::size_t frame =
-                static_cast<std::size_t>(m->dataflow().find(Step::TreeLevel, 0, 1, 0, -1));
+                static_cast<std::size_t>(m->dataflow().find(Step::TreeLevel, 0, 0, 0, -1));
             scene::ViewOptions vo;
             scene::Scene s = scene::build(*m, frame, vo);
             scene::Camera cam = scene::fit(s.bounds, w, h, 20);

@@ -18,9 +18,10 @@ HeadlessWindow::HeadlessWindow(int width, int height) {
     io.KeyMap[ImGuiKey_LeftArrow] = kLeft;
     io.KeyMap[ImGuiKey_Home] = kHome;
     io.KeyMap[ImGuiKey_End] = kEnd;
+    io.KeyMap[ImGuiKey_Escape] = kEscape;
     if (!ImGui_ImplOpenGL3_Init("#version 330 core"))
         throw std::runtime_error("ImGui's OpenGL 3 backend did not start");
-    app_ = std::make_unique<ui::App>(ui::Platform{{}, {kEqual, kMinus, -1, -1, kF}});
+    app_ = std::make_unique<ui::App>(ui::Platform{{}, {kEqual, kMinus, -1, -1, kF, kP}});
     target_.resize(width, height);
 }
 

@@ -16,7 +16,7 @@ namespace pplab::test {
 
 // Key codes of this headless "platform" (GLFW's, as the window uses them).
 inline constexpr int kSpace = 32, kRight = 262, kLeft = 263, kHome = 268, kEnd = 269;
-inline constexpr int kEqual = 61, kMinus = 45, kF = 70;
+inline constexpr int kEqual = 61, kMinus = 45, kF = 70, kP = 80, kEscape = 256;
 
 class HeadlessWindow {
 public:

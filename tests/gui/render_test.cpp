@@ -114,14 +114,14 @@ INSTANTIATE_TEST_SUITE_P(Views, EveryView, ::testing::ValuesIn(test::view_cases(
 
 TEST_F(Offscreen, HighlightIsWhereTheSceneSaysForTheTree) {
     const auto m = test::trace(test::request(Algorithm::ReduceTree, test::seq(8), 8));
-    const std::size_t level1 =
-        static_cast<std::size_t>(m->dataflow().find(Step::TreeLevel, 0, 1, 0, -1));
+    const std::size_t level0 =
+        static_cast<std::size_t>(m->dataflow().find(Step::TreeLevel, 0, 0, 0, -1));
     PictureOptions o;
-    const Picture p = picture(gl.renderer, gl.target, *m, level1, o);
+    const Picture p = picture(gl.renderer, gl.target, *m, level0, o);
     const scene::Palette pal = scene::palette(o.theme);
     int written = 0;
     for (const scene::Cell& cell : p.scene.cells) {
-        if (!cell.ref || cell.ref->frame != static_cast<int>(level1))
+        if (!cell.ref || cell.ref->frame != static_cast<int>(level0))
             continue;
         const scene::Vec2 at = p.camera.to_screen(
             {cell.rect.x + cell.rect.w * 0.5f, cell.rect.y + cell.rect.h * 0.15f},
@@ -129,7 +129,7 @@ TEST_F(Offscreen, HighlightIsWhereTheSceneSaysForTheTree) {
         const int d =
             distance(p.image.at(static_cast<int>(at.x), static_cast<int>(at.y)), pal.highlight);
         if (cell.ref->cell < 4) {
-            EXPECT_LT(d, 24) << "s[" << cell.ref->cell << "] was written by level 1";
+            EXPECT_LT(d, 24) << "s[" << cell.ref->cell << "] was written by level 0";
             ++written;
         } else {
             EXPECT_GT(d, 100) << "s[" << cell.ref->cell << "] was not";

@@ -57,15 +57,15 @@ int find_frame(const Model& m, Step st, int level, int block = 0, int warp = -1)
     return m.dataflow().find(st, 0, level, block, warp);
 }
 
-// Exercise 3: the downsweep on [1, 2, 3, 4]; level 2 ends in [0, 1, 3, 6].
+// Exercise 3: the downsweep on [1, 2, 3, 4]; level 1 ends in [0, 1, 3, 6].
 TEST(SceneBuilder, BlellochDownsweepOn1234) {
     const auto m = trace(request(Algorithm::ScanBlelloch, {1, 2, 3, 4}, 4));
+    const int down0 = find_frame(*m, Step::Downsweep, 0);
     const int down1 = find_frame(*m, Step::Downsweep, 1);
-    const int down2 = find_frame(*m, Step::Downsweep, 2);
-    ASSERT_GE(down2, 0);
-    const Scene s = build(*m, static_cast<std::size_t>(down2), {});
+    ASSERT_GE(down1, 0);
+    const Scene s = build(*m, static_cast<std::size_t>(down1), {});
 
-    const auto row = cells_of(s, down2);
+    const auto row = cells_of(s, down1);
     ASSERT_EQ(row.size(), 4u);
     const std::vector<std::string> expect = {"0", "1", "3", "6"};
     for (std::size_t i = 0; i < 4; ++i) {
@@ -74,25 +74,25 @@ TEST(SceneBuilder, BlellochDownsweepOn1234) {
         EXPECT_EQ(row[i]->fill, kPal.highlight);
     }
     // The carry (old s[t]) goes left unchanged and stays right; the left sum joins it on the right.
-    const Rect& c1 = cell_at(s, down1, 1).rect;
-    const Rect& c3 = cell_at(s, down1, 3).rect;
+    const Rect& c1 = cell_at(s, down0, 1).rect;
+    const Rect& c3 = cell_at(s, down0, 3).rect;
     EXPECT_TRUE(has_arrow(s, c1, row[0]->rect, kPal.carry))
         << "carry of the pair (0, 1) passed left";
     EXPECT_TRUE(has_arrow(s, c1, row[1]->rect, kPal.carry)) << "carry kept by the right child";
-    EXPECT_TRUE(has_arrow(s, cell_at(s, down1, 0).rect, row[1]->rect, kPal.left_sum));
+    EXPECT_TRUE(has_arrow(s, cell_at(s, down0, 0).rect, row[1]->rect, kPal.left_sum));
     EXPECT_TRUE(has_arrow(s, c3, row[2]->rect, kPal.carry));
     EXPECT_TRUE(has_arrow(s, c3, row[3]->rect, kPal.carry));
-    EXPECT_TRUE(has_arrow(s, cell_at(s, down1, 2).rect, row[3]->rect, kPal.left_sum));
+    EXPECT_TRUE(has_arrow(s, cell_at(s, down0, 2).rect, row[3]->rect, kPal.left_sum));
     EXPECT_EQ(count_arrows(s, kPal.carry), 4u);
     EXPECT_EQ(count_arrows(s, kPal.left_sum), 2u);
-    EXPECT_NE(s.caption.find("Downsweep level 2"), std::string::npos);
+    EXPECT_NE(s.caption.find("Downsweep level 1"), std::string::npos);
 }
 
-// The tree's level 2 at block 8: threads 0-1 add s[t+2] into s[t].
+// The tree's level 1 at block 8: threads 0-1 add s[t+2] into s[t].
 TEST(SceneBuilder, TreeLevel2AtBlock8) {
     const auto m = trace(request(Algorithm::ReduceTree, seq(8), 8));
-    const int l1 = find_frame(*m, Step::TreeLevel, 1);
-    const int l2 = find_frame(*m, Step::TreeLevel, 2);
+    const int l1 = find_frame(*m, Step::TreeLevel, 0);
+    const int l2 = find_frame(*m, Step::TreeLevel, 1);
     const Scene s = build(*m, static_cast<std::size_t>(l2), {});
     const auto row = cells_of(s, l2);
     ASSERT_EQ(row.size(), 8u);
@@ -119,7 +119,7 @@ TEST(SceneBuilder, TreeLevel2AtBlock8) {
     });
     EXPECT_EQ(lit, 2);
     // Level 3 is not reached yet: its cells are empty outlines.
-    for (const Cell* c : cells_of(s, find_frame(*m, Step::TreeLevel, 3))) {
+    for (const Cell* c : cells_of(s, find_frame(*m, Step::TreeLevel, 2))) {
         EXPECT_EQ(c->role, CellRole::Future);
         EXPECT_TRUE(c->text.empty());
     }
@@ -153,7 +153,7 @@ TEST(SceneBuilder, ShuffleOffset16) {
 // Mid-transition the values are on their way: movers exist and nothing is lit yet.
 TEST(SceneBuilder, ValuesTravelAlongTheirArrows) {
     const auto m = trace(request(Algorithm::ReduceTree, seq(8), 8));
-    const auto l1 = static_cast<std::size_t>(find_frame(*m, Step::TreeLevel, 1));
+    const auto l1 = static_cast<std::size_t>(find_frame(*m, Step::TreeLevel, 0));
     const Scene start = build(*m, l1, {}, 0.0f);
     const Scene mid = build(*m, l1, {}, 0.5f);
     const Scene end = build(*m, l1, {}, 1.0f);
@@ -212,9 +212,27 @@ TEST(SceneBuilder, EveryStepOfEveryView) {
     }
 }
 
+// A colour means one thing in a view: no two legend entries share one, in either theme.
+TEST(SceneBuilder, LegendColoursAreDistinctInEveryView) {
+    for (const auto& c : test::view_cases()) {
+        const auto m = trace(c.request);
+        for (const Theme theme : {Theme::Light, Theme::Dark})
+            for (std::size_t step = 0; step < m->steps().size(); ++step) {
+                ViewOptions o;
+                o.theme = theme;
+                const Scene s = build(*m, m->frame_at(static_cast<int>(step), 0), o);
+                for (std::size_t i = 0; i < s.legend.size(); ++i)
+                    for (std::size_t j = i + 1; j < s.legend.size(); ++j)
+                        EXPECT_FALSE(s.legend[i].color == s.legend[j].color)
+                            << c.name << " step " << step << ": '" << s.legend[i].text << "' and '"
+                            << s.legend[j].text << "'";
+            }
+    }
+}
+
 TEST(SceneBuilder, HitTestFindsTheCellUnderThePoint) {
     const auto m = trace(request(Algorithm::ReduceTree, seq(8), 8));
-    const int l2 = find_frame(*m, Step::TreeLevel, 2);
+    const int l2 = find_frame(*m, Step::TreeLevel, 1);
     const Scene s = build(*m, static_cast<std::size_t>(l2), {});
     const Cell& c = cell_at(s, l2, 1);
     const Cell* hit = hit_test(s, c.rect.center());
@@ -227,10 +245,11 @@ TEST(SceneBuilder, StepsGroupBlocksAndKeepTheirPlace) {
     const auto m = trace(request(Algorithm::ReduceTree, seq(16), 8)); // 2 blocks, 3 levels
     ASSERT_EQ(m->steps().size(), 5u);                                 // load, 3 levels, totals
     EXPECT_EQ(m->trace().frames[m->frame_at(2, 1)].block, 1);
-    EXPECT_EQ(m->trace().frames[m->frame_at(2, 1)].level, 2);
+    EXPECT_EQ(m->trace().frames[m->frame_at(2, 1)].level, 1)
+        << "step 2 is tree level 1 (levels count from 0)";
     const StepKey k = m->key(2);
     const auto wider = trace(request(Algorithm::ReduceTree, seq(64), 16)); // 4 levels now
-    EXPECT_EQ(wider->steps()[static_cast<std::size_t>(wider->find(k))].level, 2);
+    EXPECT_EQ(wider->steps()[static_cast<std::size_t>(wider->find(k))].level, 1);
     // The fold carries global bins from block to block: one playback step per block.
     const auto h =
         trace(request(Algorithm::HistPrivatised, generate(Generator::Skewed, 300, 3, 16), 64, 16));
@@ -279,14 +298,14 @@ TEST(Pitfalls, NonPowerOfTwoMarksTheElementsNeverAdded) {
         EXPECT_EQ(cell_at(s, CellRef::kInput, k).marks.never_added, lost) << "in[" << k << "]";
     }
     EXPECT_EQ(cell_at(s, load, 2).border, kPal.never_added);
-    // Level 1 folds s[5] into s[2] (9), which level 2 never reads; the values left in s[3]
+    // Level 0 folds s[5] into s[2] (9), which level 1 never reads; the values left in s[3]
     // and s[4] were added into s[0] and s[1], so they are not marked.
-    const int l1 = find_frame(*m, Step::TreeLevel, 1), l2 = find_frame(*m, Step::TreeLevel, 2);
+    const int l1 = find_frame(*m, Step::TreeLevel, 0), l2 = find_frame(*m, Step::TreeLevel, 1);
     EXPECT_EQ(cell_at(s, l1, 2).text, "9");
     for (int k = 0; k < 6; ++k) {
         const bool lost = k == 2 || k == 5;
-        EXPECT_EQ(cell_at(s, l1, k).marks.never_added, lost) << "level 1, s[" << k << "]";
-        EXPECT_EQ(cell_at(s, l2, k).marks.never_added, lost) << "level 2, s[" << k << "]";
+        EXPECT_EQ(cell_at(s, l1, k).marks.never_added, lost) << "level 0, s[" << k << "]";
+        EXPECT_EQ(cell_at(s, l2, k).marks.never_added, lost) << "level 1, s[" << k << "]";
     }
     EXPECT_EQ(cell_at(s, total, 0).text, "12");
     EXPECT_TRUE(has_label(s, "s[2], s[5] never added"));
@@ -333,13 +352,13 @@ TEST(Pitfalls, PartialWarpGreysTheAbsentLanesAndMarksUndefinedValues) {
 TEST(Pitfalls, MissingFinalSyncMarksTheHazards) {
     const auto m = trace(
         with_pitfall(request(Algorithm::ScanBlelloch, {1, 2, 3, 4}, 4), Pitfall::NoFinalSync));
+    const int down0 = find_frame(*m, Step::Downsweep, 0);
     const int down1 = find_frame(*m, Step::Downsweep, 1);
-    const int down2 = find_frame(*m, Step::Downsweep, 2);
-    const Scene s = build(*m, static_cast<std::size_t>(down2), {});
-    const auto& writes = m->writes(static_cast<std::size_t>(down2));
+    const Scene s = build(*m, static_cast<std::size_t>(down1), {});
+    const auto& writes = m->writes(static_cast<std::size_t>(down1));
     int hazards = 0;
     for (int c = 0; c < 4; ++c) {
-        const Cell& cell = cell_at(s, down2, c);
+        const Cell& cell = cell_at(s, down1, c);
         const bool hazard = !writes[static_cast<std::size_t>(c)].hazard.empty();
         EXPECT_EQ(cell.marks.hazard, hazard) << c;
         if (hazard) {
@@ -348,9 +367,9 @@ TEST(Pitfalls, MissingFinalSyncMarksTheHazards) {
         }
     }
     EXPECT_EQ(hazards, 3) << "s[1], s[2], s[3] are read by another thread than their writer";
-    EXPECT_FALSE(cell_at(s, down1, 1).marks.hazard) << "a barrier follows the first level";
+    EXPECT_FALSE(cell_at(s, down0, 1).marks.hazard) << "a barrier follows the first level";
     EXPECT_TRUE(has_legend(s, kPal.hazard));
-    EXPECT_EQ(cell_at(s, down2, 3).text, "6") << "the values themselves are the right ones";
+    EXPECT_EQ(cell_at(s, down1, 3).text, "6") << "the values themselves are the right ones";
     EXPECT_TRUE(has_label(s, "no __syncthreads() here"));
     EXPECT_FALSE(has_label(s, "__syncthreads(): the final barrier"));
 }
@@ -385,20 +404,20 @@ TEST(Pitfalls, EveryLaneWritesShowsTheRaceAndNoInventedResult) {
 TEST(Answers, HiddenLevelShowsTheStudentsValuesMarked) {
     const auto m = trace(request(Algorithm::ScanBlelloch, {1, 2, 3, 4}, 4));
     const int clear = find_frame(*m, Step::ClearRoot, 0);
-    const int down1 = find_frame(*m, Step::Downsweep, 1); // 1 0 3 3
+    const int down0 = find_frame(*m, Step::Downsweep, 0); // 1 0 3 3
     Scene s = build(*m, static_cast<std::size_t>(clear), {});
     const Rect focus_before = s.focus;
-    AnswerRow row{down1,
+    AnswerRow row{down0,
                   {"1", "0", "3", "4"},
                   {Verdict::Right, Verdict::Right, Verdict::Right, Verdict::Wrong},
                   true};
     mark_answers(s, {row}, kPal);
-    const Cell& right = cell_at(s, down1, 1);
+    const Cell& right = cell_at(s, down0, 1);
     EXPECT_EQ(right.role, CellRole::Future) << "the level itself stays hidden";
     EXPECT_EQ(right.text, "0");
     EXPECT_TRUE(right.marks.right);
     EXPECT_EQ(right.border, kPal.right);
-    const Cell& wrong = cell_at(s, down1, 3);
+    const Cell& wrong = cell_at(s, down0, 3);
     EXPECT_EQ(wrong.text, "4") << "the student's value, not the answer 3";
     EXPECT_TRUE(wrong.marks.wrong);
     EXPECT_EQ(wrong.border, kPal.wrong);
@@ -412,16 +431,16 @@ TEST(Answers, HiddenLevelShowsTheStudentsValuesMarked) {
 // borders, and what the student wrote under a wrong cell.
 TEST(Answers, ShownLevelKeepsTheTracesValuesAndSaysWhatTheStudentWrote) {
     const auto m = trace(request(Algorithm::ScanBlelloch, {1, 2, 3, 4}, 4));
-    const int down1 = find_frame(*m, Step::Downsweep, 1);
-    Scene s = build(*m, static_cast<std::size_t>(down1), {});
+    const int down0 = find_frame(*m, Step::Downsweep, 0);
+    Scene s = build(*m, static_cast<std::size_t>(down0), {});
     mark_answers(s,
-                 {{down1,
+                 {{down0,
                    {"1", "0", "3", "4"},
                    {Verdict::Right, Verdict::Right, Verdict::Right, Verdict::Wrong}}},
                  kPal);
-    EXPECT_EQ(cell_at(s, down1, 3).text, "3");
-    EXPECT_EQ(cell_at(s, down1, 3).border, kPal.wrong);
-    EXPECT_EQ(cell_at(s, down1, 0).border, kPal.right);
+    EXPECT_EQ(cell_at(s, down0, 3).text, "3");
+    EXPECT_EQ(cell_at(s, down0, 3).border, kPal.wrong);
+    EXPECT_EQ(cell_at(s, down0, 0).border, kPal.right);
     EXPECT_TRUE(has_label(s, "you: 4"));
     EXPECT_FALSE(has_label(s, "you: 3"));
 }

@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
         {"reduce-tree", [](auto& s) { s = with(Algorithm::ReduceTree, 32, 8); }, Step::TreeLevel,
          2},
         {"reduce-tree-moving", [](auto& s) { s = with(Algorithm::ReduceTree, 32, 8); },
-         Step::TreeLevel, 2, 0, 0.55f},
+         Step::TreeLevel, 1, 0, 0.55f},
         {"reduce-coarsened",
          [](auto& s) {
              s = with(Algorithm::ReduceCoarsened, 40, 8, Generator::Seq);
@@ -152,14 +152,14 @@ int main(int argc, char** argv) {
         {"reduce-atomic", [](auto& s) { s = with(Algorithm::ReduceAtomic, 1000, 64); },
          Step::AtomicAdd, 3},
         {"scan-blelloch", [](auto& s) { s = with(Algorithm::ScanBlelloch, 8, 0, Generator::Seq); },
-         Step::Downsweep, 3},
+         Step::Downsweep, 2},
         {"scan-blelloch-1234",
          [](auto& s) {
              s = with(Algorithm::ScanBlelloch, 4, 4);
              s.input = ui::InputMode::List;
              s.list = "1, 2, 3, 4";
          },
-         Step::Downsweep, 2},
+         Step::Downsweep, 1},
         {"scan-multiblock",
          [](auto& s) { s = with(Algorithm::ScanMultiblock, 10, 4, Generator::Seq); },
          Step::AddCarries, 0, 2},
@@ -228,7 +228,7 @@ int main(int argc, char** argv) {
     st.view.theme = scene::Theme::Dark;
     st.view.presenter_scale = 1.5f;
     window.settle();
-    st.playback.go_to(st.model->find({0, Step::Downsweep, 2, -1}), st.steps());
+    st.playback.go_to(st.model->find({0, Step::Downsweep, 1, -1}), st.steps());
     st.playback.t = 1.0f;
     window.still();
     window.save((dir / "window-dark-presenter.png").string());

@@ -8,6 +8,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <string>
+#include <utility>
 
 namespace pplab::ui {
 namespace {
@@ -129,6 +131,71 @@ TEST_F(Headless, RetraceKeepsThePlaybackPosition) {
     EXPECT_EQ(after.step, before.step);
     EXPECT_EQ(after.level, before.level);
 }
+
+// Another kernel tells its own story from the start; the same kernel keeps its step.
+TEST_F(Headless, AnotherAlgorithmStartsAtStepOne) {
+    settle();
+    State& st = app->state();
+    frame({kEnd});
+    ASSERT_GT(st.playback.step, 0);
+    st.settings = switch_algorithm(st.settings, Algorithm::ReduceFull);
+    settle();
+    EXPECT_EQ(st.model->request().algorithm, Algorithm::ReduceFull);
+    EXPECT_EQ(st.playback.step, 0);
+}
+
+TEST_F(Headless, PresentModeKeepsCaptionCanvasAndTransport) {
+    settle();
+    State& st = app->state();
+    frame({test::kP});
+    frame();
+    EXPECT_TRUE(st.view.present);
+    const WindowLayout& l = app->layout();
+    EXPECT_TRUE(l.menu.empty());
+    EXPECT_TRUE(l.controls.empty() && l.source.empty());
+    EXPECT_FALSE(l.caption.empty());
+    EXPECT_GT(l.canvas.h, 0.6f * ImGui::GetIO().DisplaySize.y);
+    frame({test::kEscape});
+    EXPECT_FALSE(st.view.present) << "Escape leaves present mode";
+}
+
+} // namespace
+
+// The layout rule in the window itself, at the sizes and scales of a classroom: the canvas
+// keeps its share, the transport stays on screen, the canvas panel has the size the rule gave.
+TEST(WindowLayout, CanvasKeepsItsShareAndTheTransportStaysOnScreen) {
+    for (const auto& [w, h] : {std::pair{1280, 720}, std::pair{1600, 1000}, std::pair{1920, 1080}})
+        for (const float scale : {1.0f, 1.5f, 2.0f}) {
+            SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " at " +
+                         std::to_string(scale));
+            test::HeadlessWindow window(w, h);
+            State& st = window.state();
+            st.settings = switch_algorithm(st.settings, Algorithm::ScanBlelloch);
+            st.settings.n = 16;
+            st.view.presenter_scale = scale;
+            window.settle();
+            st.note_dismissed = true; // said once at start, then closed
+            window.still();
+            const WindowLayout& l = window.app().layout();
+            const float share = l.canvas.w * l.canvas.h / (static_cast<float>(w) * h);
+            EXPECT_GE(share, canvas_share_target(scale))
+                << "caption " << l.caption.h << " (" << l.caption_lines << " lines), toolbar "
+                << l.toolbar.h << ", transport " << l.transport.h << ", canvas " << l.canvas.w
+                << "x" << l.canvas.h;
+            if (scale >= 1.5f) {
+                EXPECT_GE(share, 0.5f);
+            }
+            EXPECT_GE(l.transport.y, l.canvas.bottom());
+            EXPECT_LE(l.transport.bottom(), static_cast<float>(h));
+            EXPECT_LE(l.caption.bottom(), l.canvas.y);
+            EXPECT_LE(l.caption_lines, 2) << "two lines of the chosen type";
+            // The camera grows the drawing with the scale: values at 11 px x scale at least.
+            const scene::Camera& cam = window.app().canvas().camera();
+            EXPECT_GE(cam.scale, 26.0f * scale) << "cells wide enough for their values";
+        }
+}
+
+namespace {
 
 TEST_F(Headless, PresenterScaleFollowsCtrlPlusAndMinus) {
     settle();

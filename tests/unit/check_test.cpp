@@ -27,18 +27,18 @@ CheckResult check(const std::string& answer) {
 
 // Exercise 3, worked by hand: s after each level.
 const char* const kRightLabelled = "load: 1 2 3 4\n"
-                                   "upsweep 1: 1 3 3 7\n"
-                                   "upsweep 2: 1 3 3 10\n"
+                                   "upsweep 0: 1 3 3 7\n"
+                                   "upsweep 1: 1 3 3 10\n"
                                    "clear-root: 1 3 3 0\n"
-                                   "downsweep 1: 1 0 3 3\n"
-                                   "downsweep 2: 0 1 3 6\n";
+                                   "downsweep 0: 1 0 3 3\n"
+                                   "downsweep 1: 0 1 3 6\n";
 
 TEST(Check, AcceptsARightHandTraceWithLabels) {
     const CheckResult r = check(kRightLabelled);
     ASSERT_EQ(r.levels.size(), 6u);
     EXPECT_TRUE(r.all_right());
     EXPECT_EQ(r.first_wrong(), -1);
-    EXPECT_EQ(r.levels[4].label, "downsweep 1");
+    EXPECT_EQ(r.levels[4].label, "downsweep 0");
     EXPECT_EQ(r.levels[4].frame, 4);
     EXPECT_EQ(r.levels[4].line_number, 5);
 }
@@ -49,50 +49,50 @@ TEST(Check, AcceptsARightHandTraceWithoutLabels) {
         check("# Exercise 3\n1 2 3 4\n1, 3, 3, 7\n\n1 3 3 10\n1 3 3 0\n1 0 3 3\n0 1 3 6");
     ASSERT_EQ(r.levels.size(), 6u);
     EXPECT_TRUE(r.all_right());
-    EXPECT_EQ(r.levels[2].label, "upsweep 2");
+    EXPECT_EQ(r.levels[2].label, "upsweep 1");
     EXPECT_EQ(r.levels[2].line_number, 5);
 }
 
 TEST(Check, LabelsAreCaseAndSpaceInsensitiveAndMaySkipLevels) {
     // Only the downsweep, as the exercise asks; an unlabelled line continues after a label.
-    const CheckResult r = check("  Downsweep   1 : 1 0 3 3\r\n0 1 3 6\r\n");
+    const CheckResult r = check("  Downsweep   0 : 1 0 3 3\r\n0 1 3 6\r\n");
     ASSERT_EQ(r.levels.size(), 2u);
     EXPECT_TRUE(r.all_right());
-    EXPECT_EQ(r.levels[1].label, "downsweep 2");
+    EXPECT_EQ(r.levels[1].label, "downsweep 1");
 }
 
 TEST(Check, FindsAWrongCellInUpsweep2) {
     // The root should be 7 + 3 = 10.
-    const CheckResult r = check("load: 1 2 3 4\nupsweep 1: 1 3 3 7\nupsweep 2: 1 3 3 9\n");
+    const CheckResult r = check("load: 1 2 3 4\nupsweep 0: 1 3 3 7\nupsweep 1: 1 3 3 9\n");
     EXPECT_FALSE(r.all_right());
     ASSERT_EQ(r.first_wrong(), 2);
     const LevelVerdict& v = r.levels[2];
-    EXPECT_EQ(v.label, "upsweep 2");
+    EXPECT_EQ(v.label, "upsweep 1");
     EXPECT_EQ(v.line_number, 3);
     EXPECT_EQ(v.wrong_cells, (std::vector<int>{3}));
     // Which thread, in which step, from what.
-    EXPECT_TRUE(mentions(v.explanation, "upsweep 2")) << v.explanation;
+    EXPECT_TRUE(mentions(v.explanation, "upsweep 1")) << v.explanation;
     EXPECT_TRUE(mentions(v.explanation, "s[3]")) << v.explanation;
     EXPECT_TRUE(mentions(v.explanation, "Thread 0")) << v.explanation;
     EXPECT_TRUE(mentions(v.explanation, "expected 10")) << v.explanation;
     EXPECT_TRUE(mentions(v.explanation, "you wrote 9")) << v.explanation;
     EXPECT_TRUE(mentions(v.explanation, "s[3] + s[1] = 7 + 3 = 10")) << v.explanation;
-    EXPECT_TRUE(mentions(v.explanation, "upsweep 1"))
+    EXPECT_TRUE(mentions(v.explanation, "upsweep 0"))
         << "names the level it read: " << v.explanation;
 }
 
 TEST(Check, FindsAWrongCellInTheDownsweep) {
-    // Downsweep 2, stride 1: thread 1 owns the pair (2, 3); the left child s[2] takes the
+    // Downsweep 1, stride 1: thread 1 owns the pair (2, 3); the left child s[2] takes the
     // carry, old s[3] = 3. Writing 4 is adding when it should copy.
     const CheckResult r =
         check(std::string(kRightLabelled)
                   .replace(std::string(kRightLabelled).find("0 1 3 6"), 7, "0 1 4 6"));
     ASSERT_EQ(r.first_wrong(), 5);
     const LevelVerdict& v = r.levels[5];
-    EXPECT_EQ(v.label, "downsweep 2");
+    EXPECT_EQ(v.label, "downsweep 1");
     EXPECT_EQ(v.wrong_cells, (std::vector<int>{2}));
     EXPECT_TRUE(mentions(v.explanation, "Thread 1")) << v.explanation;
-    EXPECT_TRUE(mentions(v.explanation, "downsweep 2")) << v.explanation;
+    EXPECT_TRUE(mentions(v.explanation, "downsweep 1")) << v.explanation;
     EXPECT_TRUE(mentions(v.explanation, "carry")) << v.explanation;
     EXPECT_TRUE(mentions(v.explanation, "expected 3")) << v.explanation;
     for (int i = 0; i < 5; ++i) {
@@ -101,24 +101,24 @@ TEST(Check, FindsAWrongCellInTheDownsweep) {
 }
 
 TEST(Check, ASkippedLevelWithoutLabelsIsWrongWhereTheSkipHappened) {
-    // The student went from upsweep 1 straight to clearing the root: that line is compared
-    // with upsweep 2, whose root thread 0 set to 10.
+    // The student went from upsweep 0 straight to clearing the root: that line is compared
+    // with upsweep 1, whose root thread 0 set to 10.
     const CheckResult r = check("1 2 3 4\n1 3 3 7\n1 3 3 0\n1 0 3 3\n0 1 3 6\n");
     ASSERT_EQ(r.first_wrong(), 2);
-    EXPECT_EQ(r.levels[2].label, "upsweep 2");
+    EXPECT_EQ(r.levels[2].label, "upsweep 1");
     EXPECT_EQ(r.levels[2].wrong_cells, (std::vector<int>{3}));
     EXPECT_TRUE(mentions(r.levels[2].explanation, "you wrote 0")) << r.levels[2].explanation;
 }
 
 TEST(Check, TwoLevelsDoneAsOneUnderOneLabel) {
-    // Labelled "downsweep 1" but already the final state: downsweep 1 only touched the pair
+    // Labelled "downsweep 0" but already the final state: downsweep 0 only touched the pair
     // (1, 3), so s[0] still holds its upsweep value, which no thread wrote in this level.
-    const CheckResult r = check("upsweep 2: 1 3 3 10\ndownsweep 1: 0 1 3 6\n");
+    const CheckResult r = check("upsweep 1: 1 3 3 10\ndownsweep 0: 0 1 3 6\n");
     ASSERT_EQ(r.first_wrong(), 1);
     const LevelVerdict& v = r.levels[1];
-    EXPECT_EQ(v.label, "downsweep 1");
+    EXPECT_EQ(v.label, "downsweep 0");
     EXPECT_EQ(v.wrong_cells, (std::vector<int>{0, 1, 3}));
-    EXPECT_TRUE(mentions(v.explanation, "No thread wrote s[0] in downsweep 1")) << v.explanation;
+    EXPECT_TRUE(mentions(v.explanation, "No thread wrote s[0] in downsweep 0")) << v.explanation;
     EXPECT_TRUE(mentions(v.explanation, "clear-root"))
         << "where it keeps its value from: " << v.explanation;
 }
@@ -215,21 +215,21 @@ std::string parse_error(const std::string& answer) {
 }
 
 TEST(Check, RejectsNonNumericValuesNamingTheLine) {
-    const std::string why = parse_error("load: 1 2 3 4\nupsweep 1: 1 three 3 7\n");
+    const std::string why = parse_error("load: 1 2 3 4\nupsweep 0: 1 three 3 7\n");
     EXPECT_TRUE(mentions(why, "line 2")) << why;
     EXPECT_TRUE(mentions(why, "'three'")) << why;
 }
 
 TEST(Check, RejectsAWrongValueCount) {
-    const std::string why = parse_error("load: 1 2 3 4\nupsweep 1: 1 3 3\n");
+    const std::string why = parse_error("load: 1 2 3 4\nupsweep 0: 1 3 3\n");
     EXPECT_TRUE(mentions(why, "line 2")) << why;
     EXPECT_TRUE(mentions(why, "3 values")) << why;
 }
 
 TEST(Check, RejectsAnUnknownLabel) {
-    const std::string why = parse_error("upsweep 3: 1 3 3 10\n");
-    EXPECT_TRUE(mentions(why, "upsweep 3")) << why;
-    EXPECT_TRUE(mentions(why, "upsweep 1")) << "lists the levels there are: " << why;
+    const std::string why = parse_error("upsweep 2: 1 3 3 10\n");
+    EXPECT_TRUE(mentions(why, "upsweep 2")) << why;
+    EXPECT_TRUE(mentions(why, "upsweep 0")) << "lists the levels there are: " << why;
 }
 
 TEST(Check, RejectsEmptyAnswers) {
@@ -239,7 +239,7 @@ TEST(Check, RejectsEmptyAnswers) {
 }
 
 TEST(Check, RejectsLabelsWithoutValuesAndValuesWithoutLabels) {
-    EXPECT_TRUE(mentions(parse_error("upsweep 1:\n"), "line 1"));
+    EXPECT_TRUE(mentions(parse_error("upsweep 0:\n"), "line 1"));
     EXPECT_TRUE(mentions(parse_error(": 1 2 3 4\n"), "line 1"));
 }
 

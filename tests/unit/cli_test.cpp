@@ -132,7 +132,7 @@ TEST_F(Cli, TraceJsonParsesAndReadsBack) {
 TEST_F(Cli, TraceMarkdown) {
     const Outcome r = pplab(std::string(kBlelloch) + " --format markdown");
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("| upsweep 2 |"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("| upsweep 1 |"), std::string::npos) << r.out;
     expect_bad_input(std::string(kBlelloch) + " --format yaml", "--format");
 }
 
@@ -167,8 +167,8 @@ TEST_F(Cli, OutLeavesNoFileOnError) {
 
 TEST_F(Cli, CheckRightAnswerExitsZero) {
     const fs::path a =
-        write("answer.txt", "load: 1 2 3 4\nupsweep 1: 1 3 3 7\nupsweep 2: 1 3 3 10\n"
-                            "clear-root: 1 3 3 0\ndownsweep 1: 1 0 3 3\ndownsweep 2: 0 1 3 6\n");
+        write("answer.txt", "load: 1 2 3 4\nupsweep 0: 1 3 3 7\nupsweep 1: 1 3 3 10\n"
+                            "clear-root: 1 3 3 0\ndownsweep 0: 1 0 3 3\ndownsweep 1: 0 1 3 6\n");
     const Outcome r = pplab("check --algo scan-blelloch --input 1,2,3,4 --answer " + quoted(a));
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("All 6 levels are right"), std::string::npos) << r.out;
@@ -178,18 +178,18 @@ TEST_F(Cli, CheckWrongAnswerExitsOneAndExplainsTheFirstMistake) {
     const fs::path a = write("answer.txt", "1 2 3 4\n1 3 3 7\n1 3 3 9\n1 3 3 0\n");
     const Outcome r = pplab("check --algo scan-blelloch --input 1,2,3,4 --answer " + quoted(a));
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-    EXPECT_NE(r.out.find("WRONG  upsweep 2"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("WRONG  upsweep 1"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("First mistake, line 3"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("Thread 0"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("you wrote 9"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("right  upsweep 1"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("right  upsweep 0"), std::string::npos) << r.out;
 }
 
 TEST_F(Cli, CheckMalformedAnswerExitsTwo) {
     const std::string check = "check --algo scan-blelloch --input 1,2,3,4 --answer ";
     expect_bad_input(check + quoted(write("a.txt", "1 2 three 4\n")), "line 1");
     expect_bad_input(check + quoted(write("b.txt", "1 2 3\n")), "3 values");
-    expect_bad_input(check + quoted(write("c.txt", "upsweep 9: 1 2 3 4\n")), "upsweep 9");
+    expect_bad_input(check + quoted(write("c.txt", "upsweep 8: 1 2 3 4\n")), "upsweep 8");
     expect_bad_input(check + quoted(write("d.txt", "")), "no levels");
     expect_bad_input(check + quoted(dir_ / "missing.txt"), "cannot read");
 }

@@ -47,32 +47,32 @@ Request random_request(const AlgorithmInfo& a, int n) {
     return r;
 }
 
-TEST(Dataflow, TreeLevel2AtBlock8) {
+TEST(Dataflow, TreeLevel1AtBlock8) {
     // Level 2 of TILE 8 has stride 2: threads 0-1 add s[t + 2] into s[t]; the rest idle.
     const Trace t = trace(request(Algorithm::ReduceTree, {1, 2, 3, 4, 5, 6, 7, 8}, 8));
     const Dataflow flow(t);
-    const std::size_t level1 = index_of(t, Step::TreeLevel, 1),
-                      level2 = index_of(t, Step::TreeLevel, 2);
-    EXPECT_EQ(flow.predecessor(level2), static_cast<int>(level1));
-    EXPECT_EQ(flow.predecessor(level1), static_cast<int>(index_of(t, Step::Load, 0)));
+    const std::size_t level0 = index_of(t, Step::TreeLevel, 0),
+                      level1 = index_of(t, Step::TreeLevel, 1);
+    EXPECT_EQ(flow.predecessor(level1), static_cast<int>(level0));
+    EXPECT_EQ(flow.predecessor(level0), static_cast<int>(index_of(t, Step::Load, 0)));
     EXPECT_EQ(flow.predecessor(index_of(t, Step::Load, 0)), -1);
-    const auto w = flow.writes(level2);
+    const auto w = flow.writes(level1);
     ASSERT_EQ(w.size(), 8u);
-    const int L1 = static_cast<int>(level1);
+    const int L1 = static_cast<int>(level0);
     for (int c = 0; c < 2; ++c) {
         EXPECT_EQ(w[c].thread, c);
         EXPECT_EQ(w[c].from, (std::vector<CellRef>{{L1, c}, {L1, c + 2}}));
     }
     EXPECT_EQ(w[0].expression, "s[0] = s[0] + s[2]");
     for (int c = 2; c < 8; ++c) {
-        EXPECT_EQ(w[c].thread, -1) << "s[" << c << "] is not written at level 2";
+        EXPECT_EQ(w[c].thread, -1) << "s[" << c << "] is not written at level 1";
         EXPECT_EQ(w[c].from, (std::vector<CellRef>{{L1, c}}));
     }
-    const std::string caption = flow.caption(level2);
+    const std::string caption = flow.caption(level1);
     EXPECT_TRUE(mentions(caption, "threads 0–1")) << caption;
     EXPECT_TRUE(mentions(caption, "s[t+2]")) << caption;
-    EXPECT_TRUE(mentions(caption, "Level 2 of 3")) << caption;
-    EXPECT_TRUE(mentions(flow.caption(index_of(t, Step::TreeLevel, 3)), "thread 0 "))
+    EXPECT_TRUE(mentions(caption, "Level 1 (2nd of 3)")) << caption;
+    EXPECT_TRUE(mentions(flow.caption(index_of(t, Step::TreeLevel, 2)), "thread 0 "))
         << "one thread, singular";
 }
 
@@ -108,20 +108,20 @@ TEST(Dataflow, ShuffleOffset16LanesPastTheWarpKeepTheirOwn) {
 TEST(Dataflow, BlellochUpsweepAndDownsweepOn1234) {
     const Trace t = trace(request(Algorithm::ScanBlelloch, {1, 2, 3, 4}));
     const Dataflow flow(t);
-    // Upsweep 2 (stride 2): thread 0 adds s[1] into the root s[3].
-    const std::size_t up1 = index_of(t, Step::Upsweep, 1), up2 = index_of(t, Step::Upsweep, 2);
-    const auto u = flow.writes(up2);
+    // Upsweep 1 (stride 2): thread 0 adds s[1] into the root s[3].
+    const std::size_t up0 = index_of(t, Step::Upsweep, 0), up1 = index_of(t, Step::Upsweep, 1);
+    const auto u = flow.writes(up1);
     EXPECT_EQ(u[3].thread, 0);
     EXPECT_EQ(u[3].from,
-              (std::vector<CellRef>{{static_cast<int>(up1), 3}, {static_cast<int>(up1), 1}}));
+              (std::vector<CellRef>{{static_cast<int>(up0), 3}, {static_cast<int>(up0), 1}}));
     EXPECT_EQ(u[1].thread, -1);
 
-    // Downsweep 1 (stride 2): thread 0 owns the pair (1, 3): s[1] = carry = old s[3];
+    // Downsweep 0 (stride 2): thread 0 owns the pair (1, 3): s[1] = carry = old s[3];
     // s[3] = carry + s[1].
     const int clear = static_cast<int>(index_of(t, Step::ClearRoot, 0));
-    const std::size_t down1 = index_of(t, Step::Downsweep, 1),
-                      down2 = index_of(t, Step::Downsweep, 2);
-    auto d = flow.writes(down1);
+    const std::size_t down0 = index_of(t, Step::Downsweep, 0),
+                      down1 = index_of(t, Step::Downsweep, 1);
+    auto d = flow.writes(down0);
     EXPECT_EQ(d[3].thread, 0);
     EXPECT_EQ(d[3].from, (std::vector<CellRef>{{clear, 3}, {clear, 1}}));
     EXPECT_EQ(d[1].thread, 0);
@@ -129,9 +129,9 @@ TEST(Dataflow, BlellochUpsweepAndDownsweepOn1234) {
     EXPECT_EQ(d[0].thread, -1);
     EXPECT_EQ(d[2].thread, -1);
 
-    // Downsweep 2 (stride 1): thread 0 owns (0, 1), thread 1 owns (2, 3).
-    const int D1 = static_cast<int>(down1);
-    d = flow.writes(down2);
+    // Downsweep 1 (stride 1): thread 0 owns (0, 1), thread 1 owns (2, 3).
+    const int D1 = static_cast<int>(down0);
+    d = flow.writes(down1);
     EXPECT_EQ(d[0].thread, 0);
     EXPECT_EQ(d[1].thread, 0);
     EXPECT_EQ(d[2].thread, 1);
@@ -142,7 +142,7 @@ TEST(Dataflow, BlellochUpsweepAndDownsweepOn1234) {
     EXPECT_EQ(d[0].from, (std::vector<CellRef>{{D1, 1}}));
     EXPECT_TRUE(mentions(d[3].expression, "carry")) << d[3].expression;
 
-    const std::string c1 = flow.caption(down1), c2 = flow.caption(down2);
+    const std::string c1 = flow.caption(down0), c2 = flow.caption(down1);
     EXPECT_TRUE(mentions(c1, "stride 2")) << c1;
     EXPECT_TRUE(mentions(c1, "1 thread passes")) << c1;
     EXPECT_TRUE(mentions(c2, "stride 1")) << c2;

@@ -91,13 +91,13 @@ TEST(Json, HasTheDocumentedShape) {
     EXPECT_EQ(j.at("config").at("block"), 4);
     EXPECT_EQ(j.at("config").at("grid"), 1);
     ASSERT_EQ(j.at("frames").size(), 6u);
-    const json& down2 = j.at("frames").at(5);
-    EXPECT_EQ(down2.at("step"), "downsweep");
-    EXPECT_EQ(down2.at("level"), 2);
-    EXPECT_EQ(down2.at("block"), 0);
-    EXPECT_EQ(down2.at("warp"), -1);
-    EXPECT_EQ(down2.at("buffer"), "shared");
-    EXPECT_EQ(down2.at("values"), json({0, 1, 3, 6}));
+    const json& down1 = j.at("frames").at(5);
+    EXPECT_EQ(down1.at("step"), "downsweep");
+    EXPECT_EQ(down1.at("level"), 1);
+    EXPECT_EQ(down1.at("block"), 0);
+    EXPECT_EQ(down1.at("warp"), -1);
+    EXPECT_EQ(down1.at("buffer"), "shared");
+    EXPECT_EQ(down1.at("values"), json({0, 1, 3, 6}));
     EXPECT_EQ(j.at("result"), json({0, 1, 3, 6}));
     EXPECT_EQ(j.at("stats").at("barriers_per_block"), 5);
 }
@@ -199,7 +199,7 @@ TEST(Markdown, HasACaptionedRowPerFrame) {
     const Trace t = trace(request(Algorithm::ScanBlelloch, {1, 2, 3, 4}));
     const std::string md = to_markdown(t);
     EXPECT_NE(md.find("scanBlock"), std::string::npos);
-    EXPECT_NE(md.find("| downsweep 2 | Downsweep level 2 of 2"), std::string::npos) << md;
+    EXPECT_NE(md.find("| downsweep 1 | Downsweep level 1 (2nd of 2)"), std::string::npos) << md;
     EXPECT_NE(md.find("`0 1 3 6`"), std::string::npos);
     std::size_t rows = 0;
     for (std::size_t p = md.find("\n| "); p != std::string::npos; p = md.find("\n| ", p + 1))

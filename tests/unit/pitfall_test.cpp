@@ -56,7 +56,7 @@ TEST(Pitfall, NonPowerOfTwoTreeLosesElementsAndSaysWhich) {
     const Trace t =
         pitfall_trace(Algorithm::ReduceTree, {1, 2, 3, 4, 5, 6}, 6, Pitfall::NonPowerOfTwo);
     EXPECT_EQ(t.result, std::vector<float>{12.0f}); // 1+4 + 2+5, not 21
-    const int last = frame_of(t, Step::TreeLevel, 2);
+    const int last = frame_of(t, Step::TreeLevel, 1);
     ASSERT_GE(last, 0);
     EXPECT_EQ(t.frames[static_cast<std::size_t>(last)].values,
               (std::vector<float>{12, 7, 9, 4, 5, 6}));
@@ -123,9 +123,9 @@ TEST(Pitfall, MissingFinalSyncKeepsTheValuesAndMarksTheUnorderedReads) {
     EXPECT_TRUE(wrong.frames == right.frames); // the lockstep model cannot show the race itself
     EXPECT_EQ(summarize(right).barriers_per_block, 5);
     EXPECT_EQ(summarize(wrong).barriers_per_block, 4);
-    // Downsweep 2 (stride 1): thread 0 writes s[0], s[1]; thread 1 writes s[2], s[3]. Thread t
+    // Downsweep 1 (stride 1): thread 0 writes s[0], s[1]; thread 1 writes s[2], s[3]. Thread t
     // then reads s[t] for out[t]: s[1] (written by 0), s[2] and s[3] (by 1) are hazards.
-    const int last = frame_of(wrong, Step::Downsweep, 2);
+    const int last = frame_of(wrong, Step::Downsweep, 1);
     ASSERT_GE(last, 0);
     const auto writes = Dataflow(wrong).writes(static_cast<std::size_t>(last));
     EXPECT_EQ(writes[0].hazard, "");

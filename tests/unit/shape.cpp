@@ -61,9 +61,9 @@ void scan_block(Builder& b, const Pass& p, bool inclusive, bool totals) {
     const int L = log2_exact(p.block);
     const auto B = static_cast<std::size_t>(p.block);
     b.add(Step::Load, Buffer::Shared, 0, 0, p.grid, 0, B)
-        .add(Step::Upsweep, Buffer::Shared, 1, L, p.grid, 0, B)
+        .add(Step::Upsweep, Buffer::Shared, 0, L - 1, p.grid, 0, B)
         .add(Step::ClearRoot, Buffer::Shared, 0, 0, p.grid, 0, B)
-        .add(Step::Downsweep, Buffer::Shared, 1, L, p.grid, 0, B);
+        .add(Step::Downsweep, Buffer::Shared, 0, L - 1, p.grid, 0, B);
     if (inclusive)
         b.add(Step::InclusiveShift, Buffer::Shared, 0, 0, p.grid, 0, B);
     if (totals)
@@ -167,13 +167,13 @@ std::vector<Key> expected_keys(const Request& r) {
         break;
     case Algorithm::ReduceTree:
         b.add(Step::Load, Buffer::Shared, 0, 0, p.grid, 0, Bz)
-            .add(Step::TreeLevel, Buffer::Shared, 1, log2_exact(B), p.grid, 0, Bz)
+            .add(Step::TreeLevel, Buffer::Shared, 0, log2_exact(B) - 1, p.grid, 0, Bz)
             .add(Step::BlockTotal, Buffer::Global, 0, 0, p.grid, 0, 1);
         break;
     case Algorithm::ReduceCoarsened:
         b.add(Step::Accumulate, Buffer::Registers, 1, rounds(p), p.grid, 0, Bz)
             .add(Step::Load, Buffer::Shared, 0, 0, p.grid, 0, Bz)
-            .add(Step::TreeLevel, Buffer::Shared, 1, log2_exact(B), p.grid, 0, Bz)
+            .add(Step::TreeLevel, Buffer::Shared, 0, log2_exact(B) - 1, p.grid, 0, Bz)
             .add(Step::BlockTotal, Buffer::Global, 0, 0, p.grid, 0, 1);
         break;
     case Algorithm::ReduceShuffle:

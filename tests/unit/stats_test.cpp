@@ -24,7 +24,7 @@ Counters cost_of(const Trace& t, int pass = -1) {
     return c;
 }
 
-TEST(Stats, TreeLevelKHasTileShiftedByKAdditionsAndOneBarrier) {
+TEST(Stats, TreeLevelKHasTileShiftedByKPlusOneAdditionsAndOneBarrier) {
     for (const int B : {8, 256, 1024}) {
         SCOPED_TRACE("TILE " + std::to_string(B));
         const Trace t = trace(request(Algorithm::ReduceTree, ints(2 * B), B));
@@ -34,9 +34,10 @@ TEST(Stats, TreeLevelKHasTileShiftedByKAdditionsAndOneBarrier) {
             if (f.step != Step::TreeLevel)
                 continue;
             ++levels;
-            // Threads t < TILE >> k each do s[t] += s[t + stride]: two reads, one write.
+            // At level k (from 0), threads t < TILE >> (k+1) each do s[t] += s[t + stride]:
+            // two reads, one write.
             const Counters c = frame_cost(t, i);
-            const std::int64_t active = B >> f.level;
+            const std::int64_t active = B >> (f.level + 1);
             EXPECT_EQ(c.additions, active) << "level " << f.level;
             EXPECT_EQ(c.shared_reads, 2 * active);
             EXPECT_EQ(c.shared_writes, active);
@@ -126,15 +127,16 @@ TEST(Stats, AtomicReductionCostsTheFullBlockReductionPlusOneAtomicPerBlock) {
 }
 
 TEST(Stats, BlellochDoesLinearWorkHillisSteeleDoesNLogN) {
-    // Upsweep level k: TILE >> k additions; downsweep level k: 2^(k-1). 2 (TILE - 1) in all.
+    // Upsweep level k (from 0): TILE >> (k+1) additions; downsweep level k: 2^k.
+    // 2 (TILE - 1) in all.
     const Trace blelloch = trace(request(Algorithm::ScanBlelloch, ints(1024), 1024));
     for (std::size_t i = 0; i < blelloch.frames.size(); ++i) {
         const Frame& f = blelloch.frames[i];
         if (f.step == Step::Upsweep) {
-            EXPECT_EQ(frame_cost(blelloch, i).additions, 1024 >> f.level);
+            EXPECT_EQ(frame_cost(blelloch, i).additions, 1024 >> (f.level + 1));
         }
         if (f.step == Step::Downsweep) {
-            EXPECT_EQ(frame_cost(blelloch, i).additions, 1 << (f.level - 1));
+            EXPECT_EQ(frame_cost(blelloch, i).additions, 1 << f.level);
         }
     }
     EXPECT_EQ(summarize(blelloch).total.additions, 2 * 1023);

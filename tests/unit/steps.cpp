@@ -101,8 +101,9 @@ double expect_tree(Checker& c, const Frames& fr, int pass, int block, const Valu
                 sum += load[static_cast<std::size_t>(j)];
             s[static_cast<std::size_t>(t)] = sum;
         }
-        c.expect(fr.at(pass, Step::TreeLevel, k, block), s,
-                 "s[t] sums the loaded elements congruent to t mod TILE >> k");
+        // Tree levels count from 0, as the chapter's comments do: row k is level k - 1.
+        c.expect(fr.at(pass, Step::TreeLevel, k - 1, block), s,
+                 "s[t] sums the loaded elements congruent to t mod TILE >> (level + 1)");
     }
     return s[0];
 }
@@ -153,20 +154,23 @@ void expect_scan_block(Checker& c, const Frames& fr, int pass, int block, const 
     const Values P = prefix(load);
     c.expect(fr.at(pass, Step::Load, 0, block), load, "s[t] = in[blockIdx.x * TILE + t], 0 past n");
     Values s = load;
-    // Upsweep level k: each slot that ends a run of 2^k elements (a right child) holds their sum.
-    for (int k = 1; (std::size_t{1} << k) <= B; ++k) {
-        const std::size_t span = std::size_t{1} << k;
+    // Upsweep level k (from 0): each slot that ends a run of 2^(k+1) elements (a right child)
+    // holds their sum, the chapter's "After level k, s[i] holds the sum of the 2^(k+1) elements
+    // ending at i".
+    for (int k = 0; (std::size_t{2} << k) <= B; ++k) {
+        const std::size_t span = std::size_t{2} << k;
         for (std::size_t i = span - 1; i < B; i += span)
             s[i] = P[i + 1] - P[i + 1 - span];
         c.expect(fr.at(pass, Step::Upsweep, k, block), s,
-                 "after upsweep level k, s[i] holds the sum of the 2^k elements ending at i");
+                 "after upsweep level k, s[i] holds the sum of the 2^(k+1) elements ending at i");
     }
     s[B - 1] = 0;
     c.expect(fr.at(pass, Step::ClearRoot, 0, block), s, "the root's carry is 0");
-    // Downsweep level k (stride TILE >> k): each slot that ends a subtree of `stride` elements
-    // holds the sum of everything before that subtree; the others keep their upsweep value.
-    for (int k = 1; (B >> k) >= 1; ++k) {
-        const std::size_t stride = B >> k;
+    // Downsweep level k (from 0; stride TILE >> (k+1)): each slot that ends a subtree of
+    // `stride` elements holds the sum of everything before that subtree; the others keep their
+    // upsweep value.
+    for (int k = 0; (B >> (k + 1)) >= 1; ++k) {
+        const std::size_t stride = B >> (k + 1);
         for (std::size_t i = stride - 1; i < B; i += stride)
             s[i] = P[i + 1 - stride];
         c.expect(fr.at(pass, Step::Downsweep, k, block), s,

@@ -1,10 +1,13 @@
 #include "svg.hpp"
 
+#include "render/text_layout.hpp"
+
 #include "pplab/files.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <span>
 #include <string_view>
 
 namespace pplab::exporting {
@@ -13,11 +16,10 @@ namespace {
 
 using scene::Vec2;
 
-// The renderer's rules (gl_renderer.cpp, shaders/line.*), so the SVG shows what the PNG shows.
-constexpr float kMinTextPx = 6.5f;     // smaller text is noise: left out
-constexpr float kCellTextFill = 0.86f; // a value may use this much of its cell's width
-constexpr float kMinLinePx = 1.2f;     // a line never thinner than this
-constexpr float kMinHeadPx = 5.0f;     // nor an arrowhead shorter
+// The renderer's rules (shaders/line.*), so the SVG shows what the PNG shows; text is laid out
+// by render::lay_out_text, as the renderer's is.
+constexpr float kMinLinePx = 1.2f; // a line never thinner than this
+constexpr float kMinHeadPx = 5.0f; // nor an arrowhead shorter
 
 std::string num(float v) {
     char b[32];
@@ -118,46 +120,36 @@ public:
     void open(std::string_view group) { out += "<g class=\"" + std::string(group) + "\">\n"; }
     void close() { out += "</g>\n"; }
 
-    // A cell: its rectangle (the border inside it, as the renderer draws it) and its value.
-    void cell(const scene::Cell& c, bool with_text) {
+    // A cell: its rectangle (the border inside it, as the renderer draws it).
+    void cell(const scene::Cell& c) {
         if (!overlaps(c.rect, visible_))
             return;
         const bool filled = c.fill.a > 0, bordered = c.border_width > 0 && c.border.a > 0;
-        if (filled || bordered) {
-            const float bw = bordered ? c.border_width * cam_.scale : 0.0f;
-            const Vec2 p = at({c.rect.x, c.rect.y});
-            const float rw = c.rect.w * cam_.scale, rh = c.rect.h * cam_.scale;
-            if (bordered && (rw <= 2 * bw || rh <= 2 * bw)) {
-                // All border (an empty histogram bar): a solid rectangle of its colour.
-                cell_box(c, p, rw, rh, 0, c.border);
-            } else {
-                cell_box(c, p, rw, rh, bw, c.fill);
-            }
+        if (!filled && !bordered)
+            return;
+        const float bw = bordered ? c.border_width * cam_.scale : 0.0f;
+        const Vec2 p = at({c.rect.x, c.rect.y});
+        const float rw = c.rect.w * cam_.scale, rh = c.rect.h * cam_.scale;
+        if (bordered && (rw <= 2 * bw || rh <= 2 * bw)) {
+            // All border (an empty histogram bar): a solid rectangle of its colour.
+            cell_box(c, p, rw, rh, 0, c.border);
+        } else {
+            cell_box(c, p, rw, rh, bw, c.fill);
         }
-        if (!with_text || c.text.empty() || c.text_size <= 0)
-            return;
-        const float em = std::max(font_.width(c.text), 1e-3f);
-        const float size = std::min(c.text_size, kCellTextFill * c.rect.w / em) * cam_.scale;
-        if (size < kMinTextPx)
-            return;
-        const Vec2 mid = at(c.rect.center());
-        text(c.text, {mid.x, mid.y + font_.digit_height() * size / 2}, size, c.text_color,
-             scene::Align::Center);
     }
 
-    void label(const scene::Label& l) {
-        const float em = std::max(font_.width(l.text), 1e-3f);
-        float size = l.size;
-        if (l.max_width > 0)
-            size = std::min(size, l.max_width / em);
-        const float w = em * size;
-        const float x = l.align == scene::Align::Left    ? l.pos.x
-                        : l.align == scene::Align::Right ? l.pos.x - w
-                                                         : l.pos.x - w / 2;
-        if (size * cam_.scale < kMinTextPx ||
-            !overlaps({x, l.pos.y - size, w, size * 1.3f}, visible_))
-            return;
-        text(l.text, at(l.pos), size * cam_.scale, l.color, l.align);
+    // Texts laid out in pixels, chips first.
+    void texts(std::span<const render::TextRun> runs, const scene::Rgba& chip) {
+        for (const render::TextRun& r : runs)
+            if (r.chip) {
+                const scene::Rect b = scene::inflate(r.rect, 0.3f * r.px, 0.15f * r.px);
+                out += "<rect class=\"chip\" x=\"" + num(b.x) + "\" y=\"" + num(b.y) +
+                       "\" width=\"" + num(b.w) + "\" height=\"" + num(b.h) + "\" rx=\"" +
+                       num(0.25f * r.px) + "\"" + paint("fill", scene::with_alpha(chip, 0.9f)) +
+                       "/>\n";
+            }
+        for (const render::TextRun& r : runs)
+            text(r.text, {r.x, r.baseline}, r.px, r.color, scene::Align::Left);
     }
 
     // A shaft and a filled head, sized as shaders/line.vert sizes them.
@@ -246,7 +238,7 @@ std::string svg(const render::Composition& c, const render::FontAtlas& font) {
     Writer canvas(font, c.camera, w, h);
     canvas.open("panels");
     for (const scene::Cell& p : c.scene.panels)
-        canvas.cell(p, false);
+        canvas.cell(p);
     canvas.close();
     canvas.open("arrows");
     for (const scene::Arrow& a : c.scene.arrows)
@@ -254,15 +246,18 @@ std::string svg(const render::Composition& c, const render::FontAtlas& font) {
     canvas.close();
     canvas.open("cells");
     for (const scene::Cell& cell : c.scene.cells)
-        canvas.cell(cell, true);
+        canvas.cell(cell);
     canvas.close();
     canvas.open("labels");
-    for (const scene::Label& l : c.scene.labels)
-        canvas.label(l);
+    canvas.texts(render::scene_text(font, c.scene, c.camera, w, h), c.scene.background);
     canvas.close();
     canvas.open("movers");
     for (const scene::Cell& m : c.scene.movers)
-        canvas.cell(m, true);
+        canvas.cell(m);
+    canvas.texts(render::lay_out_text(font,
+                                      {c.camera, w, h, scene::kMinTextPx * c.scene.text_scale},
+                                      c.scene.movers, {}, render::TextKind::Mover),
+                 c.scene.background);
     canvas.close();
     out += canvas.out;
 
@@ -273,9 +268,10 @@ std::string svg(const render::Composition& c, const render::FontAtlas& font) {
     Writer overlay(font, pixels, w, h);
     overlay.open("frame");
     for (const scene::Cell& cell : c.overlay_cells)
-        overlay.cell(cell, true);
-    for (const scene::Label& l : c.overlay_labels)
-        overlay.label(l);
+        overlay.cell(cell);
+    overlay.texts(
+        render::lay_out_text(font, {pixels, w, h, 0.0f}, c.overlay_cells, c.overlay_labels),
+        c.scene.background);
     overlay.close();
     out += overlay.out;
     out += "</svg>\n";

@@ -141,9 +141,6 @@ bool overlaps(const scene::Rect& a, const scene::Rect& b) {
     return a.x <= b.right() && b.x <= a.right() && a.y <= b.bottom() && b.y <= a.bottom();
 }
 
-// Text narrower than this many pixels is noise, not information: it is left out.
-constexpr float kMinTextPx = 6.5f;
-
 } // namespace
 
 struct GlRenderer::Programs {
@@ -201,6 +198,13 @@ void GlRenderer::set_camera(const scene::Camera& c, int width, int height) {
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
 }
 
+void GlRenderer::set_pixels(int width, int height) {
+    scene::Camera pixels;
+    pixels.center = {static_cast<float>(width) / 2, static_cast<float>(height) / 2};
+    pixels.scale = 1.0f;
+    set_camera(pixels, width, height);
+}
+
 void GlRenderer::draw(const scene::Scene& s, const scene::Camera& c, int width, int height) {
     set_camera(c, width, height);
     glClearColor(s.background.r, s.background.g, s.background.b, s.background.a);
@@ -208,19 +212,26 @@ void GlRenderer::draw(const scene::Scene& s, const scene::Camera& c, int width, 
     quads(s.panels);
     lines(s.arrows);
     quads(s.cells);
-    text(s.cells, s.labels);
+    const float w = static_cast<float>(width_), h = static_cast<float>(height_);
+    drawn_ = scene_text(font_, s, c, w, h);
+    text(drawn_, s.background);
+    set_camera(c, width, height);
     quads(s.movers);
-    text(s.movers, {});
+    std::vector<TextRun> moving = lay_out_text(font_, {c, w, h, scene::kMinTextPx * s.text_scale},
+                                               s.movers, {}, TextKind::Mover);
+    text(moving, s.background);
+    drawn_.insert(drawn_.end(), std::make_move_iterator(moving.begin()),
+                  std::make_move_iterator(moving.end()));
 }
 
 void GlRenderer::draw_overlay(std::span<const scene::Cell> cells,
                               std::span<const scene::Label> labels, int width, int height) {
-    scene::Camera pixels;
-    pixels.center = {static_cast<float>(width) / 2, static_cast<float>(height) / 2};
-    pixels.scale = 1.0f;
-    set_camera(pixels, width, height);
+    set_pixels(width, height);
     quads(cells);
-    text(cells, labels);
+    const std::vector<TextRun> runs = lay_out_text(
+        font_, {camera_, static_cast<float>(width_), static_cast<float>(height_), 0.0f}, cells,
+        labels);
+    text(runs, {});
 }
 
 void GlRenderer::quads(std::span<const scene::Cell> cells) {
@@ -254,52 +265,35 @@ void GlRenderer::lines(std::span<const scene::Arrow> arrows) {
     gl_->segments.draw(scratch_, camera_, width_, height_);
 }
 
-void GlRenderer::text(std::span<const scene::Cell> cells, std::span<const scene::Label> labels) {
+void GlRenderer::text(std::span<const TextRun> runs, const scene::Rgba& chip) {
+    set_pixels(width_, height_);
+    std::vector<scene::Cell> chips;
+    for (const TextRun& r : runs)
+        if (r.chip) {
+            scene::Cell c;
+            c.rect = scene::inflate(r.rect, 0.3f * r.px, 0.15f * r.px);
+            c.fill = scene::with_alpha(chip, 0.9f);
+            c.radius = 0.25f * r.px;
+            chips.push_back(c);
+        }
+    quads(chips);
     scratch_.clear();
-    const float px_per_unit = camera_.scale;
-    // Lays out one line: `x`, `baseline` in world units, `size` the em in world units.
-    const auto line = [&](std::string_view utf8, float x, float baseline, float size,
-                          const scene::Rgba& tint) {
-        float pen = x;
+    for (const TextRun& r : runs) {
+        float pen = r.x;
         char32_t prev = 0;
-        for (std::size_t i = 0; i < utf8.size();) {
-            const char32_t ch = next_code_point(utf8, i);
+        for (std::size_t i = 0; i < r.text.size();) {
+            const char32_t ch = next_code_point(r.text, i);
             if (prev)
-                pen += font_.kerning(prev, ch) * size;
+                pen += font_.kerning(prev, ch) * r.px;
             prev = ch;
             const Glyph& g = font_.glyph(ch);
             if (g.x1 > g.x0)
-                scratch_.insert(scratch_.end(), {pen + g.x0 * size, baseline + g.y0 * size,
-                                                 (g.x1 - g.x0) * size, (g.y1 - g.y0) * size, g.u0,
-                                                 g.v0, g.u1, g.v1, tint.r, tint.g, tint.b, tint.a});
-            pen += g.advance * size;
+                scratch_.insert(scratch_.end(),
+                                {pen + g.x0 * r.px, r.baseline + g.y0 * r.px, (g.x1 - g.x0) * r.px,
+                                 (g.y1 - g.y0) * r.px, g.u0, g.v0, g.u1, g.v1, r.color.r, r.color.g,
+                                 r.color.b, r.color.a});
+            pen += g.advance * r.px;
         }
-    };
-    for (const scene::Cell& c : cells) {
-        if (c.text.empty() || c.text_size <= 0 || !overlaps(c.rect, visible_))
-            continue;
-        const float em_width = font_.width(c.text);
-        const float size = std::min(c.text_size, 0.86f * c.rect.w / std::max(em_width, 1e-3f));
-        if (size * px_per_unit < kMinTextPx)
-            continue;
-        const scene::Vec2 mid = c.rect.center();
-        line(c.text, mid.x - em_width * size / 2, mid.y + font_.digit_height() * size / 2, size,
-             c.text_color);
-    }
-    for (const scene::Label& l : labels) {
-        const float em_width = font_.width(l.text);
-        float size = l.size;
-        if (l.max_width > 0)
-            size = std::min(size, l.max_width / std::max(em_width, 1e-3f));
-        if (size * px_per_unit < kMinTextPx)
-            continue;
-        const float w = em_width * size;
-        const float x = l.align == scene::Align::Left    ? l.pos.x
-                        : l.align == scene::Align::Right ? l.pos.x - w
-                                                         : l.pos.x - w / 2;
-        if (!overlaps({x, l.pos.y - size, w, size * 1.3f}, visible_))
-            continue;
-        line(l.text, x, l.pos.y, size, l.color);
     }
     if (scratch_.empty())
         return;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "font.hpp"
+#include "text_layout.hpp"
 
 #include "scene/camera.hpp"
 #include "scene/scene.hpp"
@@ -29,14 +30,18 @@ public:
                       int width, int height);
 
     const FontAtlas& font() const { return font_; }
+    // The texts of the last draw() (cells, labels, moving values), in its pixels.
+    const std::vector<TextRun>& drawn_text() const { return drawn_; }
 
     struct Programs; // GL objects, defined in the .cpp
 
 private:
     void quads(std::span<const scene::Cell> cells);
     void lines(std::span<const scene::Arrow> arrows);
-    void text(std::span<const scene::Cell> cells, std::span<const scene::Label> labels);
+    // Text laid out in pixels: chips behind the runs that have one, then the glyphs.
+    void text(std::span<const TextRun> runs, const scene::Rgba& chip);
     void set_camera(const scene::Camera& c, int width, int height);
+    void set_pixels(int width, int height);
 
     FontAtlas font_;
     std::unique_ptr<Programs> gl_;
@@ -44,6 +49,7 @@ private:
     scene::Rect visible_; // the viewport in world units
     int width_ = 1, height_ = 1;
     std::vector<float> scratch_;
+    std::vector<TextRun> drawn_;
 };
 
 // The UI fonts, embedded at build time: DejaVu Sans, and DejaVu Sans Mono for source code.

@@ -26,7 +26,8 @@ std::vector<std::string> wrap(const FontAtlas& font, const std::string& text, fl
 }
 
 std::string counters_line(const scene::Model& m, std::size_t frame) {
-    const Counters& c = m.cost_through(frame);
+    const Counters& c = m.counters_at(m.step_of(frame)); // as the window counts
+
     const std::pair<const char*, std::int64_t> items[] = {
         {"barriers", c.barriers},
         {"shared reads", c.shared_reads},
@@ -36,6 +37,7 @@ std::string counters_line(const scene::Model& m, std::size_t frame) {
         {"global atomics", c.global_atomics},
         {"global reads", c.global_reads},
         {"global writes", c.global_writes},
+        {"additions", c.additions},
     };
     std::string out;
     for (const auto& [name, value] : items)
@@ -46,7 +48,10 @@ std::string counters_line(const scene::Model& m, std::size_t frame) {
 
 namespace {
 
-constexpr float kReadable = 26.0f; // pixels per cell at which values read comfortably
+// As the window's camera: values read at 11 px or more from this many pixels per cell, and
+// no closer than the other.
+constexpr float kReadable = 28.0f;
+constexpr float kClosest = 72.0f;
 
 } // namespace
 
@@ -54,8 +59,8 @@ Composition compose(const FontAtlas& font, const scene::Model& m, std::size_t fr
                     const PictureOptions& o) {
     const scene::Palette pal = scene::palette(o.theme);
     const float w = static_cast<float>(o.width), h = static_cast<float>(o.height);
-    const float unit =
-        std::clamp(std::min(w, h * 1.6f) / 1280.0f, 0.5f, 3.0f); // text scales with the image
+    const float unit = o.scale > 0 ? o.scale // the presenter scale asked for
+                                   : std::clamp(std::min(w, h * 1.6f) / 1280.0f, 0.5f, 3.0f);
     const float margin = 24 * unit;
     const float title_px = 26 * unit, caption_px = 21 * unit, footer_px = 17 * unit;
 
@@ -102,10 +107,9 @@ Composition compose(const FontAtlas& font, const scene::Model& m, std::size_t fr
     vo.text_scale = unit;
     // The whole scene when its values can be read that way; else, with `follow`, the step.
     const auto frame_it = [&](const scene::Scene& sc) {
-        const scene::Camera all = scene::fit(sc.bounds, w, canvas_h, margin, 90.0f * unit);
-        if (!o.follow || all.scale >= kReadable * unit)
-            return all;
-        return scene::follow(sc, w, canvas_h, margin, 60.0f * unit, kReadable * unit);
+        if (!o.follow)
+            return scene::fit_labelled(sc, sc.bounds, w, canvas_h, margin, kClosest * unit);
+        return scene::follow(sc, w, canvas_h, margin, kClosest * unit, kReadable * unit);
     };
     scene::Scene s = scene::build(m, frame, vo, o.anim);
     scene::Camera cam = frame_it(s);

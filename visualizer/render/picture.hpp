@@ -19,6 +19,7 @@ struct PictureOptions {
     int height = 800;
     scene::Theme theme = scene::Theme::Light;
     float anim = 1.0f; // 1: the settled state after the step
+    float scale = 0;   // the presenter scale (1: 100%); 0: text grows with the picture
     bool header = true;
     // Fit the whole scene, or (when that leaves the values too small to read) frame the step
     // as the window's "follow" does.
@@ -52,7 +53,8 @@ Picture picture(GlRenderer& gl, RenderTarget& target, const scene::Model& m, std
 std::vector<std::string> wrap(const FontAtlas& font, const std::string& text, float size,
                               float width);
 
-// "barriers 3 · shared reads 24 · …": the counters through a frame, the non-zero ones.
+// "barriers 3 · shared reads 24 · …": the counters at the frame's playback step, the non-zero
+// ones, exactly as the window counts them (scene::Model::counters_at).
 std::string counters_line(const scene::Model& m, std::size_t frame);
 
 } // namespace pplab::render

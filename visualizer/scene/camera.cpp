@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 namespace pplab::scene {
 
@@ -16,15 +18,142 @@ Camera fit(const Rect& r, float w, float h, float margin, float max_scale) {
     return c;
 }
 
-Camera follow(const Scene& s, float w, float h, float margin, float closest, float readable) {
-    const Camera all = fit(s.bounds, w, h, margin, closest);
-    Camera c = fit(s.focus, w, h, margin, closest);
-    if (c.scale < readable) {
-        const Camera closer = fit(s.detail, w, h, margin, std::max(closest, readable));
-        if (closer.scale >= 1.5f * c.scale) // worth losing the rest of the rows for
-            c = closer;
+namespace {
+
+// A label's reach in pixels around its anchor: left, right, above, below.
+struct Reach {
+    float x = 0, y = 0; // the anchor, world units
+    float left = 0, right = 0, up = 0, down = 0;
+};
+
+int utf8_length(const std::string& s) {
+    int n = 0;
+    for (const char c : s)
+        n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    return n;
+}
+
+constexpr float kEmPerChar = 0.6f; // a little over DejaVu Sans's average advance
+
+Reach reach(const Label& l) {
+    const float tw = kEmPerChar * l.px * static_cast<float>(utf8_length(l.text));
+    Reach r{l.pos.x, l.pos.y, 0, 0, 0.85f * l.px, 0.3f * l.px};
+    r.left = l.align == Align::Left ? 0.0f : l.align == Align::Right ? tw : tw / 2;
+    r.right = tw - r.left;
+    return r;
+}
+
+// The pixels a region and its labels span along one axis at scale k.
+float span_at(float k, float lo, float hi, const std::vector<Reach>& labels, bool x_axis,
+              float* center) {
+    float a = lo * k, b = hi * k;
+    for (const Reach& r : labels) {
+        const float p = (x_axis ? r.x : r.y) * k;
+        a = std::min(a, p - (x_axis ? r.left : r.up));
+        b = std::max(b, p + (x_axis ? r.right : r.down));
     }
-    return c.scale <= all.scale ? all : c;
+    if (center)
+        *center = (a + b) / 2 / k;
+    return b - a;
+}
+
+} // namespace
+
+Camera fit_labelled(const Scene& s, const Rect& r, float w, float h, float margin,
+                    float max_scale) {
+    // The labels that belong to the region: anchored beside or inside it.
+    std::vector<Reach> labels;
+    const Rect near = inflate(r, 3.0f, 0.6f);
+    for (const Label& l : s.labels)
+        if (l.px > 0 && near.contains(l.pos))
+            labels.push_back(reach(l));
+    const float aw = std::max(w - 2 * margin, 1.0f), ah = std::max(h - 2 * margin, 1.0f);
+    const auto fits = [&](float k) {
+        return span_at(k, r.x, r.right(), labels, true, nullptr) <= aw &&
+               span_at(k, r.y, r.bottom(), labels, false, nullptr) <= ah;
+    };
+    float lo = 1e-3f, hi = std::max(max_scale, lo);
+    if (fits(hi)) {
+        lo = hi;
+    } else {
+        for (int i = 0; i < 40; ++i) { // the spans grow with k: bisect in log space
+            const float mid = std::sqrt(lo * hi);
+            (fits(mid) ? lo : hi) = mid;
+        }
+    }
+    Camera c;
+    c.scale = lo;
+    span_at(lo, r.x, r.right(), labels, true, &c.center.x);
+    span_at(lo, r.y, r.bottom(), labels, false, &c.center.y);
+    return c;
+}
+
+float row_label_width(const Scene& s) {
+    float widest = 0;
+    for (const Label& l : s.labels)
+        if (l.kind == LabelKind::Row && l.px > 0)
+            widest = std::max(widest, reach(l).left + reach(l).right);
+    return widest;
+}
+
+bool covers_anything(const Scene& s, const Camera& c, float w, float h, const Rect& box) {
+    const auto hit = [&](const Rect& world) {
+        const Vec2 a = c.to_screen({world.x, world.y}, w, h);
+        const Rect r{a.x, a.y, world.w * c.scale, world.h * c.scale};
+        return r.x < box.right() && box.x < r.right() && r.y < box.bottom() && box.y < r.bottom();
+    };
+    for (const Cell& cell : s.cells)
+        if ((cell.fill.a > 0 || cell.border_width > 0) && hit(cell.rect))
+            return true;
+    for (const Cell& p : s.panels)
+        if (p.role != CellRole::Panel && hit(p.rect))
+            return true;
+    for (const Label& l : s.labels) {
+        const Reach r = l.px > 0 ? reach(l) : Reach{};
+        const float k = l.px > 0 ? 1.0f : c.scale; // world-sized labels: estimated as cells
+        const Vec2 a = c.to_screen(l.pos, w, h);
+        const float tw = l.px > 0
+                             ? r.left + r.right
+                             : kEmPerChar * l.size * k * static_cast<float>(utf8_length(l.text));
+        const float left = l.px > 0                  ? r.left
+                           : l.align == Align::Left  ? 0.0f
+                           : l.align == Align::Right ? tw
+                                                     : tw / 2;
+        const float up = l.px > 0 ? r.up : 0.85f * l.size * k;
+        const Rect t{a.x - left, a.y - up, tw, up * 1.35f};
+        if (t.x < box.right() && box.x < t.right() && t.y < box.bottom() && box.y < t.bottom())
+            return true;
+    }
+    return false;
+}
+
+Rect free_corner(const Scene& s, const Camera& c, float w, float h, Vec2 size, float margin) {
+    const float x0 = margin, x1 = w - margin - size.x, y0 = margin, y1 = h - margin - size.y;
+    for (const Vec2 at : {Vec2{x0, y1}, Vec2{x1, y1}, Vec2{x1, y0}, Vec2{x0, y0}}) {
+        const Rect box{at.x, at.y, size.x, size.y};
+        if (x1 >= x0 && y1 >= y0 && !covers_anything(s, c, w, h, box))
+            return box;
+    }
+    return {};
+}
+
+Camera follow(const Scene& s, float w, float h, float margin, float closest, float readable) {
+    const Camera all = fit_labelled(s, s.bounds, w, h, margin, closest);
+    if (all.scale >= readable)
+        return all; // everything can be read: a steady picture while stepping
+    const Camera rows = fit_labelled(s, s.focus, w, h, margin, closest);
+    if (rows.scale >= readable)
+        return rows;
+    // Part of the rows, legible, from the first cell the step touches; the names of the rows
+    // in a column on the left.
+    Camera c;
+    c.scale = std::min(readable, closest);
+    const float left = margin + row_label_width(s) + 0.6f * readable;
+    c.center.x = s.detail.x + (w / 2 - left) / c.scale;
+    c.center.y = s.focus.center().y;
+    if (s.focus.h * c.scale > h - 2 * margin) // taller than the canvas: the step's own row,
+        c.center.y = s.focus.bottom() - (h / 2 - margin) / c.scale; // the lowest, in view
+    return c;
 }
 
 Camera zoom_at(const Camera& c, Vec2 at, float factor, float w, float h) {

@@ -35,7 +35,7 @@ namespace detail {
 
 namespace {
 
-constexpr float kTextMinPx = 12.0f; // narrower cells show colour, not digits
+constexpr float kTextMinPx = 14.0f; // narrower cells show colour, not digits
 constexpr float kLabelPx = 17.0f;   // row labels on screen, before the presenter scale
 constexpr float kMergePx = 2.5f;    // narrower cells merge into one heat-strip quad
 constexpr std::size_t kMaxMovers = 700;
@@ -142,10 +142,15 @@ Composer::Composer(const Model& model, std::size_t frame_, const ViewOptions& o,
       block(std::max(cur.block, 0)), anim(std::clamp(anim_, 0.0f, 1.0f)),
       input_(pass_input(model, cur.pass)) {
     s.background = pal.background;
+    s.text_scale = o.text_scale;
     s.caption = m.dataflow().caption(frame);
     label_size =
         std::clamp(kLabelPx * opt.text_scale / std::max(opt.pixels_per_unit, 1e-3f), 0.42f, 1.7f);
     two_line_labels = label_size <= 0.8f;
+}
+
+float Composer::label_px(float factor) const {
+    return std::max(kLabelPx * factor, kMinTextPx + 1.0f) * opt.text_scale;
 }
 
 When Composer::when(int f) const {
@@ -562,13 +567,16 @@ void Composer::row_label(const Grid& g, const std::string& text, const std::stri
     l.pos = {g.x - 0.6f * label_size, cy + (sub.empty() ? 0.35f : -0.05f) * label_size};
     l.text = text;
     l.size = label_size;
+    l.px = label_px();
     l.color = pal.text;
     l.align = Align::Right;
+    l.kind = LabelKind::Row;
     s.labels.push_back(l);
     if (!sub.empty()) {
         Label d = l;
         d.text = sub;
         d.size = label_size * 0.78f;
+        d.px = label_px(0.78f);
         d.color = pal.muted;
         d.pos.y = cy + 0.95f * label_size;
         s.labels.push_back(d);
@@ -580,6 +588,7 @@ void Composer::title(float x, float y, const std::string& text, float size_facto
     l.pos = {x, y};
     l.text = text;
     l.size = label_size * size_factor;
+    l.px = label_px(size_factor);
     l.color = pal.text;
     s.labels.push_back(l);
 }
@@ -590,6 +599,7 @@ void Composer::note(Vec2 at, const std::string& text, const Rgba& c, Align align
     l.pos = at;
     l.text = text;
     l.size = label_size * size_factor;
+    l.px = label_px(size_factor);
     l.color = c;
     l.align = align;
     s.labels.push_back(l);
@@ -606,8 +616,10 @@ void Composer::barrier(float y, float x0, float x1, const std::string& text) {
     a.width = 0.05f;
     a.dashed = true;
     s.arrows.push_back(a);
-    if (!repeat)
+    if (!repeat) {
         note({x1 + 0.4f, y + 0.25f * label_size}, text, pal.barrier, Align::Left, 0.72f);
+        s.labels.back().kind = LabelKind::Line;
+    }
 }
 
 void Composer::outline(const Rect& rc, const Rgba& c, float width) {
@@ -710,7 +722,7 @@ Rgba Composer::arrow_color(int f, int cell, std::size_t source, const CellWrite&
     const CellRef& src = w.from[source];
     if (fr.step == Step::Downsweep) {
         // The carry is the old right child s[t]; the left subtree's sum is s[t - stride].
-        const int stride = m.block_size(fr.pass) >> fr.level;
+        const int stride = m.block_size(fr.pass) >> (fr.level + 1);
         const bool from_right_child = (src.cell + 1) % (2 * stride) == 0;
         return from_right_child ? pal.carry : pal.left_sum;
     }
@@ -796,6 +808,8 @@ Scene Composer::finish() {
     for (const Cell& c : s.cells)
         bounds = unite(bounds, c.rect);
     for (const Label& l : s.labels) {
+        if (l.px > 0)
+            continue; // sized in pixels: the camera gives them room (camera::fit_labelled)
         const float w = 0.56f * l.size * static_cast<float>(utf8_length(l.text));
         const float x = l.align == Align::Left    ? l.pos.x
                         : l.align == Align::Right ? l.pos.x - w
@@ -830,8 +844,6 @@ Scene Composer::finish() {
     const float pad = 1.5f * label_size;
     s.focus = rows.empty() ? s.bounds : inflate(rows, pad, pad);
     s.detail = cells.empty() ? s.focus : inflate(cells, pad, pad);
-    // Row labels sit left of the rows: keep them in view too.
-    s.focus = unite(s.focus, Rect{s.bounds.x, s.focus.y, s.focus.x - s.bounds.x, s.focus.h});
     return std::move(s);
 }
 

@@ -75,6 +75,9 @@ public:
     // while the cells grow and shrink with the zoom; a sub-label gets its own line when small.
     float label_size = 0.45f;
     bool two_line_labels = true;
+    // A label's em height in pixels: the row labels' size times `factor`, never under the
+    // smallest legible text.
+    float label_px(float factor = 1.0f) const;
     Scene s;
 
     When when(int f) const;

@@ -2,6 +2,9 @@
 
 #include "pplab/plan.hpp"
 
+#include <map>
+#include <utility>
+
 namespace pplab::scene {
 
 namespace {
@@ -39,6 +42,27 @@ Model::Model(Trace t)
         }
         step_of_[i] = static_cast<int>(steps_.size()) - 1;
     }
+    // Barriers per block, from the running totals: frame i's own are costs_[i] - costs_[i-1].
+    std::map<std::pair<int, int>, int> passed; // (pass, block) -> barriers so far
+    barriers_so_far_.resize(trace_.frames.size());
+    for (std::size_t i = 0; i < trace_.frames.size(); ++i) {
+        const Frame& f = trace_.frames[i];
+        const int own = static_cast<int>(cost_of(i).barriers);
+        barriers_so_far_[i] = passed[{f.pass, f.block}] += own;
+        if (f.pass == 0 && f.block <= 0)
+            barriers_per_block_ += own;
+    }
+}
+
+const Counters& Model::counters_at(int step) const {
+    return costs_.at(static_cast<std::size_t>(steps_.at(static_cast<std::size_t>(step)).last));
+}
+
+Counters Model::step_counters(int step) const {
+    const StepGroup& g = steps_.at(static_cast<std::size_t>(step));
+    return g.first > 0
+               ? difference(counters_at(step), costs_[static_cast<std::size_t>(g.first - 1)])
+               : counters_at(step);
 }
 
 StepKey Model::key(int step) const {

@@ -60,6 +60,15 @@ public:
     const Counters& cost_through(std::size_t frame) const { return costs_[frame]; }
     Counters cost_of(std::size_t frame) const;
 
+    // The counters at a playback step, as the window and every picture show them: through
+    // the whole step (every block has done it), and what the step itself added.
+    const Counters& counters_at(int step) const;
+    Counters step_counters(int step) const;
+    // Barriers one block of the main launch passes in the whole run (Exercise 1's number),
+    // and those frames[frame]'s block has passed so far.
+    int barriers_per_block() const { return barriers_per_block_; }
+    int barriers_so_far(std::size_t frame) const { return barriers_so_far_[frame]; }
+
     // The writes of frames[frame], cached because every redraw asks for the same frames.
     // The cache makes a Model single-threaded once built: one thread draws from it.
     const std::vector<CellWrite>& writes(std::size_t frame) const;
@@ -71,6 +80,8 @@ private:
     std::vector<int> step_of_;
     std::vector<Counters> costs_;
     std::vector<int> grids_, blocks_;
+    int barriers_per_block_ = 0;
+    std::vector<int> barriers_so_far_;
     int rounds_ = 0;
     mutable std::vector<std::vector<CellWrite>> writes_;
     mutable std::vector<char> have_writes_;

@@ -59,6 +59,7 @@ void mark_answers(Scene& s, const std::vector<AnswerRow>& rows, const Palette& p
                 Label l;
                 l.text = "you: " + (given.empty() ? std::string("—") : given);
                 l.size = 0.36f * c.rect.h;
+                l.px = 14.0f * s.text_scale; // legible under a cell of any size
                 l.pos = {c.rect.center().x, c.rect.bottom() + 0.42f * c.rect.h};
                 l.align = Align::Center;
                 l.color = pal.wrong;

@@ -52,8 +52,9 @@ Palette palette(Theme theme) {
         p.arrow = kBlue;
         p.arrow_own = rgb(0x8C96A3);
         p.arrow_past = rgb(0xC2C8D0);
-        p.carry = kVermillion;
-        p.left_sum = kBlue;
+        // Apart from the working threads' blue and the written cells' orange in one view.
+        p.carry = kPurple;
+        p.left_sum = kSkyBlue;
         p.barrier = rgb(0x4A5260);
         p.selection = kVermillion;
     } else {
@@ -74,8 +75,8 @@ Palette palette(Theme theme) {
         p.arrow = kSkyBlue;
         p.arrow_own = rgb(0x7D8896);
         p.arrow_past = rgb(0x46505C);
-        p.carry = kVermillion;
-        p.left_sum = kSkyBlue;
+        p.carry = kPurple;
+        p.left_sum = kYellow;
         p.barrier = rgb(0xB8C0CA);
         p.selection = kOrange;
     }

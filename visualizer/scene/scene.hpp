@@ -95,6 +95,10 @@ struct Arrow {
 
 enum class Align : std::uint8_t { Left, Center, Right };
 
+// What a label names: a row of cells, something drawn (a note, a title, a count), or a line
+// (a barrier). The layout reports each kind; a row's name never leaves the canvas.
+enum class LabelKind : std::uint8_t { Row, Note, Line };
+
 struct Label {
     Vec2 pos; // the baseline's anchor point (left, centre or right end, by align)
     std::string text;
@@ -102,6 +106,10 @@ struct Label {
     Rgba color;
     Align align = Align::Left;
     float max_width = 0; // shrink to fit when wider; 0: no limit
+    // When > 0: the em height in pixels, whatever the zoom (names and notes keep a legible
+    // size while the cells grow and shrink); `size` then only spaced the picture.
+    float px = 0;
+    LabelKind kind = LabelKind::Note;
 };
 
 // A colour's meaning, drawn by the canvas in screen space (a corner of the view), so that it
@@ -124,7 +132,12 @@ struct Scene {
     std::vector<Cell> movers; // values travelling along their arrows, drawn last
     std::string caption;      // the chapter's words for the step
     std::vector<LegendItem> legend;
+    float text_scale = 1; // the presenter scale it was built for: no text under 11 px times it
 };
+
+// The smallest text drawn, in pixels at presenter scale 100%: anything smaller is left out
+// (a cell then shows its value on hover).
+inline constexpr float kMinTextPx = 11.0f;
 
 // The topmost cell showing a trace value (movers excluded) under the point, or nullptr.
 const Cell* hit_test(const Scene& s, Vec2 world);

@@ -103,7 +103,7 @@ void never_added(Composer& c, float y) {
     const std::set<std::pair<int, int>> seen = reaching(c, total);
     const int B = c.m.block_size(0);
     std::vector<int> chain = {load};
-    for (int level = 1;; ++level) {
+    for (int level = 0;; ++level) {
         const int f = c.find(Step::TreeLevel, 0, level, c.block);
         if (f < 0)
             break;
@@ -210,22 +210,22 @@ void view_tree(Composer& c) {
     } else {
         y = input_strip(c, y, W, B, true, row);
     }
-    for (int level = 0; level <= L; ++level) {
-        const int f =
-            level == 0 ? c.find(Step::Load, 0, 0, b) : c.find(Step::TreeLevel, 0, level, b);
+    // Row 0 is the load; row k + 1 is tree level k (levels count from 0, as in the chapter).
+    for (int row_index = 0; row_index <= L; ++row_index) {
+        const bool loaded = row_index == 0;
+        const int level = row_index - 1;
+        const int f = loaded ? c.find(Step::Load, 0, 0, b) : c.find(Step::TreeLevel, 0, level, b);
         Grid g = row;
         g.y = y;
-        if (level > 0)
+        if (!loaded)
             c.barrier(y - 0.95f, 0, W, "__syncthreads()");
         c.place(f, g,
-                Look{.dim_unchanged = level > 0,
-                     .threads = level > 0,
-                     .past_flow = level > 0 || coarse});
-        if (level == 0)
+                Look{.dim_unchanged = !loaded, .threads = !loaded, .past_flow = !loaded || coarse});
+        if (loaded)
             c.row_label(g, coarse ? "s[t] = sum" : "s[] load", "block " + std::to_string(b));
         else
             c.row_label(g, "level " + std::to_string(level),
-                        "stride " + std::to_string(B >> level));
+                        "stride " + std::to_string(B >> (level + 1)));
         y += kRowPitch;
     }
     const float below = totals_row(c, y, W, 0, "block totals");

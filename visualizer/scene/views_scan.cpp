@@ -33,14 +33,14 @@ float blelloch_chain(Composer& c, int pass, int block, float y, const Grid& row)
     };
     put(c.find(Step::Load, pass, 0, block), "s[] load", "block " + std::to_string(block), false,
         nullptr);
-    for (int level = 1; level <= L; ++level)
+    for (int level = 0; level < L; ++level)
         put(c.find(Step::Upsweep, pass, level, block), "upsweep " + std::to_string(level),
-            "stride " + std::to_string(1 << (level - 1)), true, "__syncthreads()");
+            "stride " + std::to_string(1 << level), true, "__syncthreads()");
     put(c.find(Step::ClearRoot, pass, 0, block), "clear root",
         "s[" + std::to_string(B - 1) + "] = 0", true, nullptr);
-    for (int level = 1; level <= L; ++level)
+    for (int level = 0; level < L; ++level)
         put(c.find(Step::Downsweep, pass, level, block), "downsweep " + std::to_string(level),
-            "stride " + std::to_string(B >> level), true, "__syncthreads()");
+            "stride " + std::to_string(B >> (level + 1)), true, "__syncthreads()");
     if (L > 0) {
         c.legend(c.pal.carry, "carry: the old s[t], passed down");
         c.legend(c.pal.left_sum, "left sum s[t−stride], added on the right");
@@ -145,7 +145,7 @@ void view_multiblock(Composer& c) {
         if (lv.grid == 1) {
             if (k == detail_level)
                 continue; // already in the detail rows
-            const int f = c.find(Step::Downsweep, lv.scan_pass, L, 0);
+            const int f = c.find(Step::Downsweep, lv.scan_pass, L - 1, 0);
             Grid g = unit_row(0, y, B, B > kWarpSize);
             c.place(f, g, Look{.past_flow = false});
             c.row_label(g, "carries", "level " + std::to_string(k) + ": scan of the totals");

@@ -46,7 +46,7 @@ struct Trace {
 };
 
 // A frame's label as the text format prints it and as hand-traces may name it:
-// "upsweep 2", "block 1 tree-level 3", "block 0 warp 2 shuffle 1", "pass 1 block-total".
+// "upsweep 1", "block 1 tree-level 2", "block 0 warp 2 shuffle 1", "pass 1 block-total".
 // Parts that never vary within the trace are left out, so labels stay short.
 struct LabelParts {
     bool pass = false, block = false, warp = false;
@@ -54,7 +54,9 @@ struct LabelParts {
 LabelParts label_parts(const Trace& t);
 std::string frame_label(const Frame& f, LabelParts parts);
 
-// Whether a step has numbered levels (tree-level 1, 2, ...) or happens once (clear-root).
+// Whether a step has numbered levels or happens once (clear-root). Tree levels (tree-level,
+// upsweep, downsweep) count from 0 as the chapter's comments do; shuffles, rounds, additions
+// and Hillis-Steele steps count from 1 ("the first of five shuffles").
 bool step_has_levels(Step s);
 
 } // namespace pplab

@@ -1,0 +1,101 @@
+// `pplab run`: a student's kernel (the chapter's listing, edited), compiled and run through
+// pplab's CUDA-on-CPU simulator in a child process; its trace printed like `pplab trace`'s,
+// its hazards and, with --check, the first place it departs from the chapter's kernel.
+#include "cli.hpp"
+
+#include "pplab/backend.hpp"
+#include "pplab/files.hpp"
+#include "pplab/io.hpp"
+#include "pplab/sim.hpp"
+
+#include <iostream>
+#include <memory>
+
+namespace pplab::cli {
+
+namespace {
+
+struct RunOptions {
+    std::string kernel;
+    std::string format = "text";
+    std::string out = "-";
+    bool check = false;
+    double timeout = 10.0;
+};
+
+void print_hazards(const sim::RunResult& res) {
+    for (const sim::Hazard& h : res.hazards) {
+        std::cerr << "kernel.cu:" << h.line << ": " << sim::hazard_id(h.kind) << ": " << h.message;
+        if (h.count > 1)
+            std::cerr << " (" << h.count << " times)";
+        std::cerr << "\n";
+    }
+    for (const std::string& n : res.notes)
+        std::cerr << "note: " << n << "\n";
+    if (!res.printed.empty())
+        std::cerr << "the kernel printed:\n" << res.printed;
+}
+
+int run_student(const RequestOptions& opts, const RunOptions& run) {
+    const Request r = opts.build();
+    const std::string source = read_text_file(run.kernel);
+    if (opts.backend == "cuda")
+        throw InputError("--backend cuda runs a student's kernel on the GPU with nvcc; this "
+                         "build has no GPU path for it yet: use --backend cpu");
+    if (opts.backend != "auto" && opts.backend != "cpu")
+        throw InputError("unknown backend '" + opts.backend + "': choose auto, cpu or cuda");
+    sim::Limits limits;
+    limits.seconds = run.timeout;
+    const sim::RunResult res = sim::run_kernel(r, source, limits);
+    if (res.status == sim::RunResult::Status::CompileFailed) {
+        for (const sim::CompileError& e : res.errors)
+            std::cerr << run.kernel << ":" << e.line << ":" << e.column << ": error: " << e.message
+                      << "\n";
+        std::cerr << "pplab: the kernel does not compile\n";
+        return kExitBadInput;
+    }
+    print_hazards(res);
+    if (!res.ok()) {
+        std::cerr << "pplab: " << res.message << "\n";
+        return kExitBadInput;
+    }
+    if (!run.check) {
+        const std::string text = run.format == "json"       ? to_json(res.trace)
+                                 : run.format == "markdown" ? to_markdown(res.trace)
+                                                            : to_text(res.trace);
+        write_output(run.out, text);
+        return res.hazards.empty() ? 0 : kExitWrong;
+    }
+    const Trace chapter = make_cpu_backend()->trace(res.trace.request);
+    const sim::Difference d = sim::first_difference(res.trace, chapter);
+    write_output(run.out, sim::describe(d) + "\n");
+    return d.same && res.hazards.empty() ? 0 : kExitWrong;
+}
+
+} // namespace
+
+void add_run(CLI::App& app) {
+    auto* cmd = app.add_subcommand(
+        "run", "run YOUR kernel (the chapter's listing, edited) on the CPU, traced like the "
+               "chapter's; --check compares it with the chapter's kernel");
+    auto opts = std::make_shared<RequestOptions>();
+    auto run = std::make_shared<RunOptions>();
+    cmd->add_option("--kernel", run->kernel, "FILE.cu holding your kernel")->required();
+    opts->add_to(*cmd);
+    cmd->add_option("--format", run->format, "text, json or markdown")
+        ->check(CLI::IsMember({"text", "json", "markdown"}))
+        ->capture_default_str();
+    cmd->add_option("--out", run->out, "write to FILE instead of standard output");
+    cmd->add_flag("--check", run->check,
+                  "compare with the chapter's kernel level by level; exit 1 if they differ");
+    cmd->add_option("--timeout", run->timeout, "seconds the kernel may run")
+        ->check(CLI::Range(0.1, 600.0))
+        ->capture_default_str();
+    cmd->callback([opts, run] {
+        const int code = run_student(*opts, *run);
+        if (code != 0)
+            throw CLI::RuntimeError(code);
+    });
+}
+
+} // namespace pplab::cli

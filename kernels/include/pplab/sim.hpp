@@ -1,0 +1,118 @@
+// A student's kernel, run: the chapter's listing as the editor shows it, edited, compiled with
+// the host C++ compiler against pplab's CUDA-on-CPU header and run in a child process (each
+// CUDA thread a fiber), giving the same Trace the built-in kernels give, plus the hazards
+// (races, divergent barriers, bad shuffle masks, out-of-bounds accesses) it ran into.
+#pragma once
+
+#include "pplab/trace.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pplab::sim {
+
+// ---- The source pre-processor (pure: text in, text or a located error out) -----------------
+
+struct SourceError {
+    int line = 0; // from 1, in the student's file
+    int column = 0;
+    std::string message;
+};
+
+struct Rewritten {
+    std::string text;                 // compiles against cuda_sim.hpp; `#line` keeps the lines
+    std::vector<std::string> kernels; // the __global__ functions, in order
+};
+
+struct Preprocessed {
+    bool ok = false;
+    Rewritten rewritten;
+    SourceError error;
+};
+
+// `__shared__` arrays (static and extern) and pointers become watched `ptr<T>`s, every use of
+// them carries its line, `float` variables become `reg`s, and each kernel is registered so the
+// runner can launch it. Never throws on any input.
+Preprocessed preprocess(std::string_view source);
+
+// ---- What a run reports --------------------------------------------------------------------
+
+enum class HazardKind {
+    Race,              // racecheck: two threads, one writing, no barrier between
+    DivergentBarrier,  // synccheck: a barrier not reached by every thread of the block
+    BadShuffleMask,    // a shuffle (or __syncwarp, vote) whose mask names lanes not executing it
+    OutOfBounds,       // a shared or global access outside its array
+    UninitialisedRead, // a read of shared memory no thread of the block has written
+    Fault,             // the kernel could not go on (an exception, a bad launch)
+};
+std::string_view hazard_id(HazardKind k); // "race", "divergent-barrier", ...
+
+struct Hazard {
+    HazardKind kind = HazardKind::Race;
+    int line = 0;       // the student's source line of the access or barrier
+    int other_line = 0; // the other access of a race; 0 when none
+    int pass = 0;
+    int block = 0;
+    std::vector<int> threads; // threadIdx.x of the threads involved (first: the one that acted)
+    std::string array;        // the array's name ("s", "in"); empty for barriers and masks
+    long long index = -1;     // the element; -1 when not an access
+    long long address = -1;   // byte offset within the array
+    int frame = -1;           // the trace frame it belongs to (drawn there); -1: none
+    bool fatal = false;       // the run stopped here
+    int count = 1;            // how many times the same kind struck the same lines
+    std::string message;      // one sentence in the chapter's words
+};
+
+struct CompileError {
+    int line = 0; // 0: not tied to a line of the student's file
+    int column = 0;
+    std::string message;
+};
+
+struct RunResult {
+    enum class Status { Ran, CompileFailed, Faulted, TimedOut, Crashed };
+    Status status = Status::Ran;
+    Trace trace;                      // frames as the chapter's kernel names them
+    std::vector<Hazard> hazards;      // in the order they happened
+    std::vector<std::string> notes;   // where the kernel's shape differs from the chapter's
+    std::vector<CompileError> errors; // Status::CompileFailed
+    std::string message;              // one line: what went wrong, for anything but Ran
+    std::string printed;              // what the kernel printed (printf), cut to 64 KiB
+    double compile_seconds = 0, run_seconds = 0;
+    bool compiled_from_cache = false;
+
+    bool ok() const { return status == Status::Ran; }
+};
+
+struct Limits {
+    double seconds = 10.0;                 // wall clock for the run (compile has its own)
+    std::size_t memory_bytes = 2ull << 30; // address space of the child
+};
+
+// Compiles `source` (cached by content) and runs the request's launches through it.
+// Throws InputError for a request the algorithm cannot run (as Backend::trace does); every
+// problem of the kernel itself is a RunResult status, never an exception.
+RunResult run_kernel(const Request& request, std::string_view source, const Limits& limits = {});
+
+// ---- The student's trace against the chapter's ---------------------------------------------
+
+struct Difference {
+    bool same = true; // every frame and the result, bit for bit
+    int frame = -1;   // the first frame that differs (-1: only the result, or none)
+    int cell = -1;    // its first differing cell
+    float expected = 0, got = 0;
+    std::string label;       // the frame's label ("tree-level 3", "block 1 upsweep 2")
+    std::string explanation; // which thread wrote the cell from which cells, in the chapter
+    int frames_differing = 0;
+    bool result_differs = false;
+};
+
+// Compares level by level in the canonical order; both traces are of the same request.
+Difference first_difference(const Trace& yours, const Trace& chapter);
+std::string describe(const Difference& d); // a paragraph for the CLI and the window
+
+// Where compiled kernels and the header are kept ($XDG_CACHE_HOME/pplab/sim or ~/.cache/...).
+std::string cache_folder();
+
+} // namespace pplab::sim

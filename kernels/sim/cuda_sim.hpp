@@ -1,0 +1,469 @@
+// CUDA's names, given their meaning on the CPU: the header a student's kernel is compiled
+// against (embedded into pplab and written to a private cache folder at run time).
+//
+// Every CUDA thread is a fiber of the runner (kernels/sim/runtime.cpp); the runtime's entry
+// points below are defined there and found when the runner loads the compiled kernel. The
+// source pre-processor (preprocess.cpp) turns `__shared__` arrays and pointers into `ptr<T>`
+// and `float` variables into `reg`, so that every access to shared or global memory is seen
+// (with its source line) and every value a snapshot of registers needs is known.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+namespace pplab::sim {
+
+struct uint3 {
+    unsigned x = 0, y = 0, z = 0;
+};
+
+enum class Space : std::uint8_t { Global, Shared };
+enum class Elem : std::uint8_t { Float, Int, UInt, UChar, Other };
+
+template <class T>
+constexpr Elem elem_of() {
+    using U = std::remove_cv_t<T>;
+    if constexpr (std::is_same_v<U, float>)
+        return Elem::Float;
+    else if constexpr (std::is_same_v<U, int>)
+        return Elem::Int;
+    else if constexpr (std::is_same_v<U, unsigned>)
+        return Elem::UInt;
+    else if constexpr (std::is_same_v<U, unsigned char>)
+        return Elem::UChar;
+    else
+        return Elem::Other;
+}
+
+// A buffer the runtime watches: one global buffer of the launch, or one shared array of the
+// block. Accesses go through the runtime, which checks bounds and records them.
+struct Region {
+    unsigned char* base = nullptr;
+    long long count = 0; // elements
+    int elem_size = 4;
+    Elem elem = Elem::Float;
+    Space space = Space::Global;
+    const char* name = "";
+    int id = 0;
+};
+
+// The running CUDA thread as the header sees it. `last_written` is the float register it wrote
+// last (the register snapshots of the accumulation); `watched` is the register it passed to its
+// last shuffle, whose value after the step the lanes' snapshot needs.
+struct ThreadView {
+    uint3 thread_idx, block_idx, block_dim, grid_dim;
+    float last_written = 0.0f;
+    const float* watched = nullptr;
+};
+
+// ---- The runtime (defined in the runner) ---------------------------------------------------
+extern ThreadView* g_self;
+std::uint64_t load(const Region* r, long long index, int line);
+void store(const Region* r, long long index, std::uint64_t bits, int line);
+enum class AtomicOp : std::uint8_t { Add, Sub, Max, Min, Exch, Cas, Or, And, Xor, Inc };
+std::uint64_t atomic(AtomicOp op, const Region* r, long long index, std::uint64_t operand,
+                     std::uint64_t compare, int line);
+void register_ended(const float* reg);
+void syncthreads(int line);
+void syncwarp(int line, unsigned mask = 0xffffffffu);
+enum class ShuffleKind : std::uint8_t { Idx, Up, Down, Xor };
+std::uint32_t shuffle(ShuffleKind kind, unsigned mask, std::uint32_t bits, int param, int width,
+                      const float* watch, int line);
+unsigned vote(int kind, unsigned mask, bool predicate, int line);
+const Region* shared_array(int site, const char* name, Elem elem, int elem_size, long long count,
+                           int line);
+const Region* dynamic_shared(const char* name, Elem elem, int elem_size, int line);
+
+template <class T>
+std::uint64_t to_bits(T v) {
+    std::uint64_t b = 0;
+    std::memcpy(&b, &v, sizeof(T));
+    return b;
+}
+template <class T>
+T from_bits(std::uint64_t b) {
+    std::remove_cv_t<T> v;
+    std::memcpy(&v, &b, sizeof(T));
+    return v;
+}
+
+template <class T>
+class ptr;
+
+// One element of a watched buffer: reading it and writing it go through the runtime.
+template <class T>
+class ref {
+    using V = std::remove_cv_t<T>;
+
+public:
+    ref(const Region* region, long long index, int line)
+        : region_(region), index_(index), line_(line) {}
+    ref(const ref&) = default;
+
+    operator V() const { return from_bits<V>(load(region_, index_, line_)); }
+    ptr<T> operator&() const { return ptr<T>(region_, index_, line_); }
+
+    ref& operator=(V v) requires(!std::is_const_v<T>) {
+        store(region_, index_, to_bits(v), line_);
+        return *this;
+    }
+    ref& operator=(const ref& o) requires(!std::is_const_v<T>) { return *this = static_cast<V>(o); }
+    template <class U>
+    ref& operator=(const ref<U>& o) requires(!std::is_const_v<T>) {
+        return *this = static_cast<V>(o);
+    }
+
+#define PPLAB_SIM_COMPOUND(op)                                                                     \
+    ref& operator op##=(V v) requires(!std::is_const_v<T>) {                                       \
+        const V old = *this;                                                                       \
+        return *this = static_cast<V>(old op v);                                                   \
+    }
+    PPLAB_SIM_COMPOUND(+)
+    PPLAB_SIM_COMPOUND(-)
+    PPLAB_SIM_COMPOUND(*)
+    PPLAB_SIM_COMPOUND(/)
+#undef PPLAB_SIM_COMPOUND
+    ref& operator++() requires(!std::is_const_v<T>) {
+        return *this += V(1);
+    }
+    V operator++(int) requires(!std::is_const_v<T>) {
+        const V old = *this;
+        *this = static_cast<V>(old + V(1));
+        return old;
+    }
+    ref& operator--() requires(!std::is_const_v<T>) {
+        return *this -= V(1);
+    }
+
+    ref at(int line) const {
+        return ref(region_, index_, line);
+    }
+    const Region* region() const {
+        return region_;
+    }
+    long long index() const {
+        return index_;
+    }
+    int line() const {
+        return line_;
+    }
+
+private:
+    const Region* region_;
+    long long index_;
+    int line_;
+};
+
+// A pointer into a watched buffer, with the source line of its use.
+template <class T>
+class ptr {
+public:
+    ptr() = default;
+    ptr(std::nullptr_t) {}
+    ptr(const Region* region, long long offset, int line)
+        : region_(region), offset_(offset), line_(line) {}
+    template <class U>
+    requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>) ptr(const ptr<U>& o)
+        : region_(o.region()), offset_(o.offset()), line_(o.line()) {}
+
+    // Each use in the student's source is rewritten to `name.at(line)`: the variable itself,
+    // so `p += 4` and `p = q` still change it, now knowing the line of its latest use.
+    ptr& at(int line) {
+        line_ = line;
+        return *this;
+    }
+    const ptr& at(int line) const {
+        line_ = line;
+        return *this;
+    }
+
+    ref<T> operator[](long long i) const { return ref<T>(region_, offset_ + i, line_); }
+    ref<T> operator*() const { return (*this)[0]; }
+
+    ptr operator+(long long k) const { return ptr(region_, offset_ + k, line_); }
+    ptr operator-(long long k) const { return ptr(region_, offset_ - k, line_); }
+    friend ptr operator+(long long k, const ptr& p) { return p + k; }
+    long long operator-(const ptr& o) const { return offset_ - o.offset_; }
+    ptr& operator+=(long long k) {
+        offset_ += k;
+        return *this;
+    }
+    ptr& operator-=(long long k) {
+        offset_ -= k;
+        return *this;
+    }
+    ptr& operator++() { return *this += 1; }
+    ptr& operator--() { return *this -= 1; }
+    ptr operator++(int) {
+        ptr old = *this;
+        ++*this;
+        return old;
+    }
+    bool operator==(const ptr& o) const { return region_ == o.region_ && offset_ == o.offset_; }
+    auto operator<=>(const ptr& o) const { return offset_ <=> o.offset_; }
+    explicit operator bool() const { return region_ != nullptr; }
+
+    const Region* region() const { return region_; }
+    long long offset() const { return offset_; }
+    int line() const { return line_; }
+
+private:
+    const Region* region_ = nullptr;
+    long long offset_ = 0;
+    mutable int line_ = 0;
+};
+
+// A float variable of the kernel. Its writes are noted, so a snapshot of "each thread's
+// register" (the accumulation's rounds, the lanes after a shuffle) reads what the code holds.
+class reg {
+public:
+    reg() = default;
+    reg(float v) : value_(v) { note(); }
+    reg(const reg& o) : value_(o.value_) { note(); }
+    template <class U>
+    requires(std::is_convertible_v<U, float> && !std::is_same_v<std::remove_cvref_t<U>, reg>)
+        reg(const U& u)
+        : value_(static_cast<float>(u)) {
+        note();
+    }
+    ~reg() {
+        if (g_self->watched == &value_)
+            register_ended(&value_);
+    }
+
+    reg& operator=(const reg& o) { return set(o.value_); }
+    reg& operator=(float v) { return set(v); }
+    reg& operator+=(float v) { return set(value_ + v); }
+    reg& operator-=(float v) { return set(value_ - v); }
+    reg& operator*=(float v) { return set(value_ * v); }
+    reg& operator/=(float v) { return set(value_ / v); }
+    reg& operator++() { return set(value_ + 1.0f); }
+    reg& operator--() { return set(value_ - 1.0f); }
+    operator float() const { return value_; }
+    const float* address() const { return &value_; }
+
+private:
+    void note() const { g_self->last_written = value_; }
+    reg& set(float v) {
+        value_ = v;
+        note();
+        return *this;
+    }
+    float value_ = 0.0f;
+};
+
+// ---- Shuffles, votes, atomics --------------------------------------------------------------
+template <class T>
+std::uint32_t bits32(T v) {
+    static_assert(sizeof(T) == 4, "shuffles move 32-bit values (float, int, unsigned)");
+    std::uint32_t b;
+    std::memcpy(&b, &v, 4);
+    return b;
+}
+template <class T>
+T from32(std::uint32_t b) {
+    T v;
+    std::memcpy(&v, &b, 4);
+    return v;
+}
+
+#define PPLAB_SIM_SHUFFLE(fn, kind)                                                                \
+    inline float fn(int line, unsigned mask, const reg& var, int param, int width = 32) {          \
+        return from32<float>(shuffle(ShuffleKind::kind, mask, bits32(static_cast<float>(var)),     \
+                                     param, width, var.address(), line));                          \
+    }                                                                                              \
+    inline float fn(int line, unsigned mask, float var, int param, int width = 32) {               \
+        return from32<float>(                                                                      \
+            shuffle(ShuffleKind::kind, mask, bits32(var), param, width, nullptr, line));           \
+    }                                                                                              \
+    inline int fn(int line, unsigned mask, int var, int param, int width = 32) {                   \
+        return from32<int>(                                                                        \
+            shuffle(ShuffleKind::kind, mask, bits32(var), param, width, nullptr, line));           \
+    }                                                                                              \
+    inline unsigned fn(int line, unsigned mask, unsigned var, int param, int width = 32) {         \
+        return from32<unsigned>(                                                                   \
+            shuffle(ShuffleKind::kind, mask, bits32(var), param, width, nullptr, line));           \
+    }
+PPLAB_SIM_SHUFFLE(shfl, Idx)
+PPLAB_SIM_SHUFFLE(shfl_up, Up)
+PPLAB_SIM_SHUFFLE(shfl_down, Down)
+PPLAB_SIM_SHUFFLE(shfl_xor, Xor)
+#undef PPLAB_SIM_SHUFFLE
+
+template <class T>
+T atomic_on(AtomicOp op, const ptr<T>& p, T operand, T compare = T{}) {
+    static_assert(!std::is_const_v<T>, "an atomic writes: the pointer must not be const");
+    return from_bits<T>(
+        atomic(op, p.region(), p.offset(), to_bits(operand), to_bits(compare), p.line()));
+}
+
+// Atomics on a thread's own variables (not shared, not global) need no watching.
+template <class T>
+T atomic_local(AtomicOp op, T* p, T operand, T compare = T{}) {
+    const T old = *p;
+    switch (op) {
+    case AtomicOp::Add:
+        *p = old + operand;
+        break;
+    case AtomicOp::Sub:
+        *p = old - operand;
+        break;
+    case AtomicOp::Max:
+        *p = old < operand ? operand : old;
+        break;
+    case AtomicOp::Min:
+        *p = operand < old ? operand : old;
+        break;
+    case AtomicOp::Exch:
+        *p = operand;
+        break;
+    case AtomicOp::Cas:
+        *p = old == compare ? operand : old;
+        break;
+    default:
+        break;
+    }
+    return old;
+}
+
+// ---- Kernels: how the runner finds and calls them ------------------------------------------
+enum class ParamType : std::uint8_t { Pointer, Integer, Unsupported };
+struct Param {
+    ParamType type = ParamType::Unsupported;
+    Elem elem = Elem::Other;
+    bool is_const = false;
+};
+struct Arg {
+    const Region* region = nullptr;
+    long long value = 0;
+};
+inline constexpr int kMaxParams = 12;
+struct KernelEntry {
+    const char* name = "";
+    int params = 0;
+    Param param[kMaxParams];
+    void (*fn)() = nullptr;
+    void (*invoke)(void (*fn)(), const Arg* args) = nullptr;
+};
+void register_kernel(const KernelEntry& entry);
+
+template <class P>
+struct param_of {
+    static constexpr Param value{
+        std::is_integral_v<P> ? ParamType::Integer : ParamType::Unsupported, Elem::Other, false};
+    static P make(const Arg& a) {
+        if constexpr (std::is_integral_v<P>)
+            return static_cast<P>(a.value);
+        else
+            return P{};
+    }
+};
+template <class T>
+struct param_of<ptr<T>> {
+    static constexpr Param value{ParamType::Pointer, elem_of<T>(), std::is_const_v<T>};
+    static ptr<T> make(const Arg& a) { return ptr<T>(a.region, 0, 0); }
+};
+
+template <class... P>
+struct Registered {
+    Registered(const char* name, void (*fn)(P...)) {
+        static_assert(sizeof...(P) <= kMaxParams, "a kernel takes at most 12 parameters here");
+        KernelEntry e;
+        e.name = name;
+        e.params = static_cast<int>(sizeof...(P));
+        int k = 0;
+        ((e.param[k++] = param_of<std::remove_cvref_t<P>>::value), ...);
+        e.fn = reinterpret_cast<void (*)()>(fn);
+        e.invoke = [](void (*f)(), const Arg* args) {
+            auto typed = reinterpret_cast<void (*)(P...)>(f);
+            [&]<std::size_t... I>(std::index_sequence<I...>) {
+                typed(param_of<std::remove_cvref_t<P>>::make(args[I])...);
+            }
+            (std::index_sequence_for<P...>{});
+        };
+        register_kernel(e);
+    }
+};
+
+} // namespace pplab::sim
+
+// ---- CUDA's spelling -----------------------------------------------------------------------
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __noinline__
+#define __restrict__
+#define __launch_bounds__(...)
+#define threadIdx (::pplab::sim::g_self->thread_idx)
+#define blockIdx (::pplab::sim::g_self->block_idx)
+#define blockDim (::pplab::sim::g_self->block_dim)
+#define gridDim (::pplab::sim::g_self->grid_dim)
+#define warpSize 32
+#define __syncthreads() ::pplab::sim::syncthreads(__LINE__)
+#define __syncwarp(...) ::pplab::sim::syncwarp(__LINE__ __VA_OPT__(, ) __VA_ARGS__)
+#define __shfl_sync(...) ::pplab::sim::shfl(__LINE__, __VA_ARGS__)
+#define __shfl_up_sync(...) ::pplab::sim::shfl_up(__LINE__, __VA_ARGS__)
+#define __shfl_down_sync(...) ::pplab::sim::shfl_down(__LINE__, __VA_ARGS__)
+#define __shfl_xor_sync(...) ::pplab::sim::shfl_xor(__LINE__, __VA_ARGS__)
+#define __ballot_sync(mask, pred) ::pplab::sim::vote(0, (mask), (pred), __LINE__)
+#define __any_sync(mask, pred) (::pplab::sim::vote(1, (mask), (pred), __LINE__) != 0u)
+#define __all_sync(mask, pred) (::pplab::sim::vote(2, (mask), (pred), __LINE__) != 0u)
+#define __threadfence() ((void)0)
+#define __threadfence_block() ((void)0)
+
+using ::pplab::sim::uint3;
+using dim3 = ::pplab::sim::uint3;
+
+#define PPLAB_SIM_ATOMIC(name, op)                                                                 \
+    template <class T>                                                                             \
+    T name(::pplab::sim::ptr<T> p, std::type_identity_t<T> v) {                                    \
+        return ::pplab::sim::atomic_on(::pplab::sim::AtomicOp::op, p, v);                          \
+    }                                                                                              \
+    template <class T>                                                                             \
+    T name(T* p, std::type_identity_t<T> v) {                                                      \
+        return ::pplab::sim::atomic_local(::pplab::sim::AtomicOp::op, p, v);                       \
+    }
+PPLAB_SIM_ATOMIC(atomicAdd, Add)
+PPLAB_SIM_ATOMIC(atomicSub, Sub)
+PPLAB_SIM_ATOMIC(atomicMax, Max)
+PPLAB_SIM_ATOMIC(atomicMin, Min)
+PPLAB_SIM_ATOMIC(atomicExch, Exch)
+#undef PPLAB_SIM_ATOMIC
+template <class T>
+T atomicCAS(::pplab::sim::ptr<T> p, std::type_identity_t<T> compare, std::type_identity_t<T> v) {
+    return ::pplab::sim::atomic_on(::pplab::sim::AtomicOp::Cas, p, v, compare);
+}
+template <class T>
+T __ldg(::pplab::sim::ptr<const T> p) {
+    return *p;
+}
+
+inline float min(float a, float b) {
+    return fminf(a, b);
+}
+inline float max(float a, float b) {
+    return fmaxf(a, b);
+}
+inline int min(int a, int b) {
+    return a < b ? a : b;
+}
+inline int max(int a, int b) {
+    return a < b ? b : a;
+}
+inline unsigned min(unsigned a, unsigned b) {
+    return a < b ? a : b;
+}
+inline unsigned max(unsigned a, unsigned b) {
+    return a < b ? b : a;
+}
+inline int __float_as_int(float f) {
+    return ::pplab::sim::from32<int>(::pplab::sim::bits32(f));
+}
+inline float __int_as_float(int i) {
+    return ::pplab::sim::from32<float>(::pplab::sim::bits32(i));
+}

@@ -1,0 +1,133 @@
+#include "protocol.hpp"
+
+#include "pplab/trace.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstring>
+
+namespace pplab::sim {
+
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr std::array<std::string_view, 6> kHazardIds = {
+    "race",          "divergent-barrier",  "bad-shuffle-mask",
+    "out-of-bounds", "uninitialised-read", "fault"};
+
+HazardKind find_hazard(std::string_view id) {
+    for (std::size_t k = 0; k < kHazardIds.size(); ++k)
+        if (kHazardIds[k] == id)
+            return static_cast<HazardKind>(k);
+    throw InputError("unknown hazard kind '" + std::string(id) + "'");
+}
+
+} // namespace
+
+std::string_view hazard_id(HazardKind k) {
+    return kHazardIds[static_cast<std::size_t>(k)];
+}
+
+std::string request_to_json(const Request& r) {
+    Json j;
+    j["algorithm"] = std::string(info(r.algorithm).id);
+    j["block"] = r.block;
+    j["grid"] = r.grid;
+    j["bins"] = r.bins;
+    j["inclusive"] = r.options.inclusive;
+    j["skip_empty"] = r.options.skip_empty;
+    j["order_seed"] = r.options.order_seed;
+    j["pitfall"] = std::string(pitfall_id(r.options.pitfall));
+    j["active_lanes"] = r.options.active_lanes;
+    // Bit patterns, so every float (and -0) crosses exactly.
+    std::vector<std::uint32_t> bits(r.input.size());
+    std::memcpy(bits.data(), r.input.data(), bits.size() * sizeof(float));
+    j["input_bits"] = bits;
+    return j.dump();
+}
+
+Request request_from_json(std::string_view text) {
+    try {
+        const Json j = Json::parse(text.begin(), text.end());
+        Request r;
+        r.algorithm = find_algorithm(j.at("algorithm").get<std::string>()).algorithm;
+        r.block = j.at("block").get<int>();
+        r.grid = j.at("grid").get<int>();
+        r.bins = j.at("bins").get<int>();
+        r.options.inclusive = j.at("inclusive").get<bool>();
+        r.options.skip_empty = j.at("skip_empty").get<bool>();
+        r.options.order_seed = j.at("order_seed").get<std::uint64_t>();
+        r.options.pitfall = find_pitfall(j.at("pitfall").get<std::string>());
+        r.options.active_lanes = j.at("active_lanes").get<int>();
+        const auto bits = j.at("input_bits").get<std::vector<std::uint32_t>>();
+        r.input.resize(bits.size());
+        std::memcpy(r.input.data(), bits.data(), bits.size() * sizeof(float));
+        return r;
+    } catch (const InputError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw InputError(std::string("the runner's request is not readable: ") + e.what());
+    }
+}
+
+std::string output_to_json(const RunnerOutput& o) {
+    Json j;
+    j["faulted"] = o.faulted;
+    j["trace"] = o.trace_json;
+    j["notes"] = o.notes;
+    j["error"] = o.error;
+    Json hazards = Json::array();
+    for (const Hazard& h : o.hazards)
+        hazards.push_back({{"kind", std::string(hazard_id(h.kind))},
+                           {"line", h.line},
+                           {"other_line", h.other_line},
+                           {"pass", h.pass},
+                           {"block", h.block},
+                           {"threads", h.threads},
+                           {"array", h.array},
+                           {"index", h.index},
+                           {"address", h.address},
+                           {"frame", h.frame},
+                           {"fatal", h.fatal},
+                           {"count", h.count},
+                           {"message", h.message}});
+    j["hazards"] = hazards;
+    return j.dump();
+}
+
+RunnerOutput output_from_json(std::string_view text) {
+    try {
+        const Json j = Json::parse(text.begin(), text.end());
+        RunnerOutput o;
+        o.faulted = j.at("faulted").get<bool>();
+        o.trace_json = j.at("trace").get<std::string>();
+        o.notes = j.at("notes").get<std::vector<std::string>>();
+        o.error = j.at("error").get<std::string>();
+        for (const auto& jh : j.at("hazards")) {
+            Hazard h;
+            h.kind = find_hazard(jh.at("kind").get<std::string>());
+            h.line = jh.at("line").get<int>();
+            h.other_line = jh.at("other_line").get<int>();
+            h.pass = jh.at("pass").get<int>();
+            h.block = jh.at("block").get<int>();
+            h.threads = jh.at("threads").get<std::vector<int>>();
+            h.array = jh.at("array").get<std::string>();
+            h.index = jh.at("index").get<long long>();
+            h.address = jh.at("address").get<long long>();
+            h.frame = jh.at("frame").get<int>();
+            h.fatal = jh.at("fatal").get<bool>();
+            h.count = jh.at("count").get<int>();
+            h.message = jh.at("message").get<std::string>();
+            o.hazards.push_back(std::move(h));
+        }
+        return o;
+    } catch (const InputError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw InputError(std::string("the runner's answer is not readable: ") + e.what());
+    }
+}
+
+} // namespace pplab::sim

@@ -1,0 +1,606 @@
+// pplab-sim-runner: the child process that runs a student's compiled kernel.
+//
+//   pplab-sim-runner KERNEL.so REQUEST.json RESULT.json
+//
+// Loads the kernel (its static initialisers register every __global__ function), makes the
+// request's buffers, runs the launches the chapter's algorithm takes (the plan's), and maps what
+// the runtime observed onto the plan's frames: the same records the CPU model writes, so the
+// trace decodes through the same checks. A frame the kernel never produced stays "?" and a note
+// says why; the parent's time and memory limits bound everything here.
+#include "cpu/recorder.hpp"
+#include "protocol.hpp"
+#include "runtime.hpp"
+#include "trace/decode.hpp"
+
+#include "pplab/files.hpp"
+#include "pplab/io.hpp"
+
+#include <dlfcn.h>
+
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <limits>
+#include <map>
+#include <set>
+#include <utility>
+
+namespace pplab::sim {
+
+namespace {
+
+using record::Step;
+constexpr float kUnknown = std::numeric_limits<float>::quiet_NaN();
+
+struct Expected {
+    Elem elem;
+    bool pointer;
+    const char* spelling;
+};
+
+std::string spelling(const Param& p) {
+    if (p.type == ParamType::Integer)
+        return "int";
+    if (p.type != ParamType::Pointer)
+        return "(a type pplab cannot pass)";
+    std::string s = p.is_const ? "const " : "";
+    switch (p.elem) {
+    case Elem::Float:
+        return s + "float*";
+    case Elem::Int:
+        return s + "int*";
+    case Elem::UInt:
+        return s + "unsigned*";
+    case Elem::UChar:
+        return s + "unsigned char*";
+    case Elem::Other:
+        break;
+    }
+    return s + "(pointer)";
+}
+
+// The shared-memory steps of one block, in the order the kernel takes them.
+using StepList = std::vector<std::pair<Step, int>>;
+
+class Session {
+public:
+    explicit Session(const Request& r) : r_(r), plan_(make_plan(r)) {
+        words_.assign(plan_.words, 0);
+        for (const Launch& l : plan_.launches)
+            prefill(l);
+    }
+
+    RunnerOutput run();
+
+private:
+    // Every record of the launch as "?" until the kernel gives it.
+    void prefill(const Launch& l) {
+        cpu::Recorder rec(words_, l);
+        for (int s = 0; s < l.layout.segments; ++s) {
+            const record::Segment& seg = l.layout.seg[s];
+            const std::vector<float> unknown(seg.count, kUnknown);
+            for (int level = seg.level0; level < seg.level0 + seg.levels; ++level)
+                for (int b = 0; b < std::max(seg.blocks, 1); ++b)
+                    for (int w = 0; w < std::max(seg.warps, 1); ++w)
+                        rec(static_cast<Step>(seg.step), level, seg.blocks > 0 ? b : -1,
+                            seg.warps > 0 ? w : -1, unknown);
+        }
+    }
+    void record(const Launch& l, Step step, int level, int block, int warp,
+                std::vector<float> values) {
+        const int si = l.segment(step);
+        if (si < 0)
+            return;
+        const record::Segment& seg = l.layout.seg[si];
+        if (level < seg.level0 || level >= seg.level0 + seg.levels)
+            return;
+        values.resize(seg.count, kUnknown);
+        cpu::Recorder(words_, l)(step, level, block, warp, values);
+    }
+    int levels(const Launch& l, Step step) const {
+        const int si = l.segment(step);
+        return si < 0 ? 0 : l.layout.seg[si].levels;
+    }
+    // Said once per kind of departure (the first block that shows it), not once per block.
+    void note(const std::string& kind, std::string text) {
+        if (noted_.insert(kind).second)
+            notes_.push_back(std::move(text));
+    }
+
+    const KernelEntry& kernel(const Launch& l, const std::vector<Expected>& expected);
+    Buffer& buffer(std::string name, Elem elem, const std::vector<float>& values);
+    bool launch(const Launch& l, const KernelEntry& k, std::vector<Arg> args, int input,
+                RoundRule rounds, const std::function<void(const BlockObservation&)>& on_block);
+
+    // Per family.
+    bool reduce();
+    bool reduce_full_pass(const Launch& l, Buffer& in, Buffer& out);
+    bool scan();
+    bool scan_blocks(const Launch& l, Buffer& in, Buffer& out, Buffer* totals);
+    bool add_carries(const Launch& l, Buffer& out, Buffer& carries);
+    bool histogram();
+
+    // Observation -> frames.
+    void shared_frames(const Launch& l, const BlockObservation& o, const StepList& steps);
+    void register_rounds(const Launch& l, const BlockObservation& o, Step step);
+    void lanes(const Launch& l, const BlockObservation& o, int warp, int first, Step load,
+               Step step, int count);
+    void place_hazards(const Launch& l, const BlockObservation& o, const StepList& steps);
+
+    const Request& r_;
+    Plan plan_;
+    std::vector<std::uint32_t> words_;
+    Runtime rt_;
+    std::deque<Buffer> buffers_;
+    std::vector<std::string> notes_;
+    std::set<std::string> noted_;
+    // Where each hazard is drawn: (pass, step, level, block), found among the frames at the end.
+    std::map<std::size_t, std::tuple<int, Step, int, int>> hazard_frames_;
+    std::vector<float> result_;
+};
+
+const KernelEntry& Session::kernel(const Launch& l, const std::vector<Expected>& expected) {
+    // The plan names scan-blelloch's launch after its block scan; the listing's kernel calls it.
+    const std::string name =
+        r_.algorithm == Algorithm::ScanBlelloch ? std::string("scanBlelloch") : l.kernel;
+    const KernelEntry* found = nullptr;
+    for (const KernelEntry& e : registered_kernels())
+        if (name == e.name)
+            found = &e;
+    std::string want = name + "(";
+    for (std::size_t k = 0; k < expected.size(); ++k)
+        want += (k ? ", " : "") + std::string(expected[k].spelling);
+    want += ")";
+    if (!found)
+        throw InputError("the file has no kernel " + name + ": " +
+                         std::string(info(r_.algorithm).id) + " launches __global__ void " + want +
+                         ", as the chapter's listing names it");
+    bool fits = found->params == static_cast<int>(expected.size());
+    for (int k = 0; fits && k < found->params; ++k) {
+        const Param& p = found->param[k];
+        const Expected& e = expected[static_cast<std::size_t>(k)];
+        fits = e.pointer ? p.type == ParamType::Pointer && p.elem == e.elem
+                         : p.type == ParamType::Integer;
+    }
+    if (!fits) {
+        std::string have;
+        for (int k = 0; k < found->params; ++k)
+            have += (k ? ", " : "") + spelling(found->param[k]);
+        throw InputError(name + " must take (" + want.substr(name.size() + 1) +
+                         " as the chapter's listing does; yours takes (" + have + ")");
+    }
+    return *found;
+}
+
+Buffer& Session::buffer(std::string name, Elem elem, const std::vector<float>& values) {
+    Buffer& b = buffers_.emplace_back();
+    b.name = std::move(name);
+    b.elem = elem;
+    const int size = elem == Elem::UChar ? 1 : 4;
+    b.bytes.assign(values.size() * static_cast<std::size_t>(size), 0);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        unsigned char* at = b.bytes.data() + i * static_cast<std::size_t>(size);
+        if (elem == Elem::Float)
+            std::memcpy(at, &values[i], 4);
+        else if (elem == Elem::Int) {
+            const int v = static_cast<int>(values[i]);
+            std::memcpy(at, &v, 4);
+        } else {
+            *at = static_cast<unsigned char>(values[i]);
+        }
+    }
+    b.region.base = b.bytes.data();
+    b.region.count = static_cast<long long>(values.size());
+    b.region.elem_size = size;
+    b.region.elem = elem;
+    b.region.space = Space::Global;
+    b.region.name = b.name.c_str();
+    b.region.id = static_cast<int>(buffers_.size());
+    return b;
+}
+
+bool Session::launch(const Launch& l, const KernelEntry& k, std::vector<Arg> args, int input,
+                     RoundRule rounds,
+                     const std::function<void(const BlockObservation&)>& on_block) {
+    LaunchSpec spec;
+    spec.kernel = &k;
+    spec.grid = l.grid;
+    spec.block = l.block;
+    spec.pass = l.pass();
+    spec.args = std::move(args);
+    spec.dynamic_shared_bytes = shared_bytes(r_);
+    spec.input_region = input;
+    spec.rounds = rounds;
+    return rt_.launch(spec, on_block);
+}
+
+void Session::shared_frames(const Launch& l, const BlockObservation& o, const StepList& steps) {
+    const std::size_t n = std::min(o.shared.size(), steps.size());
+    for (std::size_t k = 0; k < n; ++k) {
+        const auto [step, level] = steps[k];
+        const int si = l.segment(step);
+        const int warps = si < 0 ? 0 : l.layout.seg[si].warps;
+        if (warps == 0) {
+            record(l, step, level, o.block, -1, o.shared[k]);
+            continue;
+        }
+        // One private copy per warp, one after the other (histogramPerWarp's s_hist).
+        const std::size_t per = o.shared[k].size() / static_cast<std::size_t>(warps);
+        for (int w = 0; w < warps; ++w) {
+            const auto first = o.shared[k].begin() + static_cast<long long>(w * per);
+            record(l, step, level, o.block, w, std::vector<float>(first, first + per));
+        }
+    }
+    if (o.shared.size() != steps.size())
+        note("steps " + l.kernel,
+             "block " + std::to_string(o.block) + " of " + l.kernel + " changed its first " +
+                 "__shared__ array in " + std::to_string(o.shared.size()) +
+                 " steps between barriers where the chapter's kernel takes " +
+                 std::to_string(steps.size()) + ": the steps it did not take are shown as ?");
+    if (!o.shared.empty()) {
+        const int si = l.segment(steps.front().first);
+        const std::size_t want =
+            si < 0 ? 0
+                   : l.layout.seg[si].count *
+                         static_cast<std::size_t>(std::max(l.layout.seg[si].warps, 1));
+        if (o.shared.front().size() != want)
+            note("size " + l.kernel, "the first __shared__ array of " + l.kernel + " holds " +
+                                         std::to_string(o.shared.front().size()) +
+                                         " values; the chapter's holds " + std::to_string(want));
+    }
+    place_hazards(l, o, steps);
+}
+
+void Session::place_hazards(const Launch& l, const BlockObservation& o, const StepList& steps) {
+    const std::size_t first = rt_.hazards().size() - o.hazard_interval.size();
+    for (std::size_t k = 0; k < o.hazard_interval.size(); ++k) {
+        if (steps.empty())
+            continue;
+        const std::size_t at =
+            std::min(static_cast<std::size_t>(o.hazard_interval[k]), steps.size() - 1);
+        hazard_frames_[first + k] = {l.pass(), steps[at].first, steps[at].second, o.block};
+    }
+}
+
+// Each thread's register after each round: from the reads of the input that start rounds.
+void Session::register_rounds(const Launch& l, const BlockObservation& o, Step step) {
+    const int count = levels(l, step);
+    const bool one_thread = step == Step::SerialAdd;
+    for (int k = 1; k <= count; ++k) {
+        std::vector<float> v(one_thread ? 1 : o.rounds.size());
+        for (std::size_t t = 0; t < v.size(); ++t) {
+            const auto& rounds = o.rounds[t];
+            v[t] =
+                static_cast<std::size_t>(k - 1) < rounds.size() ? rounds[k - 1] : o.round_close[t];
+        }
+        record(l, step, k, o.block, -1, std::move(v));
+    }
+}
+
+// A warp's lanes: before its shuffle `first` (the load), and after each of `count` shuffles.
+void Session::lanes(const Launch& l, const BlockObservation& o, int warp, int first, Step load,
+                    Step step, int count) {
+    const auto& steps = o.shuffles[static_cast<std::size_t>(warp)];
+    const int rec_warp =
+        l.segment(step) >= 0 && l.layout.seg[l.segment(step)].warps > 0 ? warp : -1;
+    if (static_cast<int>(steps.size()) < first + count)
+        note("shuffles " + l.kernel + std::to_string(first),
+             "warp " + std::to_string(warp) + " of block " + std::to_string(o.block) + " of " +
+                 l.kernel + " ran " +
+                 std::to_string(std::max(0, static_cast<int>(steps.size()) - first)) +
+                 " shuffle steps where the chapter's kernel runs " + std::to_string(count) +
+                 ": the missing ones are shown as ?");
+    if (static_cast<int>(steps.size()) > first)
+        record(l, load, 0, o.block, rec_warp,
+               {steps[static_cast<std::size_t>(first)].in.begin(),
+                steps[static_cast<std::size_t>(first)].in.end()});
+    for (int k = 1; k <= count && first + k - 1 < static_cast<int>(steps.size()); ++k) {
+        const auto& s = steps[static_cast<std::size_t>(first + k - 1)];
+        record(l, step, k, o.block, rec_warp, {s.after.begin(), s.after.end()});
+    }
+}
+
+// ---- Reductions -------------------------------------------------------------------------------
+
+constexpr Expected kInFloat{Elem::Float, true, "const float* in"};
+constexpr Expected kOutFloat{Elem::Float, true, "float* out"};
+constexpr Expected kN{Elem::Other, false, "int n"};
+
+StepList tree_steps(const Launch& l) {
+    StepList steps{{Step::Load, 0}};
+    if (l.segment(Step::TreeLevel) < 0)
+        return steps;
+    const auto& seg = l.layout.seg[l.segment(Step::TreeLevel)];
+    for (int k = seg.level0; k < seg.level0 + seg.levels; ++k)
+        steps.push_back({Step::TreeLevel, k});
+    return steps;
+}
+
+bool Session::reduce_full_pass(const Launch& l, Buffer& in, Buffer& out) {
+    const KernelEntry& k = kernel(l, {kInFloat, kOutFloat, kN});
+    const StepList steps{{Step::WarpTotals, 0}};
+    return launch(l, k, {{&in.region, 0}, {&out.region, 0}, {nullptr, in.count()}}, in.region.id,
+                  RoundRule::GridStride, [&](const BlockObservation& o) {
+                      register_rounds(l, o, Step::Accumulate);
+                      for (int w = 0; w < l.block / kWarpSize; ++w)
+                          lanes(l, o, w, 0, Step::Shuffle, Step::Shuffle, 5);
+                      lanes(l, o, 0, 5, Step::FinalShuffle, Step::FinalShuffle, 5);
+                      shared_frames(l, o, steps);
+                      record(l, Step::BlockTotal, 0, o.block, -1, {out.value(o.block)});
+                  });
+}
+
+bool Session::reduce() {
+    const Launch& l = plan_.launches.front();
+    Buffer& in = buffer("in", Elem::Float, r_.input);
+    if (r_.algorithm == Algorithm::ReduceFull) {
+        Buffer& partial = buffer(plan_.launches.size() > 1 ? "partial" : "out", Elem::Float,
+                                 std::vector<float>(static_cast<std::size_t>(l.grid), 0.0f));
+        if (!reduce_full_pass(l, in, partial))
+            return false;
+        if (plan_.launches.size() == 1) {
+            result_ = {partial.value(0)};
+            return true;
+        }
+        Buffer& out = buffer("out", Elem::Float, {0.0f});
+        const bool ok = reduce_full_pass(plan_.launches[1], partial, out);
+        result_ = {out.value(0)};
+        return ok;
+    }
+    if (r_.algorithm == Algorithm::ReduceAtomic)
+        throw InputError("reduce-atomic's kernel is not run by pplab's simulator yet: its "
+                         "blocks' arrival order is the point, and the simulator runs blocks in "
+                         "order; run reduce-full instead");
+    Buffer& out = buffer("out", Elem::Float, std::vector<float>(result_size(r_), 0.0f));
+    const KernelEntry& k = kernel(l, {kInFloat, kOutFloat, kN});
+    const Algorithm a = r_.algorithm;
+    const bool ok =
+        launch(l, k, {{&in.region, 0}, {&out.region, 0}, {nullptr, in.count()}}, in.region.id,
+               a == Algorithm::ReduceNaive ? RoundRule::PerElement : RoundRule::GridStride,
+               [&](const BlockObservation& o) {
+                   if (a == Algorithm::ReduceNaive) {
+                       register_rounds(l, o, Step::SerialAdd);
+                       place_hazards(l, o, {{Step::SerialAdd, 1}});
+                       return;
+                   }
+                   if (a == Algorithm::ReduceShuffle) {
+                       for (int w = 0; w < l.block / kWarpSize; ++w)
+                           lanes(l, o, w, 0, Step::Load, Step::Shuffle, 5);
+                       place_hazards(l, o, {{Step::Load, 0}});
+                       return;
+                   }
+                   if (a == Algorithm::ReduceCoarsened)
+                       register_rounds(l, o, Step::Accumulate);
+                   shared_frames(l, o, tree_steps(l));
+                   record(l, Step::BlockTotal, 0, o.block, -1, {out.value(o.block)});
+               });
+    result_.resize(result_size(r_));
+    for (std::size_t i = 0; i < result_.size(); ++i)
+        result_[i] = out.value(static_cast<long long>(i));
+    return ok;
+}
+
+// ---- Scans ------------------------------------------------------------------------------------
+
+StepList scan_steps(const Launch& l) {
+    StepList steps{{Step::Load, 0}};
+    const auto add = [&](Step s) {
+        const int si = l.segment(s);
+        if (si < 0)
+            return;
+        const auto& seg = l.layout.seg[si];
+        for (int k = seg.level0; k < seg.level0 + seg.levels; ++k)
+            steps.push_back({s, k});
+    };
+    add(Step::Upsweep);
+    add(Step::ClearRoot);
+    add(Step::Downsweep);
+    add(Step::InclusiveShift);
+    add(Step::HillisSteele);
+    return steps;
+}
+
+bool Session::scan_blocks(const Launch& l, Buffer& in, Buffer& out, Buffer* totals) {
+    std::vector<Expected> expected{kInFloat, kOutFloat};
+    std::vector<Arg> args{{&in.region, 0}, {&out.region, 0}};
+    if (totals) {
+        expected.push_back({Elem::Float, true, "float* totals"});
+        args.push_back({&totals->region, 0});
+    }
+    expected.push_back(kN);
+    args.push_back({nullptr, l.n});
+    const KernelEntry& k = kernel(l, expected);
+    return launch(l, k, std::move(args), in.region.id, RoundRule::GridStride,
+                  [&](const BlockObservation& o) {
+                      shared_frames(l, o, scan_steps(l));
+                      if (totals)
+                          record(l, Step::BlockTotal, 0, o.block, -1, {totals->value(o.block)});
+                  });
+}
+
+bool Session::add_carries(const Launch& l, Buffer& out, Buffer& carries) {
+    const KernelEntry& k =
+        kernel(l, {{Elem::Float, true, "float* out"}, {Elem::Float, true, "const float* carries"}});
+    return launch(l, k, {{&out.region, 0}, {&carries.region, 0}}, -1, RoundRule::GridStride,
+                  [&](const BlockObservation& o) {
+                      std::vector<float> slice(static_cast<std::size_t>(l.block));
+                      for (int t = 0; t < l.block; ++t)
+                          slice[static_cast<std::size_t>(t)] =
+                              out.value(static_cast<long long>(o.block) * l.block + t);
+                      record(l, Step::AddCarries, 0, o.block, -1, std::move(slice));
+                      place_hazards(l, o, {{Step::AddCarries, 0}});
+                  });
+}
+
+bool Session::scan() {
+    const int n = r_.n(), B = r_.block;
+    if (r_.algorithm != Algorithm::ScanMultiblock) {
+        Buffer& in = buffer("in", Elem::Float, r_.input);
+        Buffer& out =
+            buffer("out", Elem::Float, std::vector<float>(static_cast<std::size_t>(n), 0.0f));
+        const bool ok = scan_blocks(plan_.launches.front(), in, out, nullptr);
+        for (int i = 0; i < n; ++i)
+            result_.push_back(out.value(i));
+        return ok;
+    }
+    // The host side of §8.7's larger arrays, as the chapter's driver recurses.
+    const auto levels = scan_levels(n, B);
+    std::vector<Buffer*> outs, totals;
+    Buffer* in = &buffer("in", Elem::Float, r_.input);
+    for (const ScanLevel& lv : levels) {
+        const auto padded = static_cast<std::size_t>(lv.grid) * static_cast<std::size_t>(B);
+        outs.push_back(&buffer("out", Elem::Float, std::vector<float>(padded, 0.0f)));
+        // The last level's one block still gets a totals buffer: scanBlocks always writes one.
+        totals.push_back(&buffer("totals", Elem::Float,
+                                 std::vector<float>(static_cast<std::size_t>(lv.grid), 0.0f)));
+        if (!scan_blocks(plan_.launches[static_cast<std::size_t>(lv.scan_pass)], *in, *outs.back(),
+                         totals.back()))
+            return false;
+        in = totals.back();
+    }
+    for (std::size_t k = levels.size(); k-- > 0;)
+        if (levels[k].carry_pass >= 0 &&
+            !add_carries(plan_.launches[static_cast<std::size_t>(levels[k].carry_pass)], *outs[k],
+                         *outs[k + 1]))
+            return false;
+    for (int i = 0; i < n; ++i)
+        result_.push_back(outs.front()->value(i));
+    return true;
+}
+
+// ---- Histograms -------------------------------------------------------------------------------
+
+bool Session::histogram() {
+    const Launch& l = plan_.launches.front();
+    const int bins = r_.bins, rounds = plan_.rounds;
+    const int warps = r_.algorithm == Algorithm::HistPerWarp ? l.block / kWarpSize : 1;
+    Buffer& data = buffer("data", Elem::UChar, r_.input);
+    Buffer& hist =
+        buffer("g_hist", Elem::Int, std::vector<float>(static_cast<std::size_t>(bins), 0.0f));
+    const KernelEntry& k = kernel(
+        l,
+        {{Elem::UChar, true, "const unsigned char* data"}, {Elem::Int, true, "int* g_hist"}, kN});
+    std::vector<AtomicRecord> global_atomics;
+    const Algorithm a = r_.algorithm;
+    const bool ok = launch(l, k, {{&data.region, 0}, {&hist.region, 0}, {nullptr, data.count()}},
+                           data.region.id, RoundRule::GridStride, [&](const BlockObservation& o) {
+                               for (const AtomicRecord& at : o.atomics)
+                                   if (at.region == hist.region.id)
+                                       global_atomics.push_back(at);
+                               if (a == Algorithm::HistGlobal) {
+                                   place_hazards(l, o, {{Step::HistAccumulate, 1}});
+                                   return;
+                               }
+                               StepList steps{{Step::HistZero, 0}, {Step::HistAccumulate, rounds}};
+                               if (a == Algorithm::HistPerWarp)
+                                   steps.push_back({Step::HistMerge, 0});
+                               shared_frames(l, o, steps);
+                               // The rounds have no barrier between them: replayed from the
+                               // atomics, each tagged with the round of the element its thread had
+                               // read.
+                               if (!o.shared.empty()) {
+                                   for (int round = 1; round <= rounds; ++round) {
+                                       std::vector<float> s = o.shared.front();
+                                       for (const AtomicRecord& at : o.atomics)
+                                           if (at.region < 0 && at.round <= round &&
+                                               at.index < static_cast<long long>(s.size()))
+                                               s[static_cast<std::size_t>(at.index)] +=
+                                                   static_cast<float>(at.delta);
+                                       for (int w = 0; w < warps; ++w) {
+                                           const auto first =
+                                               s.begin() + static_cast<long long>(w) * bins;
+                                           const bool whole = first + bins <= s.end();
+                                           record(l, Step::HistAccumulate, round, o.block,
+                                                  a == Algorithm::HistPerWarp ? w : -1,
+                                                  whole ? std::vector<float>(first, first + bins)
+                                                        : std::vector<float>{});
+                                       }
+                                   }
+                               }
+                               std::vector<float> g(static_cast<std::size_t>(bins));
+                               for (int b = 0; b < bins; ++b)
+                                   g[static_cast<std::size_t>(b)] = hist.value(b);
+                               record(l, Step::HistFold, 0, o.block, -1, std::move(g));
+                               place_hazards(l, o, steps);
+                           });
+    if (a == Algorithm::HistGlobal)
+        for (int round = 1; round <= rounds; ++round) {
+            std::vector<float> g(static_cast<std::size_t>(bins), 0.0f);
+            for (const AtomicRecord& at : global_atomics)
+                if (at.round <= round && at.index < bins)
+                    g[static_cast<std::size_t>(at.index)] += static_cast<float>(at.delta);
+            record(l, Step::HistAccumulate, round, -1, -1, std::move(g));
+        }
+    for (int b = 0; b < bins; ++b)
+        result_.push_back(hist.value(b));
+    return ok;
+}
+
+RunnerOutput Session::run() {
+    RunnerOutput out;
+    bool ok = true;
+    switch (info(r_.algorithm).family) {
+    case Family::Reduce:
+        ok = reduce();
+        break;
+    case Family::Scan:
+        ok = scan();
+        break;
+    case Family::Histogram:
+        ok = histogram();
+        break;
+    }
+    Trace t;
+    t.request = r_;
+    t.backend = "sim";
+    t.device = "CUDA-on-CPU simulator (your kernel)";
+    t.frames = decode(plan_, words_);
+    result_.resize(result_size(r_), kUnknown);
+    t.result = result_;
+    out.trace_json = to_json(t);
+    out.hazards = rt_.hazards();
+    for (const auto& [index, key] : hazard_frames_) {
+        const auto [pass, step, level, block] = key;
+        for (std::size_t f = 0; f < t.frames.size(); ++f) {
+            const Frame& fr = t.frames[f];
+            if (fr.pass == pass && fr.step == step && fr.level == level &&
+                (fr.block == block || fr.block == -1)) {
+                out.hazards[index].frame = static_cast<int>(f);
+                break;
+            }
+        }
+    }
+    // After a fault the steps not taken say nothing more than the hazard that stopped them.
+    if (ok)
+        out.notes = notes_;
+    out.faulted = !ok;
+    return out;
+}
+
+} // namespace
+
+} // namespace pplab::sim
+
+int main(int argc, char** argv) {
+    using namespace pplab;
+    if (argc != 4) {
+        std::fprintf(stderr, "usage: pplab-sim-runner KERNEL.so REQUEST.json RESULT.json\n");
+        return 2;
+    }
+    sim::RunnerOutput out;
+    try {
+        const Request r = normalize(sim::request_from_json(read_text_file(argv[2])));
+        if (!::dlopen(argv[1], RTLD_NOW | RTLD_LOCAL))
+            throw InputError(std::string("the compiled kernel does not load: ") + ::dlerror());
+        out = sim::Session(r).run();
+    } catch (const std::exception& e) {
+        out.error = e.what();
+    }
+    try {
+        write_atomically(argv[3], sim::output_to_json(out));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "pplab-sim-runner: %s\n", e.what());
+        return 2;
+    }
+    return 0;
+}

@@ -1,0 +1,1002 @@
+// The CUDA-on-CPU runtime (see runtime.hpp). One OS thread runs everything: a block's threads
+// are fibers resumed in threadIdx order, each until it waits at a barrier or a warp rendezvous
+// or finishes, so the same kernel and input always give the same schedule and the same trace.
+#include "runtime.hpp"
+
+#include <boost/context/fiber.hpp>
+#include <boost/context/stack_context.hpp>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
+
+namespace pplab::sim {
+
+namespace {
+// Where g_self points between fibers, so a register's destructor always finds a thread.
+ThreadView g_idle;
+} // namespace
+
+ThreadView* g_self = &g_idle;
+
+namespace {
+
+namespace ctx = boost::context;
+
+constexpr float kUndefined = std::numeric_limits<float>::quiet_NaN();
+constexpr std::size_t kStackBytes = 256 * 1024;
+
+std::vector<KernelEntry>& registry() {
+    static std::vector<KernelEntry> entries;
+    return entries;
+}
+
+// Fiber stacks with a guard page below each (a runaway recursion faults instead of writing
+// over its neighbour), kept for reuse: a launch of 256 blocks makes 65536 fibers.
+class ReusedStacks {
+public:
+    ctx::stack_context allocate() {
+        void* base = nullptr;
+        if (!free_.empty()) {
+            base = free_.back();
+            free_.pop_back();
+        } else {
+            base = ::mmap(nullptr, kStackBytes + page(), PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (base == MAP_FAILED)
+                throw std::bad_alloc();
+            ::mprotect(base, page(), PROT_NONE);
+        }
+        ctx::stack_context sc;
+        sc.size = kStackBytes;
+        sc.sp = static_cast<char*>(base) + page() + kStackBytes;
+        return sc;
+    }
+    void deallocate(ctx::stack_context& sc) {
+        free_.push_back(static_cast<char*>(sc.sp) - kStackBytes - page());
+    }
+    ~ReusedStacks() {
+        for (void* base : free_)
+            ::munmap(base, kStackBytes + page());
+    }
+
+private:
+    static std::size_t page() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
+    std::vector<void*> free_;
+};
+
+// Allocator handle that Boost.Context copies into each fiber.
+struct StackHandle {
+    ReusedStacks* stacks;
+    ctx::stack_context allocate() { return stacks->allocate(); }
+    void deallocate(ctx::stack_context& sc) { stacks->deallocate(sc); }
+};
+
+// Thrown inside a fiber when the run cannot go on; caught where the fiber starts.
+struct Fault {};
+
+enum class State { Runnable, Barrier, Warp, Done };
+enum class WarpOpKind { Shuffle, SyncWarp, Vote };
+
+struct WarpOp {
+    WarpOpKind kind = WarpOpKind::Shuffle;
+    ShuffleKind shuffle = ShuffleKind::Idx;
+    int vote = 0;
+    unsigned mask = 0;
+    std::uint32_t bits = 0;
+    int param = 0, width = 32, line = 0;
+    const float* watch = nullptr;
+    std::uint32_t result = 0;
+};
+
+struct Thread {
+    ThreadView view;
+    int tid = 0, warp = 0, lane = 0;
+    ctx::fiber fiber, back;
+    State state = State::Runnable;
+    int wait_line = 0;
+    WarpOp op;
+    // Rounds of the accumulation (registers snapshots).
+    int round = 0;
+    bool closed = false;
+    std::vector<float> rounds;
+    float close_value = kUndefined;
+    // The shuffle whose "after" value the watched register will give.
+    int watch_step = -1;
+};
+
+// One cell of a shared array: who touched it in this barrier interval (racecheck's view).
+struct Cell {
+    std::uint32_t write_epoch = 0, read_epoch = 0, write_warp_sync = 0;
+    int writer = -1, write_line = 0, reader = -1, read_line = 0, other_reader = -1;
+    std::uint8_t gen = 0;
+    bool written = false, atomic_write = false;
+};
+
+struct SharedArray {
+    Region region{};
+    std::vector<unsigned char> storage;
+    std::vector<Cell> cells;
+    std::string name;
+};
+
+struct WriteLog {
+    long long index;
+    std::uint64_t bits;
+    int gen;
+};
+
+float as_float(Elem e, const unsigned char* p) {
+    switch (e) {
+    case Elem::Float: {
+        float f;
+        std::memcpy(&f, p, 4);
+        return f;
+    }
+    case Elem::Int: {
+        int v;
+        std::memcpy(&v, p, 4);
+        return static_cast<float>(v);
+    }
+    case Elem::UInt: {
+        unsigned v;
+        std::memcpy(&v, p, 4);
+        return static_cast<float>(v);
+    }
+    case Elem::UChar:
+        return static_cast<float>(*p);
+    case Elem::Other:
+        break;
+    }
+    return kUndefined;
+}
+
+std::string lanes_text(const std::vector<int>& lanes) {
+    std::string s;
+    for (std::size_t k = 0; k < lanes.size();) {
+        std::size_t e = k;
+        while (e + 1 < lanes.size() && lanes[e + 1] == lanes[e] + 1)
+            ++e;
+        if (!s.empty())
+            s += ", ";
+        s += std::to_string(lanes[k]);
+        if (e > k)
+            s += "-" + std::to_string(lanes[e]);
+        k = e + 1;
+    }
+    return s;
+}
+
+} // namespace
+
+const std::vector<KernelEntry>& registered_kernels() {
+    return registry();
+}
+
+void register_kernel(const KernelEntry& entry) {
+    registry().push_back(entry);
+}
+
+float Buffer::value(long long i) const {
+    return as_float(elem, bytes.data() + i * region.elem_size);
+}
+
+struct Runtime::Impl {
+    Runtime& owner;
+    ReusedStacks stacks;
+    const LaunchSpec* spec = nullptr;
+    std::deque<Thread> threads;
+    Thread* self = nullptr;
+    BlockObservation obs;
+    std::map<int, std::unique_ptr<SharedArray>> shared; // by declaration site
+    SharedArray* primary = nullptr;                     // the first one the block declared
+    std::unique_ptr<SharedArray> dynamic;
+    std::uint32_t epoch = 1;
+    std::vector<std::uint32_t> warp_sync;
+    std::vector<float> interval_start;
+    std::vector<WriteLog> interval_log;
+    bool interval_dirty = false;
+    int arrived = 0;
+    bool faulted = false;
+    std::map<std::tuple<int, int, int>, std::size_t> seen; // (kind, line, other) -> hazard
+
+    explicit Impl(Runtime& o) : owner(o) {}
+
+    // ---- hazards ---------------------------------------------------------------------------
+    void hazard(Hazard h) {
+        h.pass = spec->pass;
+        h.block = static_cast<int>(obs.block);
+        const auto key = std::make_tuple(static_cast<int>(h.kind), h.line, h.other_line);
+        if (auto it = seen.find(key); it != seen.end() && !h.fatal) {
+            ++owner.hazards_[it->second].count;
+            return;
+        }
+        seen[key] = owner.hazards_.size();
+        owner.hazards_.push_back(std::move(h));
+        obs.hazard_interval.push_back(static_cast<int>(obs.shared.size()));
+    }
+    [[noreturn]] void fatal(Hazard h) {
+        h.fatal = true;
+        hazard(std::move(h));
+        faulted = true;
+        throw Fault{};
+    }
+
+    // ---- the schedule ----------------------------------------------------------------------
+    void park() {
+        Thread& t = *self;
+        t.back = std::move(t.back).resume();
+    }
+    void resume(Thread& t) {
+        self = &t;
+        g_self = &t.view;
+        t.fiber = std::move(t.fiber).resume();
+    }
+
+    void start_threads(int block) {
+        threads.clear();
+        const int B = spec->block;
+        for (int tid = 0; tid < B; ++tid) {
+            Thread& t = threads.emplace_back();
+            t.tid = tid;
+            t.warp = tid / 32;
+            t.lane = tid % 32;
+            t.view.thread_idx = {static_cast<unsigned>(tid), 0, 0};
+            t.view.block_idx = {static_cast<unsigned>(block), 0, 0};
+            t.view.block_dim = {static_cast<unsigned>(B), 1, 1};
+            t.view.grid_dim = {static_cast<unsigned>(spec->grid), 1, 1};
+        }
+        for (Thread& t : threads) {
+            Thread* tp = &t;
+            t.fiber =
+                ctx::fiber(std::allocator_arg, StackHandle{&stacks}, [this, tp](ctx::fiber&& back) {
+                    tp->back = std::move(back);
+                    body(*tp);
+                    return std::move(tp->back);
+                });
+        }
+    }
+
+    void body(Thread& t) {
+        try {
+            spec->kernel->invoke(spec->kernel->fn, spec->args.data());
+            finish(t);
+        } catch (const Fault&) {
+            faulted = true;
+        } catch (const std::bad_alloc&) {
+            fault_message(t, "the kernel ran out of memory");
+        } catch (const std::exception& e) {
+            fault_message(t, std::string("the kernel threw an exception: ") + e.what());
+        }
+        t.state = State::Done;
+    }
+    void fault_message(Thread& t, std::string message) {
+        Hazard h;
+        h.kind = HazardKind::Fault;
+        h.threads = {t.tid};
+        h.message = std::move(message);
+        h.fatal = true;
+        hazard(std::move(h));
+        faulted = true;
+    }
+
+    void finish(Thread& t) {
+        close_accumulation(t);
+        resolve_watch(t);
+        t.state = State::Done;
+        // A warp rendezvous may have been waiting only for lanes that have now finished.
+        if (arrived > 0 && arrived == live_threads())
+            divergent_barrier(t.tid, 0);
+    }
+
+    int live_threads() const {
+        return static_cast<int>(std::count_if(threads.begin(), threads.end(), [](const Thread& t) {
+            return t.state != State::Done;
+        }));
+    }
+
+    bool run_block(int block) {
+        obs = BlockObservation{};
+        obs.block = block;
+        obs.rounds.assign(static_cast<std::size_t>(spec->block), {});
+        obs.round_close.assign(static_cast<std::size_t>(spec->block), kUndefined);
+        obs.shuffles.assign(static_cast<std::size_t>((spec->block + 31) / 32), {});
+        shared.clear();
+        primary = nullptr;
+        dynamic.reset();
+        epoch = 1;
+        warp_sync.assign(obs.shuffles.size(), 0);
+        interval_start.clear();
+        interval_log.clear();
+        interval_dirty = false;
+        arrived = 0;
+        start_threads(block);
+        while (!faulted) {
+            bool progressed = false;
+            for (Thread& t : threads) {
+                if (t.state != State::Runnable || !t.fiber)
+                    continue;
+                resume(t);
+                progressed = true;
+                if (faulted)
+                    break;
+            }
+            if (faulted)
+                break;
+            if (std::all_of(threads.begin(), threads.end(),
+                            [](const Thread& t) { return t.state == State::Done; }))
+                break;
+            if (!progressed)
+                stalled();
+        }
+        if (!faulted)
+            end_interval();
+        for (const Thread& t : threads) {
+            obs.rounds[static_cast<std::size_t>(t.tid)] = t.rounds;
+            obs.round_close[static_cast<std::size_t>(t.tid)] = t.close_value;
+        }
+        g_self = &g_idle;
+        self = nullptr;
+        threads.clear(); // suspended fibers (after a fault) unwind here
+        return !faulted;
+    }
+
+    // Nobody can run: lanes wait for partners that will never come, or a barrier for
+    // threads that went elsewhere.
+    void stalled() {
+        for (int w = 0; w < static_cast<int>(warp_sync.size()); ++w)
+            if (complete_partial(w))
+                return;
+        std::vector<int> waiting, others;
+        int line = 0;
+        for (const Thread& t : threads) {
+            if (t.state == State::Barrier) {
+                waiting.push_back(t.tid);
+                line = t.wait_line;
+            } else {
+                others.push_back(t.tid);
+            }
+        }
+        self = nullptr;
+        try {
+            divergent_barrier(waiting.empty() ? 0 : waiting.front(), line);
+        } catch (const Fault&) {
+        }
+    }
+
+    [[noreturn]] void divergent_barrier(int tid, int line) {
+        std::vector<int> waiting, done, elsewhere;
+        for (const Thread& t : threads) {
+            if (t.state == State::Barrier) {
+                waiting.push_back(t.tid);
+                line = line ? line : t.wait_line;
+            } else if (t.state == State::Done) {
+                done.push_back(t.tid);
+            } else {
+                elsewhere.push_back(t.tid);
+            }
+        }
+        Hazard h;
+        h.kind = HazardKind::DivergentBarrier;
+        h.line = line;
+        h.threads = waiting.empty() ? std::vector<int>{tid} : waiting;
+        h.message =
+            "__syncthreads() on line " + std::to_string(line) + " is reached by threads " +
+            lanes_text(waiting) + " of block " + std::to_string(obs.block) +
+            (done.empty() ? "" : "; threads " + lanes_text(done) + " have finished without it") +
+            (elsewhere.empty() ? "" : "; threads " + lanes_text(elsewhere) + " wait elsewhere") +
+            ": every thread of the block must reach the same barrier (a barrier inside "
+            "an `if` that not all threads take hangs or breaks on a GPU)";
+        fatal(std::move(h));
+    }
+
+    // ---- barriers --------------------------------------------------------------------------
+    void barrier(int line) {
+        Thread& t = *self;
+        close_accumulation(t);
+        resolve_watch(t);
+        t.state = State::Barrier;
+        t.wait_line = line;
+        ++arrived;
+        if (arrived < spec->block) {
+            if (arrived == live_threads() && live_threads() < spec->block)
+                divergent_barrier(t.tid, line);
+            park();
+            return;
+        }
+        for (const Thread& o : threads)
+            if (o.wait_line != line) {
+                Hazard h;
+                h.kind = HazardKind::DivergentBarrier;
+                h.line = line;
+                h.other_line = o.wait_line;
+                h.threads = {t.tid, o.tid};
+                h.message = "threads of block " + std::to_string(obs.block) +
+                            " wait at different barriers (lines " + std::to_string(o.wait_line) +
+                            " and " + std::to_string(line) +
+                            "): each __syncthreads() must be reached by the whole block";
+                fatal(std::move(h));
+            }
+        end_interval();
+        ++epoch;
+        arrived = 0;
+        for (Thread& o : threads)
+            o.state = State::Runnable;
+    }
+
+    // Snapshots of the first shared array for the interval that ends here.
+    void end_interval() {
+        if (!primary) {
+            interval_log.clear();
+            return;
+        }
+        int maxgen = 0;
+        for (const WriteLog& w : interval_log)
+            maxgen = std::max(maxgen, w.gen);
+        if (maxgen > 1) {
+            for (int g = 1; g < maxgen; ++g) {
+                std::vector<float> state = interval_start;
+                for (const WriteLog& w : interval_log)
+                    if (w.gen <= g)
+                        state[static_cast<std::size_t>(w.index)] = as_float(
+                            primary->region.elem, reinterpret_cast<const unsigned char*>(&w.bits));
+                obs.shared.push_back(std::move(state));
+            }
+        }
+        if (maxgen > 0 || interval_dirty)
+            obs.shared.push_back(primary_values());
+        interval_start = primary_values();
+        interval_log.clear();
+        interval_dirty = false;
+    }
+
+    std::vector<float> primary_values() const {
+        const SharedArray& a = *primary;
+        std::vector<float> v(static_cast<std::size_t>(a.region.count));
+        for (long long i = 0; i < a.region.count; ++i)
+            v[static_cast<std::size_t>(i)] =
+                a.cells[static_cast<std::size_t>(i)].written
+                    ? as_float(a.region.elem, a.storage.data() + i * a.region.elem_size)
+                    : kUndefined;
+        return v;
+    }
+
+    // ---- registers: rounds and watched shuffles --------------------------------------------
+    void close_accumulation(Thread& t) {
+        if (t.closed)
+            return;
+        t.closed = true;
+        t.close_value = t.view.last_written;
+    }
+    void input_read(Thread& t, long long index) {
+        if (t.closed && spec->rounds == RoundRule::PerElement)
+            return;
+        long long round = index + 1;
+        if (spec->rounds == RoundRule::GridStride) {
+            const long long gtid = static_cast<long long>(t.view.block_idx.x) * spec->block + t.tid;
+            const long long stride = static_cast<long long>(spec->grid) * spec->block;
+            round = index >= gtid ? (index - gtid) / stride + 1 : 1;
+        }
+        if (round <= t.round)
+            return;
+        if (!t.closed)
+            while (static_cast<long long>(t.rounds.size()) < round - 1)
+                t.rounds.push_back(t.view.last_written);
+        t.round = static_cast<int>(round);
+    }
+    void resolve_watch(Thread& t) {
+        if (t.watch_step < 0)
+            return;
+        auto& step =
+            obs.shuffles[static_cast<std::size_t>(t.warp)][static_cast<std::size_t>(t.watch_step)];
+        step.after[static_cast<std::size_t>(t.lane)] =
+            t.view.watched ? *t.view.watched : kUndefined;
+        t.watch_step = -1;
+        t.view.watched = nullptr;
+    }
+
+    // ---- warp rendezvous -------------------------------------------------------------------
+    std::uint32_t warp_op(WarpOp op) {
+        Thread& t = *self;
+        close_accumulation(t);
+        resolve_watch(t);
+        if (op.width != 32)
+            fatal_message(t, op.line,
+                          "pplab's simulator runs shuffles over the whole warp: "
+                          "leave out the width argument (or pass 32)");
+        if (!(op.mask & (1u << t.lane))) {
+            Hazard h;
+            h.kind = HazardKind::BadShuffleMask;
+            h.line = op.line;
+            h.threads = {t.tid};
+            h.message = "lane " + std::to_string(t.lane) + " of warp " + std::to_string(t.warp) +
+                        " executes a warp operation whose mask leaves it out";
+            hazard(std::move(h));
+            op.mask |= 1u << t.lane;
+        }
+        t.op = op;
+        t.state = State::Warp;
+        if (group_complete(t.warp, op.mask))
+            complete(t.warp, op.mask, op.mask);
+        else
+            park();
+        return t.op.result;
+    }
+    [[noreturn]] void fatal_message(Thread& t, int line, std::string message) {
+        Hazard h;
+        h.kind = HazardKind::Fault;
+        h.line = line;
+        h.threads = {t.tid};
+        h.message = std::move(message);
+        fatal(std::move(h));
+    }
+
+    Thread* lane_thread(int warp, int lane) {
+        const int tid = warp * 32 + lane;
+        return tid < spec->block ? &threads[static_cast<std::size_t>(tid)] : nullptr;
+    }
+    bool group_complete(int warp, unsigned mask) {
+        for (int lane = 0; lane < 32; ++lane) {
+            if (!(mask & (1u << lane)))
+                continue;
+            const Thread* o = lane_thread(warp, lane);
+            if (!o || o->state != State::Warp || o->op.mask != mask)
+                return false;
+        }
+        return true;
+    }
+
+    // Lanes of one warp wait on a mask whose other lanes will never come: the mask is wrong.
+    bool complete_partial(int warp) {
+        for (int lane = 0; lane < 32; ++lane) {
+            const Thread* t = lane_thread(warp, lane);
+            if (!t || t->state != State::Warp)
+                continue;
+            const unsigned mask = t->op.mask;
+            unsigned present = 0;
+            std::vector<int> missing;
+            for (int l = 0; l < 32; ++l) {
+                const Thread* o = lane_thread(warp, l);
+                if (o && o->state == State::Warp && o->op.mask == mask)
+                    present |= 1u << l;
+                else if (mask & (1u << l))
+                    missing.push_back(l);
+            }
+            Hazard h;
+            h.kind = HazardKind::BadShuffleMask;
+            h.line = t->op.line;
+            h.threads = {t->tid};
+            char hex[16];
+            std::snprintf(hex, sizeof hex, "0x%08x", mask);
+            h.message = std::string("the mask ") + hex + " on line " + std::to_string(h.line) +
+                        " names lanes " + lanes_text(missing) + " of warp " + std::to_string(warp) +
+                        ", which do not execute it: the values they should give are undefined "
+                        "(shown as ?)";
+            self = nullptr;
+            hazard(std::move(h));
+            complete(warp, mask, present);
+            return true;
+        }
+        return false;
+    }
+
+    void complete(int warp, unsigned mask, unsigned present) {
+        const WarpOp& first = lane_thread(warp, std::countr_zero(present))->op;
+        const std::uint32_t undefined = std::bit_cast<std::uint32_t>(kUndefined);
+        ShuffleStep step;
+        std::uint32_t ballot = 0;
+        for (int lane = 0; lane < 32; ++lane) {
+            const Thread* o = lane_thread(warp, lane);
+            const bool here = (present >> lane) & 1u;
+            step.in[static_cast<std::size_t>(lane)] =
+                here ? std::bit_cast<float>(o->op.bits) : (o ? o->view.last_written : kUndefined);
+            step.after[static_cast<std::size_t>(lane)] = step.in[static_cast<std::size_t>(lane)];
+            if (here && o->op.bits != 0)
+                ballot |= 1u << lane;
+        }
+        step.lanes = present;
+        const int index = static_cast<int>(obs.shuffles[static_cast<std::size_t>(warp)].size());
+        for (int lane = 0; lane < 32; ++lane) {
+            if (!((present >> lane) & 1u))
+                continue;
+            Thread& o = *lane_thread(warp, lane);
+            if (first.kind == WarpOpKind::Shuffle) {
+                const int src = source_lane(o.op, lane);
+                o.op.result = ((present >> src) & 1u) ? lane_thread(warp, src)->op.bits : undefined;
+                if (o.op.watch) {
+                    o.view.watched = o.op.watch;
+                    o.watch_step = index;
+                } else {
+                    step.after[static_cast<std::size_t>(lane)] = kUndefined;
+                }
+            } else if (first.kind == WarpOpKind::Vote) {
+                o.op.result = first.vote == 0   ? ballot
+                              : first.vote == 1 ? (ballot != 0)
+                                                : ((ballot & present) == present);
+            }
+            o.state = State::Runnable;
+        }
+        (void)mask;
+        if (first.kind == WarpOpKind::Shuffle)
+            obs.shuffles[static_cast<std::size_t>(warp)].push_back(step);
+        else if (first.kind == WarpOpKind::SyncWarp)
+            ++warp_sync[static_cast<std::size_t>(warp)];
+    }
+
+    static int source_lane(const WarpOp& op, int lane) {
+        switch (op.shuffle) {
+        case ShuffleKind::Idx:
+            return op.param & 31;
+        case ShuffleKind::Up:
+            return lane - op.param >= 0 ? lane - op.param : lane;
+        case ShuffleKind::Down:
+            return lane + op.param < 32 ? lane + op.param : lane;
+        case ShuffleKind::Xor:
+            return (lane ^ op.param) & 31;
+        }
+        return lane;
+    }
+
+    // ---- memory ----------------------------------------------------------------------------
+    [[noreturn]] void out_of_bounds(const Region* r, long long index, int line, const char* what) {
+        Hazard h;
+        h.kind = HazardKind::OutOfBounds;
+        h.line = line;
+        h.threads = {self ? self->tid : 0};
+        h.array = r->name;
+        h.index = index;
+        h.address = index * r->elem_size;
+        h.message = std::string(what) + " " + r->name + "[" + std::to_string(index) +
+                    "] by thread " + std::to_string(h.threads[0]) + " of block " +
+                    std::to_string(obs.block) + ": outside the " + std::to_string(r->count) +
+                    " elements of " +
+                    (r->space == Space::Shared ? "the shared array " : "the buffer ") + r->name;
+        fatal(std::move(h));
+    }
+    void check(const Region* r, long long index, int line, const char* what) {
+        if (!r)
+            fatal_message(*self, line, "a pointer that points nowhere (nullptr) is used");
+        if (index < 0 || index >= r->count)
+            out_of_bounds(r, index, line, what);
+    }
+    SharedArray& array_of(const Region* r) {
+        if (dynamic && &dynamic->region == r)
+            return *dynamic;
+        return *shared.at(r->id);
+    }
+    bool ordered(const Thread& t, int other, std::uint32_t other_sync) const {
+        const Thread& o = threads[static_cast<std::size_t>(other)];
+        return o.warp == t.warp && warp_sync[static_cast<std::size_t>(t.warp)] > other_sync;
+    }
+    void race(const Thread& t, int line, int other_tid, int other_line, const SharedArray& a,
+              long long index, const char* what) {
+        Hazard h;
+        h.kind = HazardKind::Race;
+        h.line = line;
+        h.other_line = other_line;
+        h.threads = {t.tid, other_tid};
+        h.array = a.name;
+        h.index = index;
+        h.address = index * a.region.elem_size;
+        h.message = std::string(what) + " race on " + a.name + "[" + std::to_string(index) +
+                    "]: thread " + std::to_string(t.tid) + " (line " + std::to_string(line) +
+                    ") and thread " + std::to_string(other_tid) + " (line " +
+                    std::to_string(other_line) + ") of block " + std::to_string(obs.block) +
+                    " with no __syncthreads() between them";
+        hazard(std::move(h));
+    }
+
+    void shared_read(SharedArray& a, long long index, int line) {
+        Thread& t = *self;
+        Cell& c = a.cells[static_cast<std::size_t>(index)];
+        if (!c.written) {
+            Hazard h;
+            h.kind = HazardKind::UninitialisedRead;
+            h.line = line;
+            h.threads = {t.tid};
+            h.array = a.name;
+            h.index = index;
+            h.address = index * a.region.elem_size;
+            h.message = "thread " + std::to_string(t.tid) + " of block " +
+                        std::to_string(obs.block) + " reads " + a.name + "[" +
+                        std::to_string(index) +
+                        "] before any thread of the block wrote it: shared memory starts "
+                        "undefined in every block";
+            hazard(std::move(h));
+        } else if (c.write_epoch == epoch && c.writer != t.tid &&
+                   !ordered(t, c.writer, c.write_warp_sync)) {
+            race(t, line, c.writer, c.write_line, a, index, "read-after-write");
+        }
+        if (c.read_epoch != epoch) {
+            c.read_epoch = epoch;
+            c.reader = t.tid;
+            c.read_line = line;
+            c.other_reader = -1;
+        } else if (c.reader != t.tid) {
+            c.other_reader = t.tid;
+        }
+    }
+
+    void shared_write(SharedArray& a, long long index, std::uint64_t& bits, int line, bool atomic) {
+        Thread& t = *self;
+        Cell& c = a.cells[static_cast<std::size_t>(index)];
+        const bool same_interval = c.written && c.write_epoch == epoch;
+        if (same_interval && c.writer != t.tid && !(atomic && c.atomic_write) &&
+            !ordered(t, c.writer, c.write_warp_sync)) {
+            race(t, line, c.writer, c.write_line, a, index, "write-after-write");
+            if (a.region.elem == Elem::Float) // which write lands is undefined
+                bits = std::bit_cast<std::uint32_t>(kUndefined);
+        }
+        if (!atomic && c.read_epoch == epoch) {
+            const int other = c.reader != t.tid ? c.reader : c.other_reader;
+            if (other >= 0 && !ordered(t, other, 0))
+                race(t, line, other, c.read_line, a, index, "write-after-read");
+        }
+        const int gen = same_interval && c.writer == t.tid && !atomic ? c.gen + 1 : 1;
+        c.gen = static_cast<std::uint8_t>(std::min(gen, 255));
+        c.writer = t.tid;
+        c.write_line = line;
+        c.write_epoch = epoch;
+        c.write_warp_sync = warp_sync[static_cast<std::size_t>(t.warp)];
+        c.written = true;
+        c.atomic_write = atomic;
+        if (&a == primary) {
+            if (atomic)
+                interval_dirty = true;
+            else
+                interval_log.push_back({index, bits, gen});
+        }
+    }
+
+    std::uint64_t load(const Region* r, long long index, int line) {
+        check(r, index, line, "read of");
+        Thread& t = *self;
+        if (r->space == Space::Shared) {
+            shared_read(array_of(r), index, line);
+        } else if (r->id == spec->input_region) {
+            input_read(t, index);
+        }
+        std::uint64_t bits = 0;
+        std::memcpy(&bits, r->base + index * r->elem_size, static_cast<std::size_t>(r->elem_size));
+        return bits;
+    }
+
+    void store(const Region* r, long long index, std::uint64_t bits, int line) {
+        check(r, index, line, "write to");
+        Thread& t = *self;
+        close_accumulation(t);
+        if (r->space == Space::Shared)
+            shared_write(array_of(r), index, bits, line, false);
+        std::memcpy(r->base + index * r->elem_size, &bits, static_cast<std::size_t>(r->elem_size));
+    }
+
+    std::uint64_t atomic(AtomicOp op, const Region* r, long long index, std::uint64_t operand,
+                         std::uint64_t compare, int line);
+
+    const Region* declare_shared(int site, const char* name, Elem elem, int elem_size,
+                                 long long count, int line) {
+        auto& slot = shared[site];
+        if (!slot) {
+            if (count <= 0 || count * elem_size > 1024ll * 1024)
+                fatal_message(*self, line,
+                              std::string("the __shared__ array ") + name + " has " +
+                                  std::to_string(count) +
+                                  " elements: give it a size between 1 and what a block's "
+                                  "shared memory holds (48 KiB)");
+            slot = make_array(site, name, elem, elem_size, count);
+            if (!primary) {
+                primary = slot.get();
+                interval_start = primary_values();
+            }
+        }
+        return &slot->region;
+    }
+    std::unique_ptr<SharedArray> make_array(int site, const char* name, Elem elem, int elem_size,
+                                            long long count) {
+        auto a = std::make_unique<SharedArray>();
+        a->name = name;
+        a->storage.assign(static_cast<std::size_t>(count * elem_size), 0xFF); // poisoned
+        a->cells.assign(static_cast<std::size_t>(count), Cell{});
+        a->region.base = a->storage.data();
+        a->region.count = count;
+        a->region.elem_size = elem_size;
+        a->region.elem = elem;
+        a->region.space = Space::Shared;
+        a->region.name = a->name.c_str();
+        a->region.id = site;
+        return a;
+    }
+    const Region* declare_dynamic(const char* name, Elem elem, int elem_size, int line) {
+        if (!dynamic) {
+            const long long count = spec->dynamic_shared_bytes / elem_size;
+            if (count <= 0)
+                fatal_message(*self, line,
+                              std::string("extern __shared__ ") + name +
+                                  " has no memory: this launch gives the kernel no dynamic "
+                                  "shared memory; declare the array with its size instead");
+            dynamic = make_array(-1, name, elem, elem_size, count);
+            if (!primary) {
+                primary = dynamic.get();
+                interval_start = primary_values();
+            }
+        }
+        return &dynamic->region;
+    }
+};
+
+namespace {
+Runtime::Impl* g_impl = nullptr;
+
+template <class T>
+std::uint64_t apply(AtomicOp op, std::uint64_t old_bits, std::uint64_t operand_bits,
+                    std::uint64_t compare_bits) {
+    const T old = from_bits<T>(old_bits), v = from_bits<T>(operand_bits);
+    T next = old;
+    switch (op) {
+    case AtomicOp::Add:
+        next = static_cast<T>(old + v);
+        break;
+    case AtomicOp::Sub:
+        next = static_cast<T>(old - v);
+        break;
+    case AtomicOp::Max:
+        next = old < v ? v : old;
+        break;
+    case AtomicOp::Min:
+        next = v < old ? v : old;
+        break;
+    case AtomicOp::Exch:
+        next = v;
+        break;
+    case AtomicOp::Cas:
+        next = old == from_bits<T>(compare_bits) ? v : old;
+        break;
+    default:
+        if constexpr (std::is_integral_v<T>) {
+            if (op == AtomicOp::Or)
+                next = old | v;
+            else if (op == AtomicOp::And)
+                next = old & v;
+            else if (op == AtomicOp::Xor)
+                next = old ^ v;
+        }
+        break;
+    }
+    return to_bits(next);
+}
+} // namespace
+
+std::uint64_t Runtime::Impl::atomic(AtomicOp op, const Region* r, long long index,
+                                    std::uint64_t operand, std::uint64_t compare, int line) {
+    check(r, index, line, "atomic on");
+    Thread& t = *self;
+    std::uint64_t old = 0;
+    unsigned char* at = r->base + index * r->elem_size;
+    std::memcpy(&old, at, static_cast<std::size_t>(r->elem_size));
+    std::uint64_t next = old;
+    double delta = 0;
+    switch (r->elem) {
+    case Elem::Float:
+        next = apply<float>(op, old, operand, compare);
+        delta = static_cast<double>(from_bits<float>(next)) - from_bits<float>(old);
+        break;
+    case Elem::Int:
+        next = apply<int>(op, old, operand, compare);
+        delta = static_cast<double>(from_bits<int>(next)) - from_bits<int>(old);
+        break;
+    case Elem::UInt:
+        next = apply<unsigned>(op, old, operand, compare);
+        delta = static_cast<double>(from_bits<unsigned>(next)) - from_bits<unsigned>(old);
+        break;
+    default:
+        fatal_message(t, line, "atomics work on float, int and unsigned here");
+    }
+    if (r->space == Space::Shared) {
+        SharedArray& a = array_of(r);
+        if (!a.cells[static_cast<std::size_t>(index)].written)
+            shared_read(a, index, line); // an atomic on never-written memory reads garbage
+        shared_write(a, index, next, line, true);
+        if (&a == primary)
+            obs.atomics.push_back({t.round, -1, index, delta, obs.block, t.tid});
+    } else {
+        close_accumulation(t);
+        const double operand_value =
+            r->elem == Elem::Float ? from_bits<float>(operand) : static_cast<double>(delta);
+        obs.atomics.push_back(
+            {t.round, r->id, index, op == AtomicOp::Add ? operand_value : delta, obs.block, t.tid});
+    }
+    std::memcpy(at, &next, static_cast<std::size_t>(r->elem_size));
+    return old;
+}
+
+Runtime::Runtime() : impl_(new Impl(*this)) {}
+Runtime::~Runtime() {
+    delete impl_;
+}
+
+bool Runtime::launch(const LaunchSpec& spec,
+                     const std::function<void(const BlockObservation&)>& on_block) {
+    impl_->spec = &spec;
+    impl_->faulted = false;
+    impl_->seen.clear();
+    g_impl = impl_;
+    for (int b = 0; b < spec.grid; ++b) {
+        const bool ok = impl_->run_block(b);
+        on_block(impl_->obs);
+        if (!ok)
+            break;
+    }
+    g_impl = nullptr;
+    return !impl_->faulted;
+}
+
+// ---- The entry points the student's kernel calls (declared in cuda_sim.hpp) ----------------
+
+std::uint64_t load(const Region* r, long long index, int line) {
+    return g_impl->load(r, index, line);
+}
+void store(const Region* r, long long index, std::uint64_t bits, int line) {
+    g_impl->store(r, index, bits, line);
+}
+std::uint64_t atomic(AtomicOp op, const Region* r, long long index, std::uint64_t operand,
+                     std::uint64_t compare, int line) {
+    return g_impl->atomic(op, r, index, operand, compare, line);
+}
+void register_ended(const float* reg) {
+    if (!g_impl || !g_impl->self || g_impl->self->view.watched != reg)
+        return;
+    g_impl->resolve_watch(*g_impl->self);
+}
+void syncthreads(int line) {
+    g_impl->barrier(line);
+}
+void syncwarp(int line, unsigned mask) {
+    WarpOp op;
+    op.kind = WarpOpKind::SyncWarp;
+    op.mask = mask;
+    op.line = line;
+    g_impl->warp_op(op);
+}
+std::uint32_t shuffle(ShuffleKind kind, unsigned mask, std::uint32_t bits, int param, int width,
+                      const float* watch, int line) {
+    WarpOp op;
+    op.kind = WarpOpKind::Shuffle;
+    op.shuffle = kind;
+    op.mask = mask;
+    op.bits = bits;
+    op.param = param;
+    op.width = width;
+    op.watch = watch;
+    op.line = line;
+    return g_impl->warp_op(op);
+}
+unsigned vote(int kind, unsigned mask, bool predicate, int line) {
+    WarpOp op;
+    op.kind = WarpOpKind::Vote;
+    op.vote = kind;
+    op.mask = mask;
+    op.bits = predicate ? 1u : 0u;
+    op.line = line;
+    return g_impl->warp_op(op);
+}
+const Region* shared_array(int site, const char* name, Elem elem, int elem_size, long long count,
+                           int line) {
+    return g_impl->declare_shared(site, name, elem, elem_size, count, line);
+}
+const Region* dynamic_shared(const char* name, Elem elem, int elem_size, int line) {
+    return g_impl->declare_dynamic(name, elem, elem_size, line);
+}
+
+} // namespace pplab::sim

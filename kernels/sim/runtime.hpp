@@ -1,0 +1,95 @@
+// The CUDA-on-CPU runtime inside the runner: blocks one after another, each CUDA thread a
+// Boost.Context fiber, scheduled deterministically (thread order, each running until it
+// waits), with barriers, warp rendezvous (shuffles, votes, __syncwarp), watched shared and
+// global memory, and what the trace needs observed along the way.
+#pragma once
+
+#include "cuda_sim.hpp"
+#include "pplab/sim.hpp"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pplab::sim {
+
+// How an input read names the register snapshot it starts: the grid-stride round
+// (i - global thread id) / (grid * block) + 1, or, for one thread reading everything
+// (reduceNaive), the element's position i + 1.
+enum class RoundRule { GridStride, PerElement };
+
+struct ShuffleStep {
+    std::array<float, 32> in{};    // each lane's value going in
+    std::array<float, 32> after{}; // each lane's register after the step
+    std::uint32_t lanes = 0;       // the lanes that executed it
+};
+
+struct AtomicRecord {
+    int round = 0; // the thread's grid-stride round (0: before its first input read)
+    int region = 0;
+    long long index = 0;
+    double delta = 0; // what was added (counts, sums)
+    int block = 0;
+    int thread = 0;
+};
+
+// What one block did, as the trace needs it.
+struct BlockObservation {
+    int block = 0;
+    // The first shared array, as floats ("?" = NaN where never written): once per barrier
+    // interval in which it changed, and once more where a thread wrote a cell a second time
+    // within an interval (the clear-root after the last upsweep level).
+    std::vector<std::vector<float>> shared;
+    std::vector<std::vector<float>> rounds; // per thread: register after each round
+    std::vector<float> round_close;         // per thread: the register when accumulation ended
+    std::vector<std::vector<ShuffleStep>> shuffles; // per warp, in order
+    std::vector<AtomicRecord> atomics;              // on the first shared array and on globals
+    std::vector<int> hazard_interval;               // per hazard of this block: its snapshot
+};
+
+struct Buffer {
+    std::string name;
+    Elem elem = Elem::Float;
+    std::vector<unsigned char> bytes;
+    Region region{};
+    long long count() const { return region.count; }
+    float value(long long i) const; // as a float, whatever the element type
+};
+
+struct LaunchSpec {
+    const KernelEntry* kernel = nullptr;
+    int grid = 1, block = 1, pass = 0;
+    std::vector<Arg> args;
+    long long dynamic_shared_bytes = 0;
+    int input_region = -1; // reads of it start rounds
+    RoundRule rounds = RoundRule::GridStride;
+};
+
+class Runtime {
+public:
+    Runtime();
+    ~Runtime();
+    Runtime(const Runtime&) = delete;
+    Runtime& operator=(const Runtime&) = delete;
+
+    // Runs every block in order, calling on_block after each. False when a fatal hazard
+    // stopped the launch (hazards() says which).
+    bool launch(const LaunchSpec& spec,
+                const std::function<void(const BlockObservation&)>& on_block);
+
+    const std::vector<Hazard>& hazards() const { return hazards_; }
+    std::vector<Hazard>& hazards() { return hazards_; }
+
+    struct Impl;
+
+private:
+    Impl* impl_;
+    std::vector<Hazard> hazards_;
+};
+
+// The kernels the loaded library registered.
+const std::vector<KernelEntry>& registered_kernels();
+
+} // namespace pplab::sim

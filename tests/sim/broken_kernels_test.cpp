@@ -1,0 +1,114 @@
+// The issue's deliberately broken kernels: each reported as the right kind of hazard at the
+// right line (the line marked `// HAZARD kind` in the file), and where the CPU model shows the
+// same mistake as a pitfall, the simulator's trace is the CPU model's, "?" for "?".
+#include "helpers.hpp"
+
+#include "pplab/backend.hpp"
+#include "pplab/files.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace pplab {
+namespace {
+
+struct Broken {
+    std::string file;
+    Algorithm algorithm;
+    int n, block;
+    std::string defines;
+};
+
+std::string kernel_source(const Broken& b) {
+    return b.defines + read_text_file(std::string(PPLAB_SIM_KERNELS) + "/broken/" + b.file);
+}
+
+// The marked line and kind, read from the file (counting the defines put above it).
+std::pair<int, std::string> marked(const Broken& b) {
+    std::istringstream in(kernel_source(b));
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number)
+        if (const auto at = line.find("// HAZARD "); at != std::string::npos)
+            return {number, line.substr(at + 10)};
+    return {0, ""};
+}
+
+class BrokenKernel : public ::testing::TestWithParam<Broken> {};
+
+TEST_P(BrokenKernel, ReportedAsTheRightKindAtTheRightLine) {
+    const Broken& b = GetParam();
+    const auto [line, kind] = marked(b);
+    ASSERT_GT(line, 0) << b.file << " has no // HAZARD mark";
+    Request r = simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 3, 0), b.block);
+    sim::Limits limits;
+    limits.seconds = 3;
+    const sim::RunResult res = sim::run_kernel(r, kernel_source(b), limits);
+    if (kind == "timeout") {
+        EXPECT_EQ(res.status, sim::RunResult::Status::TimedOut) << simtest::hazards_text(res);
+        EXPECT_NE(res.message.find("did not finish"), std::string::npos) << res.message;
+        return;
+    }
+    ASSERT_FALSE(res.hazards.empty()) << simtest::hazards_text(res);
+    const sim::Hazard& first = res.hazards.front();
+    EXPECT_EQ(std::string(sim::hazard_id(first.kind)), kind) << simtest::hazards_text(res);
+    EXPECT_EQ(first.line, line) << simtest::hazards_text(res);
+    EXPECT_FALSE(first.threads.empty());
+    EXPECT_GE(first.frame, 0) << "a hazard is drawn on a frame of the trace";
+    const bool fatal = kind == "out-of-bounds" || kind == "divergent-barrier";
+    EXPECT_EQ(first.fatal, fatal);
+    EXPECT_EQ(res.status, fatal ? sim::RunResult::Status::Faulted : sim::RunResult::Status::Ran);
+    if (kind == "race" || kind == "out-of-bounds") {
+        EXPECT_GE(first.index, 0);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Issue, BrokenKernel,
+    ::testing::Values(
+        Broken{"tree-missing-barrier.cu", Algorithm::ReduceTree, 100, 64, "#define TILE 64\n"},
+        Broken{"every-lane-writes.cu", Algorithm::ReduceFull, 100, 64,
+               "#define TILE 64\n#define WARPS 2\n"},
+        Broken{"partial-warp.cu", Algorithm::ReduceShuffle, 32, 32, ""},
+        Broken{"out-of-bounds.cu", Algorithm::ReduceTree, 100, 64, "#define TILE 64\n"},
+        Broken{"barrier-in-if.cu", Algorithm::ReduceTree, 100, 64, "#define TILE 64\n"},
+        Broken{"endless-loop.cu", Algorithm::ReduceTree, 100, 64, "#define TILE 64\n"}),
+    [](const ::testing::TestParamInfo<Broken>& p) {
+        std::string id = p.param.file.substr(0, p.param.file.size() - 3);
+        for (char& c : id)
+            if (c == '-')
+                c = '_';
+        return id;
+    });
+
+// What CUDA leaves undefined, the CPU model's pitfalls record as "?"; the simulator, running the
+// mistake itself, must agree cell for cell.
+TEST(BrokenKernel, Exercise2RaceGivesTheCpuModelsPitfallTrace) {
+    const Broken b{"every-lane-writes.cu", Algorithm::ReduceFull, 100, 64,
+                   "#define TILE 64\n#define WARPS 2\n"};
+    Request r = simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 5, 0), b.block);
+    r.grid = 1;
+    const sim::RunResult res = sim::run_kernel(r, kernel_source(b));
+    ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
+    r.options.pitfall = Pitfall::EveryLaneWrites;
+    const Trace pitfall = make_cpu_backend()->trace(r);
+    EXPECT_EQ(res.trace.frames, pitfall.frames)
+        << sim::describe(sim::first_difference(res.trace, pitfall));
+}
+
+TEST(BrokenKernel, PartialWarpGivesTheCpuModelsPitfallTrace) {
+    const Broken b{"partial-warp.cu", Algorithm::ReduceShuffle, 32, 32, ""};
+    Request r = simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 5, 0), b.block);
+    const sim::RunResult res = sim::run_kernel(r, kernel_source(b));
+    ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
+    r.options.pitfall = Pitfall::PartialWarp;
+    r.options.active_lanes = 20;
+    const Trace pitfall = make_cpu_backend()->trace(r);
+    EXPECT_EQ(res.trace.frames, pitfall.frames)
+        << sim::describe(sim::first_difference(res.trace, pitfall));
+    EXPECT_NE(res.hazards.front().message.find("20-31"), std::string::npos)
+        << res.hazards.front().message;
+}
+
+} // namespace
+} // namespace pplab

@@ -1,0 +1,115 @@
+// The source pre-processor as a pure function: what it rewrites, that it keeps every line where
+// it was, and the located errors it gives for what the simulator cannot run.
+#include "pplab/sim.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace pplab {
+namespace {
+
+std::string body(const sim::Preprocessed& p) {
+    // The text between the prelude's `#line 1 "kernel.cu"` and the registration.
+    const std::string& t = p.rewritten.text;
+    const auto from = t.find("#line 1 \"kernel.cu\"\n") + 20;
+    return t.substr(from, t.find("#line 1 \"pplab-kernel-registration\"") - from);
+}
+
+TEST(Preprocess, WatchesSharedArraysPointersAndFloatRegisters) {
+    const std::string src = "__global__ void k(const float* in, float* out, int n)\n"
+                            "{\n"
+                            "    __shared__ float s[TILE];\n"
+                            "    float sum = in[threadIdx.x];\n"
+                            "    s[threadIdx.x] = sum;\n"
+                            "    out[0] = s[0] * 2.0f;\n"
+                            "}\n";
+    const sim::Preprocessed p = sim::preprocess(src);
+    ASSERT_TRUE(p.ok) << p.error.message;
+    EXPECT_EQ(p.rewritten.kernels, std::vector<std::string>{"k"});
+    const std::string b = body(p);
+    EXPECT_EQ(std::count(b.begin(), b.end(), '\n'), std::count(src.begin(), src.end(), '\n'))
+        << "lines stay where they were";
+    EXPECT_NE(b.find("::pplab::sim::ptr<const float> in"), std::string::npos) << b;
+    EXPECT_NE(b.find("::pplab::sim::ptr<float> s(::pplab::sim::shared_array(1, \"s\""),
+              std::string::npos)
+        << b;
+    EXPECT_NE(b.find("::pplab::sim::reg sum = in.at(4)[threadIdx.x]"), std::string::npos) << b;
+    EXPECT_NE(b.find("s.at(5)[threadIdx.x] = sum"), std::string::npos) << b;
+    EXPECT_NE(b.find("out.at(6)[0] = s.at(6)[0] * 2.0f"), std::string::npos) << b;
+    EXPECT_NE(p.rewritten.text.find("pplab_sim_kernel_0{\"k\", &k}"), std::string::npos);
+}
+
+TEST(Preprocess, LeavesProductsCastsAndFunctionNamesAlone) {
+    const std::string src = "__device__ float twice(float v) { return v * 2.0f; }\n"
+                            "__global__ void k(float* out, int n)\n"
+                            "{\n"
+                            "    const int a = n * n;\n"
+                            "    out[a] = (float)a + twice(static_cast<float>(n));\n"
+                            "}\n";
+    const sim::Preprocessed p = sim::preprocess(src);
+    ASSERT_TRUE(p.ok) << p.error.message;
+    const std::string b = body(p);
+    EXPECT_NE(b.find("__device__ float twice(::pplab::sim::reg v)"), std::string::npos) << b;
+    EXPECT_NE(b.find("const int a = n * n;"), std::string::npos) << b;
+    EXPECT_NE(b.find("(float)a + twice(static_cast<float>(n))"), std::string::npos) << b;
+}
+
+TEST(Preprocess, ExternSharedAndCommentsAndStrings) {
+    const std::string src = "// __shared__ float fake[4];\n"
+                            "__global__ void k(int* out)\n"
+                            "{\n"
+                            "    extern __shared__ int s[];\n"
+                            "    /* s[0] */ s[0] = 1; printf(\"s[0]\");\n"
+                            "}\n";
+    const sim::Preprocessed p = sim::preprocess(src);
+    ASSERT_TRUE(p.ok) << p.error.message;
+    const std::string b = body(p);
+    EXPECT_NE(b.find("// __shared__ float fake[4];"), std::string::npos) << b;
+    EXPECT_NE(b.find("::pplab::sim::dynamic_shared(\"s\""), std::string::npos) << b;
+    EXPECT_NE(b.find("/* s[0] */ s.at(5)[0] = 1; printf(\"s[0]\")"), std::string::npos) << b;
+}
+
+struct Refused {
+    std::string source;
+    int line;
+    std::string says;
+};
+
+class PreprocessRefuses : public ::testing::TestWithParam<Refused> {};
+
+TEST_P(PreprocessRefuses, WithTheLineAndWhy) {
+    const sim::Preprocessed p = sim::preprocess(GetParam().source);
+    ASSERT_FALSE(p.ok);
+    EXPECT_EQ(p.error.line, GetParam().line);
+    EXPECT_NE(p.error.message.find(GetParam().says), std::string::npos) << p.error.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Located, PreprocessRefuses,
+    ::testing::Values(
+        Refused{"__global__ void k(float* o)\n{\n  __shared__ float t[4][4];\n}\n", 3,
+                "two-dimensional"},
+        Refused{"__global__ void k(float* o)\n{\n  __shared__ float t[];\n}\n", 3, "needs a size"},
+        Refused{"__global__ void k(float* o)\n{\n  /* never closed\n}\n", 3, "never closed"},
+        Refused{"__device__ float f(float x) { return x; }\n", 1, "no __global__"},
+        Refused{"__global__ void k(float** o)\n{\n}\n", 1, "pointers to pointers"},
+        Refused{"template <class T>\n__global__ void k(T* o)\n{\n}\n", 1, "template kernels"}),
+    [](const ::testing::TestParamInfo<Refused>& p) { return "case" + std::to_string(p.index); });
+
+// Nothing a student types makes the pre-processor throw or loop: every prefix of a real kernel
+// either rewrites or is refused with a located error.
+TEST(Preprocess, EveryPrefixOfAKernelIsAnswered) {
+    const std::string src = "__global__ void reduceTree(const float* in, float* out, int n)\n"
+                            "{\n  __shared__ float s[TILE];\n  s[threadIdx.x] = in[0];\n"
+                            "  extern __shared__ int d[];\n  \"str /* \" 'c';\n}\n";
+    for (std::size_t k = 0; k <= src.size(); ++k) {
+        const sim::Preprocessed p = sim::preprocess(src.substr(0, k));
+        if (!p.ok) {
+            EXPECT_GT(p.error.line, 0) << "prefix " << k;
+        }
+    }
+}
+
+} // namespace
+} // namespace pplab

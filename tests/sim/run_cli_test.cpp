@@ -1,0 +1,104 @@
+// `pplab run` as a student runs it: exit 0 when the kernel matches the chapter's, 1 when it
+// differs (the first difference explained) or hazards were found, 2 when it does not compile,
+// faults or the file is missing.
+#include "helpers.hpp"
+
+#include "pplab/files.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+
+namespace pplab {
+namespace {
+
+struct Ran {
+    int code;
+    std::string output; // stdout and stderr
+};
+
+Ran pplab_run(const std::string& args) {
+    const std::string cmd = std::string(PPLAB_BINARY) + " run " + args + " 2>&1";
+    FILE* pipe = ::popen(cmd.c_str(), "r");
+    Ran r{-1, ""};
+    char buf[4096];
+    while (const std::size_t k = std::fread(buf, 1, sizeof buf, pipe))
+        r.output.append(buf, k);
+    const int status = ::pclose(pipe);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+class RunCli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = std::filesystem::temp_directory_path() /
+               ("pplab-run-cli-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(dir_);
+        const Request r = simtest::request(Algorithm::ReduceTree, {1.0f}, 64);
+        listing_ = simtest::listing_text(r);
+    }
+    void TearDown() override { std::filesystem::remove_all(dir_); }
+    std::string write(const std::string& name, const std::string& text) {
+        const std::string path = (dir_ / name).string();
+        write_atomically(path, text);
+        return path;
+    }
+    std::filesystem::path dir_;
+    std::string listing_;
+};
+
+constexpr const char* kTree = " --algo reduce-tree --n 300 --block 64 --backend cpu";
+
+TEST_F(RunCli, TheListingAsShownMatchesTheChapter) {
+    const Ran r = pplab_run("--kernel " + write("tree.cu", listing_) + kTree + " --check");
+    EXPECT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("Same as the chapter's kernel"), std::string::npos) << r.output;
+}
+
+TEST_F(RunCli, AWrongKernelIsExplainedAtItsFirstDifference) {
+    std::string wrong = listing_;
+    const auto at = wrong.find("s[threadIdx.x] += s[threadIdx.x + stride]");
+    ASSERT_NE(at, std::string::npos);
+    wrong.replace(at, 41, "s[threadIdx.x] = s[threadIdx.x + stride]");
+    const Ran r = pplab_run("--kernel " + write("wrong.cu", wrong) + kTree + " --check");
+    EXPECT_EQ(r.code, 1) << r.output;
+    EXPECT_NE(r.output.find("First difference: block 0 tree-level 0, cell 0"), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("Thread 0 wrote it"), std::string::npos) << r.output;
+}
+
+TEST_F(RunCli, CompileErrorsNameTheStudentsLine) {
+    std::string broken = listing_;
+    broken.replace(broken.find("s[threadIdx.x] += "), 18, "s[threadIdx.x] += undeclared + ");
+    const std::string path = write("broken.cu", broken);
+    const Ran r = pplab_run("--kernel " + path + kTree);
+    EXPECT_EQ(r.code, 2) << r.output;
+    int line = 0, number = 0;
+    for (std::size_t p = 0, q; (q = broken.find('\n', p)) != std::string::npos; p = q + 1) {
+        ++number;
+        if (broken.substr(p, q - p).find("undeclared") != std::string::npos)
+            line = number;
+    }
+    EXPECT_NE(r.output.find(path + ":" + std::to_string(line) + ":"), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("undeclared"), std::string::npos) << r.output;
+}
+
+TEST_F(RunCli, HazardsAndFaultsAndMissingFiles) {
+    std::string racy = listing_;
+    racy.replace(racy.find("__syncthreads();"), 16, "");
+    EXPECT_EQ(pplab_run("--kernel " + write("racy.cu", racy) + kTree).code, 1);
+    std::string oob = listing_;
+    oob.replace(oob.find("(i < n) ? in[i] : 0.0f"), 22, "in[i]");
+    const Ran fault = pplab_run("--kernel " + write("oob.cu", oob) + kTree);
+    EXPECT_EQ(fault.code, 2) << fault.output;
+    EXPECT_NE(fault.output.find("out-of-bounds"), std::string::npos) << fault.output;
+    EXPECT_EQ(pplab_run("--kernel " + (dir_ / "missing.cu").string() + kTree).code, 2);
+}
+
+} // namespace
+} // namespace pplab

@@ -1,0 +1,109 @@
+#include "text_layout.hpp"
+
+#include <algorithm>
+
+namespace pplab::render {
+
+namespace {
+
+constexpr float kCellTextFill = 0.86f; // a value may use this much of its cell's width
+constexpr float kEdge = 4.0f;          // pixels kept between a label and the canvas's edge
+
+bool overlaps(const scene::Rect& a, const scene::Rect& b) {
+    return a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom();
+}
+
+int rank(scene::LabelKind k) {
+    return k == scene::LabelKind::Row ? 0 : k == scene::LabelKind::Line ? 1 : 2;
+}
+
+} // namespace
+
+std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
+                                  std::span<const scene::Cell> cells,
+                                  std::span<const scene::Label> labels, TextKind cell_kind) {
+    std::vector<TextRun> out;
+    const scene::Camera& cam = area.camera;
+    const float w = area.width, h = area.height, k = cam.scale;
+    const scene::Rect canvas{0, 0, w, h};
+    for (const scene::Cell& c : cells) {
+        if (c.text.empty() || c.text_size <= 0)
+            continue;
+        const scene::Vec2 a = cam.to_screen({c.rect.x, c.rect.y}, w, h);
+        const scene::Rect box{a.x, a.y, c.rect.w * k, c.rect.h * k};
+        if (!overlaps(box, canvas))
+            continue;
+        const float em = std::max(font.width(c.text), 1e-3f);
+        const float px = std::min(c.text_size, kCellTextFill * c.rect.w / em) * k;
+        if (px < area.min_px)
+            continue; // the cell says it on hover
+        TextRun r;
+        r.text = c.text;
+        r.px = px;
+        r.x = box.center().x - em * px / 2;
+        r.baseline = box.center().y + font.digit_height() * px / 2;
+        r.color = c.text_color;
+        r.rect = {r.x, r.baseline - px * 0.8f, em * px, px};
+        r.kind = cell_kind;
+        out.push_back(std::move(r));
+    }
+    // Labels: rows' names first, then the barriers', then notes; one that would cover a label
+    // already placed, or cannot be read whole inside the canvas, is left out.
+    std::vector<const scene::Label*> order;
+    for (const scene::Label& l : labels)
+        order.push_back(&l);
+    std::stable_sort(order.begin(), order.end(), [](const scene::Label* a, const scene::Label* b) {
+        return rank(a->kind) < rank(b->kind);
+    });
+    const std::size_t first_label = out.size();
+    for (const scene::Label* lp : order) {
+        const scene::Label& l = *lp;
+        const float em = std::max(font.width(l.text), 1e-3f);
+        float px = l.px > 0 ? l.px : l.size * k;
+        if (l.max_width > 0)
+            px = std::min(px, l.max_width * k / em);
+        if (px < area.min_px)
+            continue;
+        const float tw = em * px;
+        if (tw > w - 2 * kEdge)
+            continue;
+        const scene::Vec2 at = cam.to_screen(l.pos, w, h);
+        float x = l.align == scene::Align::Left    ? at.x
+                  : l.align == scene::Align::Right ? at.x - tw
+                                                   : at.x - tw / 2;
+        const scene::Rect box{x, at.y - px * 0.8f, tw, px * 1.05f};
+        if (box.y < kEdge || box.bottom() > h - kEdge)
+            continue;
+        // A name whose row is on screen stays with it at the edge; other labels only when
+        // their anchor is on screen.
+        const bool inside = at.x >= 0 && at.x <= w;
+        if (l.kind != scene::LabelKind::Row && !inside)
+            continue;
+        const float kept = std::clamp(x, kEdge, w - kEdge - tw);
+        const bool moved = kept != x;
+        x = kept;
+        TextRun r;
+        r.text = l.text;
+        r.px = px;
+        r.x = x;
+        r.baseline = at.y;
+        r.color = l.color;
+        r.rect = {x, box.y, tw, box.h};
+        r.kind = l.kind == scene::LabelKind::Line ? TextKind::LineLabel : TextKind::Label;
+        r.chip = moved;
+        const bool covers =
+            std::any_of(out.begin() + static_cast<std::ptrdiff_t>(first_label), out.end(),
+                        [&](const TextRun& o) { return overlaps(o.rect, r.rect); });
+        if (!covers)
+            out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::vector<TextRun> scene_text(const FontAtlas& font, const scene::Scene& s,
+                                const scene::Camera& c, float w, float h) {
+    TextArea area{c, w, h, scene::kMinTextPx * s.text_scale};
+    return lay_out_text(font, area, s.cells, s.labels);
+}
+
+} // namespace pplab::render

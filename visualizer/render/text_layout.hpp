@@ -1,0 +1,46 @@
+// Every text a canvas draws, in its pixels: the values that fit their cells, the labels at
+// their size, a row's name kept inside the canvas, nothing smaller than the legible minimum.
+// Pure (font metrics, no GL): the renderer draws exactly this list, the SVG writes it and
+// `pplab render --layout` reports it.
+#pragma once
+
+#include "font.hpp"
+
+#include "scene/camera.hpp"
+#include "scene/scene.hpp"
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace pplab::render {
+
+enum class TextKind : std::uint8_t { Cell, Label, LineLabel, Mover };
+
+struct TextRun {
+    std::string text;
+    float x = 0, baseline = 0; // pixels: the pen's start on the baseline
+    float px = 0;              // em height, pixels
+    scene::Rgba color;
+    scene::Rect rect; // pixels: where the text's box lies
+    TextKind kind = TextKind::Label;
+    bool chip = false; // moved inside the canvas: drawn on a background of its own
+};
+
+struct TextArea {
+    scene::Camera camera; // world -> pixels of a w x h area
+    float width = 0, height = 0;
+    float min_px = scene::kMinTextPx; // smaller text is left out
+};
+
+// Values of `cells` (as kind, Cell or Mover) and `labels` through `area`.
+std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
+                                  std::span<const scene::Cell> cells,
+                                  std::span<const scene::Label> labels,
+                                  TextKind cell_kind = TextKind::Cell);
+
+// The scene's texts (cells and labels; movers apart) on a canvas of w x h pixels.
+std::vector<TextRun> scene_text(const FontAtlas& font, const scene::Scene& s,
+                                const scene::Camera& c, float w, float h);
+
+} // namespace pplab::render
