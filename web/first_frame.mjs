@@ -11,8 +11,8 @@ const loads = Number(process.argv[3] ?? 10);
 let gzipped = 0;
 for (const file of readdirSync(site)) gzipped += gzipSync(readFileSync(join(site, file)), { level: 9 }).length;
 const server = await serve(site);
-for (const [what, query] of [['window', '?algo=scan-blelloch&input=1,2,3,4&frame=5'],
-                             ['picture', '?view=picture&algo=scan-blelloch&input=1,2,3,4&frame=5']]) {
+for (const [what, query] of [['window', '?algo=scan-blelloch&input=1,2,3,4&step=6'],
+                             ['picture', '?view=picture&algo=scan-blelloch&input=1,2,3,4&step=6']]) {
   const times = [];
   for (let i = 0; i < loads; ++i) { // a new browser each time: nothing compiled or cached
     const browser = await Browser.launch();

@@ -99,8 +99,19 @@ const std::map<std::string, Reader, std::less<>>& readers() {
          [](Link& l, const std::string& k, const std::string& v) {
              l.settings.active_lanes = whole_number(k, v, 1, kWarpSize);
          }},
-        {"frame", [](Link& l, const std::string& k,
-                     const std::string& v) { l.frame = whole_number(k, v, 0, INT32_MAX); }},
+        {"step", [](Link& l, const std::string& k,
+                    const std::string& v) { l.step = whole_number(k, v, 1, INT32_MAX); }},
+        {"shown-block", [](Link& l, const std::string& k,
+                           const std::string& v) { l.shown_block = whole_number(k, v, 0, 65535); }},
+        {"size",
+         [](Link& l, const std::string&, const std::string& v) {
+             const std::size_t x = v.find_first_of("xX");
+             if (x == std::string::npos)
+                 throw InputError("the address's size=" + v +
+                                  " is not WIDTHxHEIGHT in pixels, e.g. 1600x1000");
+             l.width = whole_number("size", v.substr(0, x), 64, 8192);
+             l.height = whole_number("size", v.substr(x + 1), 64, 8192);
+         }},
         {"view",
          [](Link& l, const std::string&, const std::string& v) {
              if (v != "window" && v != "picture")
@@ -125,7 +136,7 @@ const std::map<std::string, Reader, std::less<>>& readers() {
          }},
         {"scale",
          [](Link& l, const std::string& k, const std::string& v) {
-             l.scale = static_cast<float>(whole_number(k, v, 75, 300)) / 100.0f;
+             l.scale_percent = whole_number(k, v, 75, 300); // the window's own range
          }},
     };
     return table;

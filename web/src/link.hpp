@@ -1,9 +1,9 @@
 // What the page's address asks for, so that a course page can link straight to a step:
-//   index.html?algo=scan-blelloch&input=1,2,3,4&frame=5
+//   index.html?algo=scan-blelloch&input=1,2,3,4&step=6
 // The parameters are the command line's options without the dashes (algo, input, n, gen,
-// seed, block, grid, bins, inclusive, no-skip-empty, order-seed, pitfall, active-lanes; frame,
-// theme, camera, width, height as `pplab render` takes them), plus scale (the presenter scale,
-// in percent) and view=picture (the frame alone, drawn as `pplab render` draws it).
+// seed, block, grid, bins, inclusive, no-skip-empty, order-seed, pitfall, active-lanes; step,
+// shown-block, theme, camera, scale, size, width, height as `pplab render` takes them), and
+// view=picture (the step alone, drawn as `pplab render` draws it).
 #pragma once
 
 #include "settings.hpp"
@@ -18,12 +18,14 @@ namespace pplab::web {
 
 struct Link {
     ui::Settings settings;
-    int frame = -1;       // the trace frame to show, in `pplab trace` order; -1: the first step
+    int step = 0;         // 1 to the number of steps, as the transport counts; 0: the first
+    int shown_block = 0;  // the block the canvas shows, from 0
     bool picture = false; // view=picture
     int width = 1280, height = 800; // the picture's size, as `pplab render`'s defaults
     scene::Theme theme = scene::Theme::Light;
     bool fit = false;                // camera=fit
-    float scale = 1.0f;              // the presenter scale
+    int scale_percent = 0;           // the presenter scale; 0: the window's 100%, or in a picture
+                                     // text that grows with the picture
     std::vector<std::string> errors; // what could not be read, one message each
 };
 

@@ -13,6 +13,7 @@
 #include <emscripten/emscripten.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
@@ -98,6 +99,21 @@ void on_input() {
     g_input_frames = kSettleFrames;
 }
 
+// The trace frame the address's step and block show, with `pplab render`'s messages for a
+// step or a block the trace does not have.
+std::size_t step_frame(const scene::Model& model, const Link& link) {
+    const auto steps = static_cast<int>(model.steps().size());
+    if (link.step > steps)
+        throw InputError("step " + std::to_string(link.step) + " does not exist: this trace has " +
+                         std::to_string(steps) + " steps, 1 to " + std::to_string(steps));
+    const int grid = model.grid(0);
+    if (link.shown_block >= grid)
+        throw InputError("block " + std::to_string(link.shown_block) +
+                         " does not exist: this launch has " + std::to_string(grid) +
+                         " blocks, 0 to " + std::to_string(grid - 1));
+    return model.frame_at(std::max(link.step - 1, 0), link.shown_block);
+}
+
 } // namespace
 
 // Ctrl+V in the page: the browser hands over the system clipboard's text (the shell's paste
@@ -142,7 +158,8 @@ Page::Page(GLFWwindow* win, ui::Platform platform)
     on_file_written([this](const std::string& path) { offer_download(path); });
     st.settings = link_.settings;
     st.view.theme = link_.theme;
-    st.view.presenter_scale = link_.scale;
+    if (link_.scale_percent > 0)
+        st.view.presenter_scale = static_cast<float>(link_.scale_percent) / 100.0f;
     if (link_.fit)
         st.view.camera = ui::CameraMode::Fit;
 }
@@ -237,17 +254,14 @@ void Page::follow_link() {
         return;
     link_followed_ = true;
     std::vector<std::string> errors = link_.errors;
-    if (link_.frame >= 0 && st.model && st.error.empty()) {
-        const std::size_t frames = st.model->trace().frames.size();
-        if (static_cast<std::size_t>(link_.frame) < frames) {
-            const auto frame = static_cast<std::size_t>(link_.frame);
-            st.block = std::max(st.model->trace().frames[frame].block, 0);
+    if (st.model && st.error.empty()) {
+        try {
+            const std::size_t frame = step_frame(*st.model, link_);
+            st.block = link_.shown_block;
             st.playback.go_to(st.model->step_of(frame), st.steps());
             st.playback.playing = false;
-        } else {
-            errors.push_back("frame " + std::to_string(link_.frame) +
-                             " does not exist: this trace has " + std::to_string(frames) +
-                             " frames, 0 to " + std::to_string(frames - 1));
+        } catch (const InputError& e) {
+            errors.push_back(e.what());
         }
     }
     for (const std::string& e : errors)
@@ -288,12 +302,7 @@ void Page::draw_picture() {
     drawn_once_ = true;
     try {
         const scene::Model model(make_cpu_backend()->trace(link_.settings.request()));
-        const std::size_t frames = model.trace().frames.size();
-        const std::size_t frame = link_.frame < 0 ? 0 : static_cast<std::size_t>(link_.frame);
-        if (frame >= frames)
-            throw InputError("frame " + std::to_string(frame) + " does not exist: this trace has " +
-                             std::to_string(frames) + " frames, 0 to " +
-                             std::to_string(frames - 1));
+        const std::size_t frame = step_frame(model, link_);
         if (!link_.errors.empty())
             throw InputError(link_.errors.front());
         render::PictureOptions o;
@@ -301,6 +310,7 @@ void Page::draw_picture() {
         o.height = link_.height;
         o.theme = link_.theme;
         o.follow = !link_.fit;
+        o.scale = static_cast<float>(link_.scale_percent) / 100.0f;
         render::picture(picture_->renderer, picture_->target, model, frame, o);
         // The picture's framebuffer onto the canvas, pixel for pixel.
         picture_->target.bind();
@@ -309,8 +319,10 @@ void Page::draw_picture() {
                           GL_NEAREST);
         render::RenderTarget::unbind();
         mark_first_frame();
-        show_status("ready", std::string(info(model.request().algorithm).id) + ", frame " +
-                                 std::to_string(frame) + ": " + model.dataflow().caption(frame));
+        show_status("ready", std::string(info(model.request().algorithm).id) + ", step " +
+                                 std::to_string(model.step_of(frame) + 1) + " of " +
+                                 std::to_string(model.steps().size()) + " (frame " +
+                                 std::to_string(frame) + "): " + model.dataflow().caption(frame));
     } catch (const InputError& e) {
         fail(e.what());
     }

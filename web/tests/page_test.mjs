@@ -62,12 +62,12 @@ function assertSamePicture(page, expected, what) {
 }
 
 const pictures = [
-  { name: 'scan-blelloch-frame5', args: ['--algo', 'scan-blelloch', '--input', '1,2,3,4', '--frame', '5'],
-    query: 'algo=scan-blelloch&input=1,2,3,4&frame=5' },
-  { name: 'reduce-tree-dark-frame3', args: ['--algo', 'reduce-tree', '--n', '64', '--block', '16', '--frame', '3', '--theme', 'dark'],
-    query: 'algo=reduce-tree&n=64&block=16&frame=3&theme=dark' },
-  { name: 'hist-privatised-frame4', args: ['--algo', 'hist-privatised', '--n', '300', '--bins', '16', '--block', '64', '--gen', 'skewed', '--frame', '4'],
-    query: 'algo=hist-privatised&n=300&bins=16&block=64&gen=skewed&frame=4' },
+  { name: 'scan-blelloch-step6', args: ['--algo', 'scan-blelloch', '--input', '1,2,3,4', '--step', '6'],
+    query: 'algo=scan-blelloch&input=1,2,3,4&step=6' },
+  { name: 'reduce-tree-dark-step3-block2', args: ['--algo', 'reduce-tree', '--n', '64', '--block', '16', '--step', '3', '--shown-block', '2', '--theme', 'dark'],
+    query: 'algo=reduce-tree&n=64&block=16&step=3&shown-block=2&theme=dark' },
+  { name: 'hist-privatised-step4-scale150', args: ['--algo', 'hist-privatised', '--n', '300', '--bins', '16', '--block', '64', '--gen', 'skewed', '--step', '4', '--scale', '150'],
+    query: 'algo=hist-privatised&n=300&bins=16&block=64&gen=skewed&step=4&scale=150' },
 ];
 
 for (const p of pictures) {
@@ -81,21 +81,21 @@ for (const p of pictures) {
   });
 }
 
-test('the comparison tells frames apart (it can fail)', async () => {
+test('the comparison tells steps apart (it can fail)', async () => {
   const status = await browser.open(
-    `${server.url}index.html?view=picture&algo=scan-blelloch&input=1,2,3,4&frame=4`, 1280, 800);
+    `${server.url}index.html?view=picture&algo=scan-blelloch&input=1,2,3,4&step=5`, 1280, 800);
   assert.equal(status.state, 'ready', status.text);
   const page = readPng(await browser.screenshot(0, 0, 1280, 800));
-  const other = readPng(nativePicture(pictures[0].args, 'frame5.png'));
-  assert.throws(() => assertSamePicture(page, other, 'frame 4 against frame 5'));
+  const other = readPng(nativePicture(pictures[0].args, 'step6.png'));
+  assert.throws(() => assertSamePicture(page, other, 'step 5 against step 6'));
 });
 
 for (const [width, height] of [[1280, 720], [1920, 1080]]) {
   test(`the window opens at the address's step, ${width}x${height}`, async () => {
     const status = await browser.open(
-      `${server.url}?algo=scan-blelloch&input=1,2,3,4&frame=5`, width, height);
+      `${server.url}?algo=scan-blelloch&input=1,2,3,4&step=6`, width, height);
     assert.equal(status.state, 'ready', status.text);
-    assert.match(status.text, /^scan-blelloch, step 6 of 6 \(frame 5\): Downsweep level 2 of 2/);
+    assert.match(status.text, /^scan-blelloch, step 6 of 6 \(frame 5\): Downsweep/);
     const png = await browser.screenshot(0, 0, width, height);
     kept(`window-${width}x${height}.png`, png);
     const shot = readPng(png);
@@ -114,8 +114,10 @@ const badLinks = [
   { query: 'algo=scan-blelloch&input=1,x,3', native: ['trace', '--algo', 'scan-blelloch', '--input', '1,x,3'] },
   { query: 'algo=nope', native: ['trace', '--algo', 'nope', '--n', '4'] },
   { query: 'algo=scan-blelloch&n=32&block=33', native: ['trace', '--algo', 'scan-blelloch', '--n', '32', '--block', '33'] },
-  { query: 'algo=scan-blelloch&input=1,2,3,4&frame=99',
-    native: ['render', '--algo', 'scan-blelloch', '--input', '1,2,3,4', '--frame', '99', '--out', join(scratch, 'never.png')] },
+  { query: 'algo=scan-blelloch&input=1,2,3,4&step=99',
+    native: ['render', '--algo', 'scan-blelloch', '--input', '1,2,3,4', '--step', '99', '--out', join(scratch, 'never.png')] },
+  { query: 'algo=scan-blelloch&input=1,2,3,4&shown-block=3',
+    native: ['render', '--algo', 'scan-blelloch', '--input', '1,2,3,4', '--step', '1', '--shown-block', '3', '--out', join(scratch, 'never.png')] },
   { query: 'algo=reduce-tree&pitfall=sloppy', native: ['trace', '--algo', 'reduce-tree', '--n', '4', '--pitfall', 'sloppy'] },
   { query: 'algo=reduce-tree&n=abc', message: "the address's n=abc is not a whole number" },
   { query: 'algo=reduce-tree&colour=red', message: "the address asks for 'colour', which the page does not know" },
