@@ -11,7 +11,7 @@ bool cuda_compiled() {
 // The page: a browser cannot run CUDA, whatever GPU the machine has.
 constexpr const char* kNoCuda = "a web page cannot run CUDA";
 constexpr const char* kNoTiming =
-    "a web page cannot run CUDA: the desktop app measures on a machine with an NVIDIA GPU";
+    "a web page cannot run CUDA (the desktop app measures on a machine with an NVIDIA GPU)";
 #else
 constexpr const char* kNoCuda =
     "this build has no CUDA back end (no CUDA compiler was found when it was configured)";

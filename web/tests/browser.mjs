@@ -49,6 +49,7 @@ export class Browser {
       '--headless=new', '--remote-debugging-pipe', '--no-first-run', '--no-default-browser-check',
       '--disable-extensions', '--disable-background-networking', '--disable-sync',
       '--mute-audio', '--hide-scrollbars', '--force-device-scale-factor=1',
+      '--disable-dev-shm-usage', // a small /dev/shm (containers) must not crash the renderer
       // No GPU here: WebGL2 through SwiftShader, Chromium's software renderer.
       '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
       // CI runs as root, where Chromium's sandbox cannot start.
@@ -59,7 +60,9 @@ export class Browser {
     const child = spawn(chromium, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
     const browser = new Browser(child);
     browser.profile = profile;
-    const { targetInfos } = await browser.call('Target.getTargets');
+    const missing = new Promise((_, reject) => child.once('error', (e) => reject(new Error(
+      `cannot start ${chromium} (${e.code}): install Debian's chromium with scripts/install-deps.sh web`))));
+    const { targetInfos } = await Promise.race([browser.call('Target.getTargets'), missing]);
     const page = targetInfos.find((t) => t.type === 'page');
     const { sessionId } = await browser.call('Target.attachToTarget', {
       targetId: page.targetId, flatten: true,
