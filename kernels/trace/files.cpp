@@ -10,6 +10,19 @@ namespace pplab {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+std::function<void(const std::string&)>& written_listener() {
+    static std::function<void(const std::string&)> listener;
+    return listener;
+}
+
+} // namespace
+
+void on_file_written(std::function<void(const std::string& path)> listener) {
+    written_listener() = std::move(listener);
+}
+
 std::string read_text_file(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
     if (!f)
@@ -50,6 +63,8 @@ void move_into_place(const std::string& part, const std::string& path) {
         fs::remove_all(part, ignore);
         throw InputError("cannot write '" + path + "': " + ec.message());
     }
+    if (written_listener())
+        written_listener()(path);
 }
 
 } // namespace pplab
