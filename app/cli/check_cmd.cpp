@@ -26,6 +26,8 @@ void add_check(CLI::App& app) {
         // The CPU model records exactly what the GPU does; a check never needs a device.
         const Trace t = make_cpu_backend()->trace(r);
         const CheckResult result = check_answer(t, lines);
+        if (!result.alignment.empty())
+            std::cout << result.alignment << "\n";
         for (const LevelVerdict& v : result.levels) {
             std::cout << (v.right ? "right  " : "WRONG  ") << v.label;
             if (!v.right)

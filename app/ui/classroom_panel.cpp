@@ -49,6 +49,8 @@ void verdicts(State& st) {
         paragraph("checked against another trace: check again to compare with this one", true);
         return;
     }
+    if (!r.alignment.empty())
+        paragraph(r.alignment, true);
     if (r.first_wrong() >= 0) {
         const LevelVerdict& first = r.levels[static_cast<std::size_t>(r.first_wrong())];
         ImGui::Spacing();

@@ -185,6 +185,18 @@ TEST_F(Cli, CheckWrongAnswerExitsOneAndExplainsTheFirstMistake) {
     EXPECT_NE(r.out.find("right  upsweep 0"), std::string::npos) << r.out;
 }
 
+TEST_F(Cli, CheckSaysHowUnlabelledLinesWereAligned) {
+    const fs::path a = write("answer.txt", "1 3 3 7\n1 3 3 10\n");
+    const Outcome r = pplab("check --algo scan-blelloch --input 1,2,3,4 --answer " + quoted(a));
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("2 lines without labels were compared with upsweep 0 to upsweep 1"),
+              std::string::npos)
+        << r.out;
+    const fs::path zeros = write("zeros.txt", "0 0 0 0\n");
+    expect_bad_input("check --algo scan-blelloch --input 0,0,0,0 --answer " + quoted(zeros),
+                     "equally well");
+}
+
 TEST_F(Cli, CheckMalformedAnswerExitsTwo) {
     const std::string check = "check --algo scan-blelloch --input 1,2,3,4 --answer ";
     expect_bad_input(check + quoted(write("a.txt", "1 2 three 4\n")), "line 1");
