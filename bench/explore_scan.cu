@@ -71,11 +71,49 @@ __device__ float look_back(const unsigned long long* descriptors, int tile, unsi
     }
 }
 
+// The look-back done by the whole block: each of the 256 threads reads one predecessor, so one
+// round trip to L2 covers 256 tiles where a warp covers 32 (the median tile needed two warp
+// windows: bench/NOTES.md). Every thread returns the sum of every tile before `tile`.
+__device__ float look_back_block(const unsigned long long* descriptors, int tile, unsigned epoch,
+                                 int* s_stop, float* s_sums) {
+    float exclusive = 0.0f;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    for (int newest = tile - 1;; newest -= kBlock) {
+        const int pred = newest - static_cast<int>(threadIdx.x);
+        unsigned status = kInclusive; // before tile 0: an inclusive 0
+        float v = 0.0f;
+        if (pred >= 0) {
+            unsigned long long d;
+            do {
+                d = load_volatile(descriptors + pred);
+            } while (static_cast<unsigned>(d >> 34) != epoch || ((d >> 32) & 3u) == kInvalid);
+            status = static_cast<unsigned>(d >> 32) & 3u;
+            v = __uint_as_float(static_cast<unsigned>(d));
+        }
+        if (threadIdx.x == 0)
+            *s_stop = kBlock;
+        __syncthreads();
+        if (status == kInclusive)
+            atomicMin(s_stop, static_cast<int>(threadIdx.x));
+        __syncthreads();
+        const int stop = *s_stop;
+        const float part = warp_sum(static_cast<int>(threadIdx.x) <= stop ? v : 0.0f);
+        if (lane == 0)
+            s_sums[warp] = part;
+        __syncthreads();
+        for (int w = 0; w < kWarps; ++w)
+            exclusive += s_sums[w];
+        if (stop < kBlock)
+            return exclusive;
+        __syncthreads(); // s_stop and s_sums are reused
+    }
+}
+
 // A tile split between shared memory (SmemRounds, brought in with cp.async) and registers
 // (RegRounds): more of the tile per SM than registers alone hold, so more bytes in flight and
 // fewer look-backs per byte. Round k of a warp is 128 consecutive elements, four per lane; the
 // shared rounds come first in element order.
-template <int RegRounds, int SmemRounds, int MinBlocks>
+template <int RegRounds, int SmemRounds, int MinBlocks, bool BlockWide = false>
 __global__ void __launch_bounds__(kBlock, MinBlocks)
     scanSplit(const float* __restrict__ in, float* __restrict__ out, int n,
               unsigned long long* __restrict__ descriptors, unsigned long long* __restrict__ tiles,
@@ -86,6 +124,8 @@ __global__ void __launch_bounds__(kBlock, MinBlocks)
     __shared__ float s_warp[kWarps];
     __shared__ float s_exclusive;
     __shared__ int s_tile;
+    __shared__ int s_stop;
+    __shared__ float s_sums[kWarps];
     if (threadIdx.x == 0)
         s_tile = static_cast<int>(atomicAdd(tiles, 1ull) - tile_base);
     __syncthreads();
@@ -137,23 +177,38 @@ __global__ void __launch_bounds__(kBlock, MinBlocks)
         warp_prefix += w < warp ? x : 0.0f;
         aggregate += x;
     }
-    if (threadIdx.x < 32) {
-        float exclusive = 0.0f;
+    float tile_exclusive = 0.0f;
+    if constexpr (BlockWide) {
         if (tile == 0) {
-            if (lane == 0)
+            if (threadIdx.x == 0)
                 publish(descriptors, pack(epoch, kInclusive, aggregate));
         } else {
-            if (lane == 0)
+            if (threadIdx.x == 0)
                 publish(descriptors + tile, pack(epoch, kAggregate, aggregate));
-            exclusive = look_back(descriptors, tile, epoch, lane);
-            if (lane == 0)
-                publish(descriptors + tile, pack(epoch, kInclusive, exclusive + aggregate));
+            tile_exclusive = look_back_block(descriptors, tile, epoch, &s_stop, s_sums);
+            if (threadIdx.x == 0)
+                publish(descriptors + tile, pack(epoch, kInclusive, tile_exclusive + aggregate));
         }
-        if (lane == 0)
-            s_exclusive = exclusive;
+    } else {
+        if (threadIdx.x < 32) {
+            float exclusive = 0.0f;
+            if (tile == 0) {
+                if (lane == 0)
+                    publish(descriptors, pack(epoch, kInclusive, aggregate));
+            } else {
+                if (lane == 0)
+                    publish(descriptors + tile, pack(epoch, kAggregate, aggregate));
+                exclusive = look_back(descriptors, tile, epoch, lane);
+                if (lane == 0)
+                    publish(descriptors + tile, pack(epoch, kInclusive, exclusive + aggregate));
+            }
+            if (lane == 0)
+                s_exclusive = exclusive;
+        }
+        __syncthreads();
+        tile_exclusive = s_exclusive;
     }
-    __syncthreads();
-    float running = s_exclusive + warp_prefix;
+    float running = tile_exclusive + warp_prefix;
     const auto emit = [&](const float4 x, long long i) {
         const float own = ((x.x + x.y) + x.z) + x.w;
         const float incl = warp_inclusive(own, lane);
@@ -181,6 +236,111 @@ __global__ void __launch_bounds__(kBlock, MinBlocks)
         emit(v[k], base + 128 * (SmemRounds + k));
 }
 
+// A persistent block with a ring of Stages tiles in shared memory, filled by cp.async: while the
+// oldest tile waits for its look-back, the next Stages - 1 tiles are already loading, so the
+// wait no longer idles the memory system (the measured median tile spent 4.5 us of its 10.8 in
+// the look-back, waiting for its predecessors' loads). The look-back is the block's (256 tiles
+// per round trip): a tile's predecessors are the other blocks' current tiles.
+template <int Stages, int TileF4>
+__global__ void __launch_bounds__(kBlock)
+    scanRing(const float* __restrict__ in, float* __restrict__ out, int n,
+             unsigned long long* __restrict__ descriptors, unsigned long long* __restrict__ tiles,
+             unsigned long long tile_base, unsigned epoch, int tile_count) {
+    constexpr int kTile = 4 * TileF4;
+    constexpr int kPerWarp = TileF4 / kWarps; // float4s of the tile each warp scans
+    extern __shared__ float4 ring[];          // Stages * TileF4
+    __shared__ int s_tile[Stages];
+    __shared__ float s_warp[kWarps];
+    __shared__ int s_stop;
+    __shared__ float s_sums[kWarps];
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const auto claim = [&](int stage) {
+        if (threadIdx.x == 0)
+            s_tile[stage] = static_cast<int>(atomicAdd(tiles, 1ull) - tile_base);
+        __syncthreads();
+        const int tile = s_tile[stage];
+        float4* dst = ring + stage * TileF4;
+        const long long first = static_cast<long long>(tile) * kTile;
+        if (tile < tile_count && first + kTile <= n) {
+            for (int k = threadIdx.x; k < TileF4; k += kBlock)
+                __pipeline_memcpy_async(dst + k, in + first + 4LL * k, sizeof(float4));
+        } else if (tile < tile_count) { // the last, partial tile
+            for (int k = threadIdx.x; k < TileF4; k += kBlock) {
+                const long long i = first + 4LL * k;
+                dst[k] = make_float4(i < n ? in[i] : 0.0f, i + 1 < n ? in[i + 1] : 0.0f,
+                                     i + 2 < n ? in[i + 2] : 0.0f, i + 3 < n ? in[i + 3] : 0.0f);
+            }
+        }
+        __pipeline_commit(); // one group per claim, empty or not: the waits count groups
+    };
+    for (int stage = 0; stage < Stages; ++stage)
+        claim(stage);
+    for (int it = 0;; ++it) {
+        const int stage = it % Stages;
+        const int tile = s_tile[stage];
+        if (tile >= tile_count)
+            break; // every later claim is past the end too
+        __pipeline_wait_prior(Stages - 1);
+        __syncthreads(); // every thread's copies of this stage have landed
+        const float4* t = ring + stage * TileF4 + warp * kPerWarp;
+        float lane_total = 0.0f;
+#pragma unroll
+        for (int r = 0; r < kPerWarp / 32; ++r) {
+            const float4 x = t[32 * r + lane];
+            lane_total += ((x.x + x.y) + x.z) + x.w;
+        }
+        const float warp_total = warp_sum(lane_total);
+        if (lane == 0)
+            s_warp[warp] = warp_total;
+        __syncthreads();
+        float warp_prefix = 0.0f, aggregate = 0.0f;
+#pragma unroll
+        for (int w = 0; w < kWarps; ++w) {
+            const float x = s_warp[w];
+            warp_prefix += w < warp ? x : 0.0f;
+            aggregate += x;
+        }
+        float exclusive = 0.0f;
+        if (tile == 0) {
+            if (threadIdx.x == 0)
+                publish(descriptors, pack(epoch, kInclusive, aggregate));
+        } else {
+            if (threadIdx.x == 0)
+                publish(descriptors + tile, pack(epoch, kAggregate, aggregate));
+            exclusive = look_back_block(descriptors, tile, epoch, &s_stop, s_sums);
+            if (threadIdx.x == 0)
+                publish(descriptors + tile, pack(epoch, kInclusive, exclusive + aggregate));
+        }
+        float running = exclusive + warp_prefix;
+        const long long first = static_cast<long long>(tile) * kTile + 4LL * warp * kPerWarp;
+        const bool whole = static_cast<long long>(tile + 1) * kTile <= n;
+#pragma unroll
+        for (int r = 0; r < kPerWarp / 32; ++r) {
+            const float4 x = t[32 * r + lane];
+            const float own = ((x.x + x.y) + x.z) + x.w;
+            const float incl = warp_inclusive(own, lane);
+            const float p = running + (incl - own);
+            const float4 o = make_float4(p, p + x.x, (p + x.x) + x.y, ((p + x.x) + x.y) + x.z);
+            const long long i = first + 128LL * r + 4 * lane;
+            if (whole) {
+                __stcs(reinterpret_cast<float4*>(out + i), o);
+            } else {
+                if (i < n)
+                    out[i] = o.x;
+                if (i + 1 < n)
+                    out[i + 1] = o.y;
+                if (i + 2 < n)
+                    out[i + 2] = o.z;
+                if (i + 3 < n)
+                    out[i + 3] = o.w;
+            }
+            running += __shfl_sync(0xffffffffu, incl, 31);
+        }
+        __syncthreads(); // the stage is read: refill it
+        claim(stage);
+    }
+}
+
 struct SplitScan {
     unsigned long long* descriptors = nullptr;
     unsigned long long* tiles = nullptr;
@@ -197,13 +357,39 @@ struct SplitScan {
         cudaFree(descriptors);
         cudaFree(tiles);
     }
-    template <int RegRounds, int SmemRounds, int MinBlocks>
+    // The ring: a resident grid; every block claims Stages tiles past the end before it stops.
+    template <int Stages, int TileF4>
+    void ring(const float* in, float* out, int n) {
+        constexpr int kTile = 4 * TileF4;
+        const std::size_t smem = sizeof(float4) * Stages * TileF4;
+        static int resident = 0;
+        if (resident == 0) {
+            pc::check(cudaFuncSetAttribute(scanRing<Stages, TileF4>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(smem)),
+                      "cudaFuncSetAttribute");
+            int per_sm = 0, sms = 0;
+            pc::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                          &per_sm, scanRing<Stages, TileF4>, kBlock, smem),
+                      "occupancy");
+            pc::check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SMs");
+            resident = per_sm * sms;
+        }
+        const int count = (n + kTile - 1) / kTile;
+        const int grid = std::min(count, resident);
+        ++epoch;
+        scanRing<Stages, TileF4><<<grid, kBlock, smem>>>(in, out, n, descriptors, tiles, tile_base,
+                                                         epoch & 0x3FFFFFFFu, count);
+        tile_base +=
+            static_cast<unsigned long long>(count) + static_cast<unsigned long long>(grid) * Stages;
+    }
+    template <int RegRounds, int SmemRounds, int MinBlocks, bool BlockWide = false>
     void launch(const float* in, float* out, int n) {
         constexpr int kTile = 1024 * (RegRounds + SmemRounds);
         const std::size_t smem = sizeof(float4) * kWarps * SmemRounds * 32;
         static bool configured = false;
         if (!configured) {
-            pc::check(cudaFuncSetAttribute(scanSplit<RegRounds, SmemRounds, MinBlocks>,
+            pc::check(cudaFuncSetAttribute(scanSplit<RegRounds, SmemRounds, MinBlocks, BlockWide>,
                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(smem)),
                       "cudaFuncSetAttribute");
@@ -211,11 +397,125 @@ struct SplitScan {
         }
         const int count = (n + kTile - 1) / kTile;
         ++epoch;
-        scanSplit<RegRounds, SmemRounds, MinBlocks><<<count, kBlock, smem>>>(
+        scanSplit<RegRounds, SmemRounds, MinBlocks, BlockWide><<<count, kBlock, smem>>>(
             in, out, n, descriptors, tiles, tile_base, epoch & 0x3FFFFFFFu);
         tile_base += static_cast<unsigned long long>(count);
     }
 };
+
+// The product's kernel (fast.cu, 16 rounds in registers) with clock64() stamps per tile:
+// start, loads landed (the first use of the tile), aggregate published, prefix known, stores
+// issued; and the look-back's window steps. To see where a tile's lifetime goes.
+struct Stamps {
+    long long start, loaded, published, prefixed, stored;
+    int windows;
+    int sm;
+};
+
+__device__ __forceinline__ int sm_id() {
+    int id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+    return id;
+}
+
+__device__ float look_back_counted(const unsigned long long* descriptors, int tile, unsigned epoch,
+                                   int lane, int& windows) {
+    float exclusive = 0.0f;
+    windows = 0;
+    for (int pred = tile - 1 - lane;; pred -= 32) {
+        ++windows;
+        unsigned status = kInclusive;
+        float v = 0.0f;
+        if (pred >= 0) {
+            unsigned long long d;
+            do {
+                d = load_volatile(descriptors + pred);
+            } while (static_cast<unsigned>(d >> 34) != epoch || ((d >> 32) & 3u) == kInvalid);
+            status = static_cast<unsigned>(d >> 32) & 3u;
+            v = __uint_as_float(static_cast<unsigned>(d));
+        }
+        const unsigned inclusive = __ballot_sync(0xffffffffu, status == kInclusive);
+        const int stop = inclusive ? __ffs(inclusive) - 1 : 31;
+        exclusive += __shfl_sync(0xffffffffu, warp_sum(lane <= stop ? v : 0.0f), 0);
+        if (inclusive)
+            return exclusive;
+    }
+}
+
+__global__ void __launch_bounds__(kBlock)
+    scanTimed(const float* __restrict__ in, float* __restrict__ out, int n,
+              unsigned long long* __restrict__ descriptors, unsigned long long* __restrict__ tiles,
+              unsigned long long tile_base, unsigned epoch, Stamps* __restrict__ stamps) {
+    constexpr int kRounds = 16;
+    constexpr long long kTile = 1024LL * kRounds;
+    __shared__ float s_warp[kWarps];
+    __shared__ float s_exclusive;
+    __shared__ int s_tile;
+    const long long start = clock64();
+    if (threadIdx.x == 0)
+        s_tile = static_cast<int>(atomicAdd(tiles, 1ull) - tile_base);
+    __syncthreads();
+    const int tile = s_tile;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const long long base = tile * kTile + warp * 128LL * kRounds + 4 * lane;
+    float4 v[kRounds];
+#pragma unroll
+    for (int k = 0; k < kRounds; ++k)
+        v[k] = __ldcs(reinterpret_cast<const float4*>(in + base + 128 * k));
+    float lane_prefix[kRounds];
+    float warp_total = 0.0f;
+#pragma unroll
+    for (int k = 0; k < kRounds; ++k) {
+        const float own = ((v[k].x + v[k].y) + v[k].z) + v[k].w;
+        const float incl = warp_inclusive(own, lane);
+        float before = __shfl_up_sync(0xffffffffu, incl, 1);
+        if (lane == 0)
+            before = 0.0f;
+        lane_prefix[k] = warp_total + before;
+        warp_total += __shfl_sync(0xffffffffu, incl, 31);
+    }
+    if (lane == 0)
+        s_warp[warp] = warp_total;
+    __syncthreads();
+    const long long loaded = clock64();
+    float warp_prefix = 0.0f, aggregate = 0.0f;
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+        const float x = s_warp[w];
+        warp_prefix += w < warp ? x : 0.0f;
+        aggregate += x;
+    }
+    long long published = loaded;
+    int windows = 0;
+    if (threadIdx.x < 32) {
+        float exclusive = 0.0f;
+        if (tile == 0) {
+            if (lane == 0)
+                publish(descriptors, pack(epoch, kInclusive, aggregate));
+        } else {
+            if (lane == 0)
+                publish(descriptors + tile, pack(epoch, kAggregate, aggregate));
+            published = clock64();
+            exclusive = look_back_counted(descriptors, tile, epoch, lane, windows);
+            if (lane == 0)
+                publish(descriptors + tile, pack(epoch, kInclusive, exclusive + aggregate));
+        }
+        if (lane == 0)
+            s_exclusive = exclusive;
+    }
+    __syncthreads();
+    const long long prefixed = clock64();
+    const float prefix = s_exclusive + warp_prefix;
+#pragma unroll
+    for (int k = 0; k < kRounds; ++k) {
+        const float p = prefix + lane_prefix[k];
+        __stcs(reinterpret_cast<float4*>(out + base + 128 * k),
+               make_float4(p, p + v[k].x, (p + v[k].x) + v[k].y, ((p + v[k].x) + v[k].y) + v[k].z));
+    }
+    const long long stored = clock64();
+    if (threadIdx.x == 0)
+        stamps[tile] = {start, loaded, published, prefixed, stored, windows, sm_id()};
+}
 
 __global__ void emptyKernel() {}
 
@@ -270,19 +570,43 @@ int main() {
         const std::vector<float> part(host.begin(), host.begin() + n);
         pc::DeviceBuffer<float> din(part);
         pc::DeviceBuffer<float> dout(static_cast<std::size_t>(n) + 4096);
-        SplitScan a(n), b(n), c(n), d(n);
-        a.launch<16, 16, 3>(din.data(), dout.data(), n);
-        const bool ok_a = close_to_reference(part, dout.to_host());
-        b.launch<12, 12, 4>(din.data(), dout.data(), n);
-        const bool ok_b = close_to_reference(part, dout.to_host());
-        c.launch<8, 12, 4>(din.data(), dout.data(), n);
-        const bool ok_c = close_to_reference(part, dout.to_host());
-        d.launch<16, 8, 3>(din.data(), dout.data(), n);
-        const bool ok_d = close_to_reference(part, dout.to_host());
-        std::printf("validate n=%d: 16+16 %s, 12+12 %s, 8+12 %s, 16+8 %s\n", n,
-                    ok_a ? "ok" : "WRONG", ok_b ? "ok" : "WRONG", ok_c ? "ok" : "WRONG",
-                    ok_d ? "ok" : "WRONG");
-        if (!ok_a || !ok_b || !ok_c || !ok_d)
+        bool all_ok = true;
+        const auto check_variant = [&](const char* name, auto&& launch) {
+            SplitScan state(n);
+            launch(state, din.data(), dout.data());
+            const bool ok = close_to_reference(part, dout.to_host());
+            std::printf("validate n=%d %s: %s\n", n, name, ok ? "ok" : "WRONG");
+            all_ok = all_ok && ok;
+        };
+        check_variant("16+0 warp", [&](SplitScan& st, const float* i, float* o) {
+            st.launch<16, 0, 3>(i, o, n);
+        });
+        check_variant("16+0 block", [&](SplitScan& st, const float* i, float* o) {
+            st.launch<16, 0, 3, true>(i, o, n);
+        });
+        check_variant("8+12 warp", [&](SplitScan& st, const float* i, float* o) {
+            st.launch<8, 12, 4>(i, o, n);
+        });
+        check_variant("8+12 block", [&](SplitScan& st, const float* i, float* o) {
+            st.launch<8, 12, 4, true>(i, o, n);
+        });
+        check_variant("16+16 block", [&](SplitScan& st, const float* i, float* o) {
+            st.launch<16, 16, 3, true>(i, o, n);
+        });
+        check_variant("ring 3 x 8192",
+                      [&](SplitScan& st, const float* i, float* o) { st.ring<3, 2048>(i, o, n); });
+        check_variant("ring 4 x 4096",
+                      [&](SplitScan& st, const float* i, float* o) { st.ring<4, 1024>(i, o, n); });
+        check_variant("ring 6 x 4096",
+                      [&](SplitScan& st, const float* i, float* o) { st.ring<6, 1024>(i, o, n); });
+        check_variant("ring 2 x 16384",
+                      [&](SplitScan& st, const float* i, float* o) { st.ring<2, 4096>(i, o, n); });
+        // A second launch on the same state: the claim counter's base must follow.
+        check_variant("ring 4 x 4096, twice", [&](SplitScan& st, const float* i, float* o) {
+            st.ring<4, 1024>(i, o, n);
+            st.ring<4, 1024>(i, o, n);
+        });
+        if (!all_ok)
             return 1;
     }
 
@@ -322,18 +646,67 @@ int main() {
             line("scanFast 16 (product)",
                  ev.median_ms([&](int run) { s.launch(src(run), dst(run), n); }, warmups, runs));
         }
-        SplitScan a(n), b(n), c(n), d(n);
+        SplitScan a(n), b(n), c(n), d(n), e(n);
         const auto time = [&](auto&& launch) {
             return ev.median_ms([&](int run) { launch(src(run), dst(run)); }, warmups, runs);
         };
-        line("split 16 reg + 16 smem, 3/SM",
-             time([&](const float* i, float* o) { a.launch<16, 16, 3>(i, o, n); }));
-        line("split 12 reg + 12 smem, 4/SM",
-             time([&](const float* i, float* o) { b.launch<12, 12, 4>(i, o, n); }));
-        line("split 8 reg + 12 smem, 4/SM",
+        line("16 reg, warp look-back",
+             time([&](const float* i, float* o) { a.launch<16, 0, 3>(i, o, n); }));
+        line("16 reg, block look-back",
+             time([&](const float* i, float* o) { b.launch<16, 0, 3, true>(i, o, n); }));
+        line("8 reg + 12 smem, warp",
              time([&](const float* i, float* o) { c.launch<8, 12, 4>(i, o, n); }));
-        line("split 16 reg + 8 smem, 3/SM",
-             time([&](const float* i, float* o) { d.launch<16, 8, 3>(i, o, n); }));
+        line("8 reg + 12 smem, block",
+             time([&](const float* i, float* o) { d.launch<8, 12, 4, true>(i, o, n); }));
+        line("16 reg + 16 smem, block",
+             time([&](const float* i, float* o) { e.launch<16, 16, 3, true>(i, o, n); }));
+        SplitScan f(n), g(n), h(n), q(n);
+        line("ring 3 x 8192", time([&](const float* i, float* o) { f.ring<3, 2048>(i, o, n); }));
+        line("ring 4 x 4096", time([&](const float* i, float* o) { g.ring<4, 1024>(i, o, n); }));
+        line("ring 6 x 4096", time([&](const float* i, float* o) { h.ring<6, 1024>(i, o, n); }));
+        line("ring 2 x 16384", time([&](const float* i, float* o) { q.ring<2, 4096>(i, o, n); }));
+    }
+
+    // Where a tile's lifetime goes (2^28, whole tiles only).
+    {
+        const int n = 1 << 28;
+        const int count = n / 16384;
+        SplitScan state(n);
+        pc::DeviceBuffer<Stamps> stamps(static_cast<std::size_t>(count));
+        for (int run = 0; run < 3; ++run) {
+            ++state.epoch;
+            scanTimed<<<count, kBlock>>>(in.data(), out.data(), n, state.descriptors, state.tiles,
+                                         state.tile_base, state.epoch, stamps.data());
+            state.tile_base += static_cast<unsigned long long>(count);
+        }
+        check(cudaDeviceSynchronize(), "scanTimed");
+        const std::vector<Stamps> st = stamps.to_host();
+        std::vector<float> load, scan, look, store, life;
+        std::vector<int> windows(8, 0);
+        for (const Stamps& x : st) {
+            load.push_back(static_cast<float>(x.loaded - x.start));
+            look.push_back(static_cast<float>(x.prefixed - x.published));
+            scan.push_back(static_cast<float>(x.published - x.loaded));
+            store.push_back(static_cast<float>(x.stored - x.prefixed));
+            life.push_back(static_cast<float>(x.stored - x.start));
+            ++windows[static_cast<std::size_t>(std::min(x.windows, 7))];
+        }
+        int khz = 0;
+        check(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0), "the SM clock");
+        const double ghz = khz / 1e6;
+        std::printf("scanTimed 2^28, median cycles (us at %.2f GHz): load+scan %.0f (%.2f), "
+                    "publish %.0f, look-back %.0f (%.2f), store issue %.0f (%.2f), life %.0f "
+                    "(%.2f)\n",
+                    ghz, median(load), median(load) / ghz / 1e3, median(scan), median(look),
+                    median(look) / ghz / 1e3, median(store), median(store) / ghz / 1e3,
+                    median(life), median(life) / ghz / 1e3);
+        std::printf("look-back windows: 0:%d 1:%d 2:%d 3:%d 4:%d 5:%d 6:%d 7+:%d\n", windows[0],
+                    windows[1], windows[2], windows[3], windows[4], windows[5], windows[6],
+                    windows[7]);
+        std::sort(look.begin(), look.end());
+        std::printf("look-back cycles p10 %.0f p50 %.0f p90 %.0f p99 %.0f\n",
+                    look[look.size() / 10], look[look.size() / 2], look[look.size() * 9 / 10],
+                    look[look.size() * 99 / 100]);
     }
 
     // The reduce floor at 2^20, and reduceFast against CUB interleaved run by run.

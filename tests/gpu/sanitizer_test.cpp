@@ -13,7 +13,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <sys/wait.h>
 
@@ -52,11 +54,13 @@ struct SanitizerRun {
 // compute-sanitizer --tool TOOL on this binary's tests matching `filter`.
 SanitizerRun sanitize(const std::string& tool, const std::string& filter) {
     const std::string self = fs::read_symlink("/proc/self/exe").string();
-    const std::string command = "'" + find_sanitizer() + "' --tool " + tool +
-                                " --error-exitcode 86 --print-limit 20 '" + self +
-                                "' --gtest_filter='" + filter + "' 2>&1";
+    // Streamed rather than added: GCC 12's -Wrestrict misfires on long `+` chains at -O3.
+    std::ostringstream command;
+    command << "'" << find_sanitizer() << "' --tool " << tool
+            << " --error-exitcode 86 --print-limit 20 '" << self << "' --gtest_filter='" << filter
+            << "' 2>&1";
     SanitizerRun r;
-    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
+    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.str().c_str(), "r"), pclose);
     if (!pipe)
         return r;
     std::array<char, 4096> buffer{};
@@ -80,8 +84,21 @@ constexpr const char* kUntraced = "Sanitize/GpuTrace.UninstrumentedKernels*:Sani
                             "/usr/local/cuda/bin): the race and barrier checks need it";           \
     } while (0)
 
+// The child's own summary lines ("[  PASSED  ] 81 tests.", "... SUMMARY: 0 errors"), said in
+// this test's output so a log shows what was checked.
+void say_summary(const std::string& tool, const std::string& output) {
+    std::istringstream lines(output);
+    for (std::string line; std::getline(lines, line);)
+        if (line.find("PASSED") != std::string::npos || line.find("SUMMARY") != std::string::npos)
+            std::cout << tool << ": " << line << "\n";
+}
+
 void expect_clean(const std::string& tool) {
     const SanitizerRun r = sanitize(tool, kUntraced);
+    say_summary(tool, r.output);
+    EXPECT_EQ(r.output.find("[  SKIPPED ]"), std::string::npos)
+        << "a test skipped under the sanitizer checked nothing:\n"
+        << r.output;
     EXPECT_EQ(r.exit_code, 0) << tool << " found something:\n" << r.output;
     EXPECT_NE(r.output.find("[  PASSED  ]"), std::string::npos) << r.output;
     EXPECT_EQ(r.output.find("[  FAILED  ]"), std::string::npos) << r.output;
@@ -108,6 +125,7 @@ TEST(ComputeSanitizer, MemcheckFindsNoBadAccessInTheUntracedKernels) {
 TEST(ComputeSanitizer, RacecheckFlagsTheTreeWithoutItsBarrier) {
     REQUIRE_GPU_AND_SANITIZER();
     const SanitizerRun r = sanitize("racecheck", "SanitizePlanted.TreeWithoutItsBarrier");
+    say_summary("racecheck (planted)", r.output);
     EXPECT_EQ(r.exit_code, 86) << "racecheck missed the planted race:\n" << r.output;
     EXPECT_NE(r.output.find("hazard"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("planted_race.cu"), std::string::npos)
