@@ -3,12 +3,12 @@
 // bits again; a quote of any bytes is one printable line.
 #include "harness.hpp"
 
+#include "pplab/bits.hpp"
 #include "pplab/io.hpp"
 #include "pplab/numbers.hpp"
 #include "pplab/quote.hpp"
 #include "pplab/request.hpp"
 
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -43,8 +43,7 @@ void check_list(std::string_view bytes, bool allow_unknown) {
     const std::vector<float> back = parse_list(again, allow_unknown);
     fuzz::require(back.size() == values.size(), "a list written back has as many values");
     for (std::size_t i = 0; i < back.size(); ++i)
-        fuzz::require(std::bit_cast<std::uint32_t>(back[i]) ==
-                              std::bit_cast<std::uint32_t>(values[i]) ||
+        fuzz::require(bits_of(back[i]) == bits_of(values[i]) ||
                           (std::isnan(back[i]) && std::isnan(values[i])),
                       "a list written back reads the same bits");
 }

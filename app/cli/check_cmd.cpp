@@ -28,6 +28,8 @@ void add_check(CLI::App& app) {
         const Trace t = make_cpu_backend()->trace(r);
         const CheckResult result = check_answer(t, lines);
         std::string out;
+        if (!result.alignment.empty())
+            out += result.alignment + "\n";
         std::set<int> levels; // a level answered on two lines is one level
         for (const LevelVerdict& v : result.levels) {
             levels.insert(v.frame);

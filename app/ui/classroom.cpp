@@ -554,7 +554,13 @@ void determinism_start(State& st) {
     r.input = generate(Generator::RandomFloat, std::clamp(d.n, 1, kMaxN), 1, 0);
     const int times = std::clamp(d.times, 1, 64);
     const std::string backend = st.settings.backend;
-    d.job = std::async(std::launch::async, [r, times, backend] {
+    // The page has no threads: there the runs are deferred to the next frame's poll.
+#if PPLAB_NO_THREADS
+    constexpr std::launch kLaunch = std::launch::deferred;
+#else
+    constexpr std::launch kLaunch = std::launch::async;
+#endif
+    d.job = std::async(kLaunch, [r, times, backend] {
         BackendChoice b = choose_backend(backend);
         DeterminismRuns::Outcome o;
         o.atomic = run_repeatedly(*b.backend, r, times);
@@ -569,8 +575,8 @@ void determinism_start(State& st) {
 }
 
 void determinism_poll(DeterminismRuns& d) {
-    if (!d.job.valid() || d.job.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
-        return;
+    if (!d.job.valid() || d.job.wait_for(std::chrono::seconds(0)) == std::future_status::timeout)
+        return; // still running on its thread; a deferred run (the page) runs in get()
     try {
         d.outcome = d.job.get();
     } catch (const std::exception& e) { // a bad request or a driver error: said inline
@@ -597,7 +603,11 @@ void session_save(State& st) {
         return;
     }
     const std::string path = trim(c.session_path);
-    try {
+    if (path.empty()) {
+        c.session_message = "name the file to save the session in";
+        return;
+    }
+    try { // whole or not at all; in the page, a download
         write_atomically(path, to_json(st.model->trace()));
     } catch (const InputError& e) {
         c.session_message = e.what();

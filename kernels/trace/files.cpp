@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <random>
 #include <system_error>
 #include <vector>
@@ -21,6 +22,17 @@ namespace pplab {
 namespace fs = std::filesystem;
 
 namespace {
+
+std::function<void(const std::string&)>& written_listener() {
+    static std::function<void(const std::string&)> listener;
+    return listener;
+}
+
+// The page hands what was written to the browser as a download (pplab/files.hpp).
+void tell_written(const std::string& path) {
+    if (written_listener())
+        written_listener()(path);
+}
 
 std::string error_text(int error) {
     return std::generic_category().message(error);
@@ -306,7 +318,10 @@ void Outputs::commit() {
             ::unlink(s.backup.c_str());
         s.backup.clear();
     }
+    const std::vector<Staged> written = std::move(staged_);
     staged_.clear();
+    for (const Staged& s : written)
+        tell_written(s.shown);
 }
 
 void Outputs::undo(std::size_t committed) noexcept {
@@ -339,6 +354,11 @@ void move_into_place(const std::string& part, const std::string& path) {
         fs::remove(part, ignore);
         throw InputError(cannot_write(path, error_text(error)));
     }
+    tell_written(path);
+}
+
+void on_file_written(std::function<void(const std::string& path)> listener) {
+    written_listener() = std::move(listener);
 }
 
 } // namespace pplab

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -265,14 +267,124 @@ void check_undefined(const Trace& t) {
 std::string format_value(float v) {
     if (std::isnan(v))
         return "?"; // undefined: no number is invented
-    char buf[64];
     // Whole numbers past 2^24 are written out in full: the shortest text that reads back
     // ("123456790" for 123456792) is not the number the float holds, and a hand-trace copied
-    // from it would be refused as a whole number fp32 cannot hold.
-    const bool whole = std::fabs(v) >= kFloatExactIntegers && std::fabs(v) < 9.007199254740992e15;
-    const auto res = whole ? std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, 0)
-                           : std::to_chars(buf, buf + sizeof buf, v);
+    // from it would be refused as a whole number fp32 cannot hold. Below 2^53 a double holds
+    // them exactly, and printf writes them the same with any standard library.
+    if (std::fabs(v) >= kFloatExactIntegers && std::fabs(v) < 9.007199254740992e15) {
+        char whole[32];
+        std::snprintf(whole, sizeof whole, "%.0f", static_cast<double>(v));
+        return whole;
+    }
+#if defined(__cpp_lib_to_chars)
+    char buf[32];
+    const auto res = std::to_chars(buf, buf + sizeof buf, v);
     return std::string(buf, res.ptr);
+#else
+    return shortest_float_text(v);
+#endif
+}
+
+namespace {
+
+// A decimal d.ddd x 10^exponent, the digits without the point.
+struct Decimal {
+    std::string digits;
+    int exponent = 0;
+};
+
+// The `count` significant digits nearest |v|, as printf rounds them.
+Decimal nearest_digits(float v, int count) {
+    char text[48];
+    std::snprintf(text, sizeof text, "%.*e", count - 1, static_cast<double>(std::fabs(v)));
+    Decimal d;
+    const char* e = std::strchr(text, 'e');
+    for (const char* c = text; c != e; ++c)
+        if (*c != '.')
+            d.digits += *c;
+    d.exponent = std::atoi(e + 1);
+    return d;
+}
+
+// The decimal one unit in the last digit above (+1) or below (-1), with as many digits.
+Decimal neighbour(Decimal d, int direction) {
+    std::string& s = d.digits;
+    int i = static_cast<int>(s.size()) - 1;
+    for (; i >= 0; --i) { // carry or borrow
+        const int digit = s[static_cast<std::size_t>(i)] - '0' + direction;
+        if (digit >= 0 && digit <= 9) {
+            s[static_cast<std::size_t>(i)] = static_cast<char>('0' + digit);
+            break;
+        }
+        s[static_cast<std::size_t>(i)] = direction > 0 ? '0' : '9';
+    }
+    if (i < 0 && direction > 0) { // 999 + 1 = 1000: one digit more, so shift it
+        s.insert(s.begin(), '1');
+        s.pop_back();
+        ++d.exponent;
+    } else if (s[0] == '0') { // 100 - 1 = 099: the digits move up, one more 9 below
+        s.erase(s.begin());
+        s.push_back('9');
+        --d.exponent;
+    }
+    return d;
+}
+
+bool reads_back(const Decimal& d, float v) {
+    const std::string text =
+        d.digits + "e" + std::to_string(d.exponent - (static_cast<int>(d.digits.size()) - 1));
+    return d.digits.find_first_not_of('0') != std::string::npos &&
+           std::strtof(text.c_str(), nullptr) == std::fabs(v);
+}
+
+std::string fixed_style(const Decimal& d, float v) {
+    const int count = static_cast<int>(d.digits.size());
+    if (d.exponent >= count - 1) {
+        // A whole number: every text of it has as many characters, and to_chars writes the
+        // nearest, which is the float's own value (67108872, not 67108870).
+        char whole[48];
+        std::snprintf(whole, sizeof whole, "%.0f", static_cast<double>(std::fabs(v)));
+        return whole;
+    }
+    if (d.exponent >= 0)
+        return d.digits.substr(0, static_cast<std::size_t>(d.exponent + 1)) + "." +
+               d.digits.substr(static_cast<std::size_t>(d.exponent + 1));
+    return "0." + std::string(static_cast<std::size_t>(-d.exponent - 1), '0') + d.digits;
+}
+
+std::string scientific_style(const Decimal& d) {
+    std::string s = d.digits.substr(0, 1);
+    if (d.digits.size() > 1)
+        s += "." + d.digits.substr(1);
+    char exponent[16];
+    std::snprintf(exponent, sizeof exponent, "e%c%02d", d.exponent < 0 ? '-' : '+',
+                  std::abs(d.exponent));
+    return s + exponent;
+}
+
+} // namespace
+
+std::string shortest_float_text(float v) {
+    const std::string sign = std::signbit(v) ? "-" : "";
+    if (std::isinf(v))
+        return sign + "inf";
+    if (v == 0)
+        return sign + "0";
+    // The fewest digits that read back; at a power of two the float's neighbours are not
+    // equally far, so the nearest decimal may miss where the next one over reads back.
+    Decimal shortest;
+    for (int count = 1; count <= 9 && shortest.digits.empty(); ++count) {
+        const Decimal nearest = nearest_digits(v, count);
+        for (const Decimal& d : {nearest, neighbour(nearest, +1), neighbour(nearest, -1)})
+            if (reads_back(d, v)) {
+                shortest = d;
+                break;
+            }
+    }
+    while (shortest.digits.size() > 1 && shortest.digits.back() == '0')
+        shortest.digits.pop_back();
+    const std::string fixed = fixed_style(shortest, v), scientific = scientific_style(shortest);
+    return sign + (scientific.size() < fixed.size() ? scientific : fixed);
 }
 
 std::string to_text(const Trace& t) {

@@ -4,6 +4,7 @@
 #include "pplab/quote.hpp"
 #include "pplab/request.hpp"
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -33,7 +34,7 @@ bool has_nonzero_digit(std::string_view text) {
     return false;
 }
 
-// Overflow or underflow, for a number from_chars found out of fp32's range: strtod says
+// Overflow or underflow, for a number found out of fp32's range: strtod says
 // which (infinity for too large; 0 or a tiny value for too small).
 std::string out_of_range(std::string_view text) {
     const std::string copy(text);
@@ -43,6 +44,40 @@ std::string out_of_range(std::string_view text) {
                format_value(std::numeric_limits<float>::max()) + ")";
     return "is too small for a float: it would read as 0 (the smallest fp32 above 0 is " +
            format_value(std::numeric_limits<float>::denorm_min()) + ")";
+}
+
+enum class Read { Ok, OutOfRange, NotANumber };
+
+// The text as a float or a double, correctly rounded: std::from_chars, or where the library
+// lacks it for floating point (the page's libc++ 13) strtof/strtod on a copy, held to the same
+// grammar (no sign but '-', no hexadecimal, nothing left over).
+template <class Real>
+Read read_real(std::string_view digits, Real& value) {
+#if defined(__cpp_lib_to_chars)
+    const char* last = digits.data() + digits.size();
+    const auto [end, ec] = std::from_chars(digits.data(), last, value);
+    if (end != last)
+        return Read::NotANumber;
+    return ec == std::errc()                      ? Read::Ok
+           : ec == std::errc::result_out_of_range ? Read::OutOfRange
+                                                  : Read::NotANumber;
+#else
+    if (digits.empty() || digits.front() == '+' ||
+        digits.find_first_of("xX") != std::string_view::npos)
+        return Read::NotANumber;
+    const std::string copy(digits);
+    char* end = nullptr;
+    errno = 0;
+    if constexpr (sizeof(Real) == sizeof(float))
+        value = std::strtof(copy.c_str(), &end);
+    else
+        value = std::strtod(copy.c_str(), &end);
+    if (end != copy.c_str() + copy.size())
+        return Read::NotANumber;
+    // strtof says ERANGE for a subnormal too, which from_chars reads: only 0 and infinity are
+    // out of range.
+    return errno == ERANGE && (value == 0 || std::isinf(value)) ? Read::OutOfRange : Read::Ok;
+#endif
 }
 
 } // namespace
@@ -57,15 +92,10 @@ FloatText float_from_text(std::string_view text) {
             return r;
         }
     }
-    const char* first = digits.data();
-    const char* last = first + digits.size();
-    const auto [end, ec] = std::from_chars(first, last, r.value);
-    if (ec == std::errc::result_out_of_range && end == last) {
-        r.problem = out_of_range(digits);
-        return r;
-    }
-    if (ec != std::errc() || end != last) {
-        r.problem = "is not a number";
+    const Read read = read_real(digits, r.value);
+    if (read != Read::Ok) {
+        r.problem = read == Read::OutOfRange ? out_of_range(digits) : "is not a number";
+        r.value = 0;
         return r;
     }
     if (!std::isfinite(r.value)) {
@@ -78,7 +108,7 @@ FloatText float_from_text(std::string_view text) {
     }
     if (std::fabs(r.value) >= kFloatExactIntegers) {
         double exact = 0;
-        std::from_chars(first, last, exact);
+        read_real(digits, exact);
         if (std::fabs(exact) < kDoubleExactIntegers &&
             static_cast<double>(r.value) != std::trunc(exact))
             r.problem = "is a whole number fp32 cannot hold: above 2^24 = 16777216 not every "

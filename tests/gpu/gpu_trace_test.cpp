@@ -248,6 +248,22 @@ TEST_P(FastKernels, GiveTheCpuModelsResult) {
 INSTANTIATE_TEST_SUITE_P(Production, FastKernels, ::testing::ValuesIn(fast_cases()),
                          [](const auto& p) { return p.param.name(); });
 
+// The production kernels at sizes that reach every tail, for compute-sanitizer
+// (sanitizer_test.cpp): a partial vector, a partial tile, several tiles.
+std::vector<FastCase> sanitize_fast_cases() {
+    std::vector<FastCase> cases;
+    for (const int n : {5, 4097, 65539}) {
+        cases.push_back({Algorithm::ReduceFast, n, Generator::RandomInt, 0});
+        cases.push_back({Algorithm::ScanFast, n, Generator::RandomInt, 0});
+        cases.push_back({Algorithm::HistFast, n, Generator::Skewed, 0});
+    }
+    return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(SanitizeProduction, FastKernels,
+                         ::testing::ValuesIn(sanitize_fast_cases()),
+                         [](const auto& p) { return p.param.name(); });
+
 // Any bin count the shared memory holds: bytes up to 256 bins, 16-bit bin numbers above.
 TEST(GpuHistogram, EveryBinCountTheSharedMemoryHoldsEqualsTheModel) {
     REQUIRE_GPU();

@@ -249,7 +249,7 @@ TEST(Svg, IsWellFormedAndHoldsEveryValueAsText) {
         return std::any_of(shown.begin(), shown.end(),
                            [&](const std::string& t) { return t.find(part) != std::string::npos; });
     };
-    EXPECT_TRUE(has("scanBlock"));
+    EXPECT_TRUE(has("scanBlelloch"));
     EXPECT_TRUE(has("downsweep"));
     for (const scene::LegendItem& item : c.scene.legend)
         EXPECT_TRUE(has(item.text)) << item.text;

@@ -167,6 +167,18 @@ TEST_F(Cli, CheckWrongAnswerExitsOneAndExplainsTheFirstMistake) {
     EXPECT_NE(r.out.find("right  upsweep 0"), std::string::npos) << r.out;
 }
 
+TEST_F(Cli, CheckSaysHowUnlabelledLinesWereAligned) {
+    const fs::path a = write("answer.txt", "1 3 3 7\n1 3 3 10\n");
+    const Outcome r = pplab("check --algo scan-blelloch --input 1,2,3,4 --answer " + quoted(a));
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("2 lines without labels were compared with upsweep 0 to upsweep 1"),
+              std::string::npos)
+        << r.out;
+    const fs::path zeros = write("zeros.txt", "0 0 0 0\n");
+    expect_bad_input("check --algo scan-blelloch --input 0,0,0,0 --answer " + quoted(zeros),
+                     "equally well");
+}
+
 TEST_F(Cli, CheckMalformedAnswerExitsTwo) {
     const std::string check = "check --algo scan-blelloch --input 1,2,3,4 --answer ";
     expect_bad_input(check + quoted(write("a.txt", "1 2 three 4\n")), "line 1");
@@ -280,7 +292,7 @@ TEST_F(Cli, OutReplacesOnlyRegularFiles) {
         EXPECT_TRUE(fs::is_character_file(dir_ / "null"));
         fs::remove(dir_ / "null");
     }
-    ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
+    ASSERT_TRUE(make_fifo("fifo"));
     expect_bad_input(trace + quoted(dir_ / "fifo"), "a pipe (FIFO)");
     fs::create_directory(dir_ / "folder");
     expect_bad_input(trace + quoted(dir_ / "folder"), "it is a folder");
@@ -339,7 +351,7 @@ TEST_F(Cli, InputFilesAreRegularFilesOfBoundedSize) {
     const std::string tree = "trace --backend cpu --algo reduce-tree --input-file ";
     expect_bad_input(tree + quoted(dir_), "it is a folder, not a file");
     expect_bad_input(tree + "/dev/zero", "it is a character device, not a file");
-    ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
+    ASSERT_TRUE(make_fifo("fifo"));
     expect_bad_input(tree + quoted(dir_ / "fifo"), "a pipe (FIFO), not a file");
     fs::resize_file(write("huge.txt", ""), std::uintmax_t{64} << 20 | 1);
     expect_bad_input(tree + quoted(dir_ / "huge.txt"), "more than the 64 MiB");

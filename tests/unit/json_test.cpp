@@ -4,16 +4,21 @@
 #include "helpers.hpp"
 
 #include "pplab/backend.hpp"
+#include "pplab/bits.hpp"
 #include "pplab/io.hpp"
 #include "pplab/stats.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <bit>
+#include <charconv>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace pplab {
 namespace {
@@ -335,7 +340,7 @@ TEST(JsonSession, EveryPitfallRoundTrips) {
 TEST(Markdown, HasACaptionedRowPerFrame) {
     const Trace t = trace(request(Algorithm::ScanBlelloch, {1, 2, 3, 4}));
     const std::string md = to_markdown(t);
-    EXPECT_NE(md.find("scanBlock"), std::string::npos);
+    EXPECT_NE(md.find("scanBlelloch"), std::string::npos);
     EXPECT_NE(md.find("| downsweep 1 | Downsweep level 1 (2nd of 2)"), std::string::npos) << md;
     EXPECT_NE(md.find("`0 1 3 6`"), std::string::npos);
     std::size_t rows = 0;
@@ -350,8 +355,47 @@ TEST(FormatValue, ShortestTextThatReadsBack) {
     EXPECT_EQ(format_value(-0.0f), "-0");
     for (const float v : {0.1f, 1.0f / 3.0f, 1e-40f, 3.4028235e38f, -7.25f}) {
         const float back = std::strtof(format_value(v).c_str(), nullptr);
-        EXPECT_EQ(std::bit_cast<std::uint32_t>(back), std::bit_cast<std::uint32_t>(v))
-            << format_value(v);
+        EXPECT_EQ(bits_of(back), bits_of(v)) << format_value(v);
+    }
+}
+
+// The page formats floats without std::to_chars (libc++ 13 lacks it for float): its text must
+// be what the desktop writes, or the page's traces and sessions would differ from the CLI's.
+TEST(FormatValue, ShortestTextWithoutToCharsIsToCharsText) {
+    std::vector<float> values = {
+        0.1f,   1.0f / 3.0f, 1e-45f, 1.17549435e-38f, 3.4028235e38f, -7.25f,
+        100.0f, 1e5f,        1e6f,   123456.0f,       1234567.0f,    16777216.0f,
+        1e20f,  1.5e-5f,     0.001f, 0.0001f,         65536.0f};
+    for (int e = -149; e < 128; ++e) { // every power of two and its neighbours
+        const float p = std::ldexp(1.0f, e);
+        values.insert(values.end(), {p, std::nextafter(p, 0.0f),
+                                     std::nextafter(p, std::numeric_limits<float>::infinity())});
+    }
+    std::uint32_t word = 12345;
+    for (int i = 0; i < 60000; ++i) { // and many bit patterns across every exponent
+        word = word * 1664525u + 1013904223u;
+        float v = 0;
+        std::memcpy(&v, &word, sizeof v);
+        if (std::isfinite(v))
+            values.push_back(v);
+    }
+    for (const float v : values) {
+        const std::string text = shortest_float_text(v);
+        EXPECT_EQ(bits_of(std::strtof(text.c_str(), nullptr)), bits_of(v)) << text;
+#if defined(__cpp_lib_to_chars)
+        char buf[64];
+        const auto res = std::to_chars(buf, buf + sizeof buf, v);
+        ASSERT_EQ(text, std::string(buf, res.ptr)) << "bits " << bits_of(v);
+#else
+        // Without to_chars (the page): the text is as short as any that reads back.
+        char shorter[64];
+        for (int digits = 1; digits <= 9; ++digits) {
+            std::snprintf(shorter, sizeof shorter, "%.*e", digits - 1, static_cast<double>(v));
+            if (std::strtof(shorter, nullptr) == v)
+                break;
+        }
+        EXPECT_LE(text.size(), std::string(shorter).size()) << text << " vs " << shorter;
+#endif
     }
 }
 

@@ -2,15 +2,16 @@
 // and the position, never silently changed; untrusted text is quoted safely in messages.
 #include "helpers.hpp"
 
+#include "pplab/bits.hpp"
 #include "pplab/io.hpp"
 #include "pplab/numbers.hpp"
 #include "pplab/quote.hpp"
 
 #include <gtest/gtest.h>
 
-#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -70,10 +71,11 @@ TEST(FormatValue, WritesWholeNumbersPast2To24InFull) {
     EXPECT_EQ(format_value(1e36f), "1e+36"); // past 2^53: the shortest text
     // Every float pplab prints reads back through the strict reader as the same bits.
     for (std::uint32_t bits = 0x3f800000u; bits < 0x7f000000u; bits += 0x00d0001u) {
-        const float v = std::bit_cast<float>(bits);
+        float v = 0;
+        std::memcpy(&v, &bits, sizeof v);
         const FloatText back = float_from_text(format_value(v));
         ASSERT_TRUE(back.problem.empty()) << format_value(v) << ": " << back.problem;
-        EXPECT_EQ(std::bit_cast<std::uint32_t>(back.value), bits) << format_value(v);
+        EXPECT_EQ(bits_of(back.value), bits) << format_value(v);
     }
 }
 

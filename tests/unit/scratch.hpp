@@ -51,6 +51,12 @@ protected:
         return ::mknod(path(name).c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0;
     }
 
+    // A pipe (FIFO) at `name`; false where the platform makes none (the page's tests run
+    // under Node, on the host's files through emscripten, which has no mkfifo).
+    bool make_fifo(const std::string& name) const {
+        return ::mkfifo(path(name).c_str(), 0600) == 0;
+    }
+
     std::vector<std::string> listing() const {
         std::vector<std::string> names;
         for (const auto& e : std::filesystem::directory_iterator(dir_))

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -77,5 +78,9 @@ void write_atomically(const std::string& path, std::string_view bytes);
 // Renames `part` (a file another program wrote, such as a compiler) to `path`, or removes
 // `part` and throws InputError naming `path`.
 void move_into_place(const std::string& part, const std::string& path);
+
+// Told of every file or folder once it is complete in its place. The page listens, to hand
+// what the window wrote into its memory to the browser as a download; natively no one does.
+void on_file_written(std::function<void(const std::string& path)> listener);
 
 } // namespace pplab
