@@ -1,4 +1,5 @@
 #include "pplab/stats.hpp"
+#include "pplab/lookback.hpp"
 
 #include "pplab/plan.hpp"
 
@@ -188,11 +189,49 @@ public:
             c.additions = atomics;
             break;
         }
+        case Step::TilePublish: // scan-fast: the tile's loads, its scan, stores, descriptors
+            c = tile_cost(f, B, n);
+            break;
+        case Step::LookBack:
+            c = look_back_cost(f);
+            break;
         }
         return c;
     }
 
 private:
+    // scanFast's tile: one tile ticket, its elements read and written once, the warp totals
+    // through shared memory (two barriers after the ticket's), and its descriptor published
+    // once (tile 0: its inclusive prefix at once) or twice.
+    static Counters tile_cost(const Frame& f, long long block, long long n) {
+        Counters c;
+        const long long tile = block * kLookbackItems;
+        const long long elements = clamp_count(n - f.block * tile, tile);
+        c.global_atomics = 1;
+        c.global_reads = elements;
+        c.global_writes = elements + (f.block == 0 ? 1 : 2);
+        c.barriers = 3;
+        c.shared_writes = block / kWarpSize;
+        return c;
+    }
+
+    // Warp 0's look-back: every poll of a predecessor's descriptor, and per window of 32 one
+    // ballot, one broadcast and warp_sum's five shuffles; the values it added.
+    static Counters look_back_cost(const Frame& f) {
+        Counters c;
+        long long reads = 0;
+        for (std::size_t slot = 0; slot + kReadValues <= f.values.size(); slot += kReadValues) {
+            if (f.values[slot + kReadState] == kNotRead)
+                continue;
+            ++reads;
+            c.global_reads += 1 + static_cast<long long>(f.values[slot + kReadWaits]);
+        }
+        const long long windows = (reads + kLookbackWindow - 1) / kLookbackWindow;
+        c.shuffles = 7 * windows;
+        c.additions = 5 * kWarpSize * windows;
+        return c;
+    }
+
     // A scan block writes its tile to global memory after its last step.
     static void add_output(Counters& c, const Frame&, const Launch& l) {
         c.shared_reads += l.block;
