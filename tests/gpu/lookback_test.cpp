@@ -10,6 +10,7 @@
 
 #include <cstring>
 #include <iostream>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,10 @@ bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
 struct Case {
     int tiles, block;
     bool whole_numbers;
+    friend void PrintTo(const Case& c, std::ostream* os) {
+        *os << c.tiles << " tiles x " << c.block << " threads, "
+            << (c.whole_numbers ? "whole numbers" : "random floats");
+    }
 };
 
 class GpuLookback : public ::testing::TestWithParam<Case> {};
@@ -95,6 +100,10 @@ INSTANTIATE_TEST_SUITE_P(Sizes, GpuLookback,
                                     std::to_string(param.param.block) +
                                     (param.param.whole_numbers ? "_int" : "_float");
                          });
+
+// Run under compute-sanitizer by sanitizer_test.cpp (not by ctest: "Sanitize*" is filtered out).
+INSTANTIATE_TEST_SUITE_P(SanitizeLookback, GpuLookback,
+                         ::testing::Values(Case{8, 32, true}, Case{40, 256, false}));
 
 } // namespace
 } // namespace pplab
