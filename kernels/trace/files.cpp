@@ -300,10 +300,17 @@ void Outputs::commit() {
         if (!s.folder && s.existed) {
             for (int attempt = 0; attempt < 16 && s.backup.empty(); ++attempt) {
                 const std::string name = temporary_name(s.destination);
-                if (::link(s.destination.c_str(), name.c_str()) == 0)
+                if (::link(s.destination.c_str(), name.c_str()) == 0) {
                     s.backup = name;
-                else if (errno != EEXIST)
-                    break; // a file system without links: this one cannot be put back
+                } else if (errno != EEXIST) {
+                    // A file system without hard links (the page's, some shared drives):
+                    // a copy keeps the old content instead.
+                    std::error_code copied;
+                    if (fs::copy_file(s.destination, name, copied) && !copied)
+                        s.backup = name;
+                    else
+                        break; // neither: this one cannot be put back
+                }
             }
         }
         if (::rename(s.temporary.c_str(), s.destination.c_str()) != 0) {

@@ -48,13 +48,22 @@ protected:
     // what pplab refuses to replace: a regression then replaces this node, never /dev/null.
     // False where the system does not let us make one (not root).
     bool make_device(const std::string& name) const {
-        return ::mknod(path(name).c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0;
+        // Checked after: emscripten's file system under Node answers 0 and makes no device.
+        return ::mknod(path(name).c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0 &&
+               std::filesystem::is_character_file(path(name));
     }
 
     // A pipe (FIFO) at `name`; false where the platform makes none (the page's tests run
-    // under Node, on the host's files through emscripten, which has no mkfifo).
+    // under Node, on the host's files through emscripten, whose mkfifo answers 0 and makes a
+    // plain file or nothing).
     bool make_fifo(const std::string& name) const {
-        return ::mkfifo(path(name).c_str(), 0600) == 0;
+        if (::mkfifo(path(name).c_str(), 0600) != 0)
+            return false;
+        if (std::filesystem::is_fifo(path(name)))
+            return true;
+        std::error_code ignore;
+        std::filesystem::remove(path(name), ignore);
+        return false;
     }
 
     std::vector<std::string> listing() const {
