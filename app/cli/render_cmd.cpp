@@ -5,6 +5,7 @@
 #include "cli.hpp"
 
 #include "export/gif.hpp"
+#include "export/layout_json.hpp"
 #include "export/run.hpp"
 #include "export/svg.hpp"
 
@@ -33,6 +34,7 @@ struct RenderOptions {
     std::string all_steps;
     std::string out;
     std::string svg;
+    std::string layout;
     std::string gif;
     int delay_ms = exporting::kStepDelayCs * 10;
     int width = 1280;
@@ -70,15 +72,17 @@ void render(const RequestOptions& opts, RenderOptions ro) {
     if (ro.step <= 0 && ro.all_steps.empty() && ro.gif.empty())
         throw InputError("say what to draw: --step K (1 to the number of steps, as the window's "
                          "transport counts them), --all-steps DIR or --gif FILE");
-    if (ro.step > 0 && ro.out.empty() && ro.svg.empty())
-        throw InputError("--step needs --out FILE.png or --svg FILE.svg");
+    if (!ro.layout.empty() && ro.step <= 0)
+        throw InputError("--layout reports one step: say which with --step K");
+    if (ro.step > 0 && ro.out.empty() && ro.svg.empty() && ro.layout.empty())
+        throw InputError("--step needs --out FILE.png, --svg FILE.svg or --layout FILE.json");
     if (ro.scale_percent != 0 && (ro.scale_percent < 50 || ro.scale_percent > 400))
         throw InputError("--scale must be between 50 and 400 (percent)");
     if (ro.width < 64 || ro.width > 8192 || ro.height < 64 || ro.height > 8192)
         throw InputError("the picture must be between 64 and 8192 pixels each way");
     if (ro.delay_ms < 20 || ro.delay_ms > 60000)
         throw InputError("--delay must be between 20 and 60000 milliseconds");
-    for (const std::string* file : {&ro.out, &ro.svg, &ro.gif}) {
+    for (const std::string* file : {&ro.out, &ro.svg, &ro.layout, &ro.gif}) {
         if (file->empty())
             continue;
         const fs::path parent = fs::path(*file).parent_path();
@@ -118,13 +122,21 @@ void render(const RequestOptions& opts, RenderOptions ro) {
     po.theme = ro.theme == "dark" ? scene::Theme::Dark : scene::Theme::Light;
     po.follow = ro.camera == "follow";
     po.scale = static_cast<float>(ro.scale_percent) / 100.0f;
-    if (!ro.svg.empty()) {
+    if (!ro.svg.empty() || !ro.layout.empty()) {
         const render::FontAtlas font(render::ui_font());
-        exporting::write_svg(render::compose(font, model, frame, po), font, ro.svg);
-        std::cout << "wrote " << ro.svg << " (SVG, " << ro.width << "×" << ro.height << ", step "
-                  << ro.step << " of " << steps << ")\n";
+        const render::Composition c = render::compose(font, model, frame, po);
+        if (!ro.svg.empty()) {
+            exporting::write_svg(c, font, ro.svg);
+            std::cout << "wrote " << ro.svg << " (SVG, " << ro.width << "×" << ro.height
+                      << ", step " << ro.step << " of " << steps << ")\n";
+        }
+        if (!ro.layout.empty()) {
+            exporting::write_layout_json(c, font, ro.layout);
+            std::cout << "wrote " << ro.layout << " (the layout of step " << ro.step << " of "
+                      << steps << " in the picture's pixels)\n";
+        }
         if (ro.out.empty())
-            return; // vectors only: no GL context needed
+            return; // vectors and rectangles only: no GL context needed
     }
 
     render::OffscreenContext context;
@@ -180,6 +192,11 @@ void add_render(CLI::App& app) {
     cmd->add_option("--svg", ro->svg,
                     "the step (--step K) as SVG for slides: cells, values, arrows and labels "
                     "as vectors")
+        ->excludes(all);
+    cmd->add_option("--layout", ro->layout,
+                    "the step's layout as JSON: the canvas and every cell, label, legend entry, "
+                    "caption and line label drawn, as rectangles in the picture's pixels with "
+                    "their text and its size")
         ->excludes(all);
     cmd->add_option("--gif", ro->gif,
                     "the whole run as an animated GIF, one picture per step as the window plays "

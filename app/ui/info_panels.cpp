@@ -5,6 +5,7 @@
 
 #include <imgui.h>
 
+#include <cfloat>
 #include <cinttypes>
 #include <cmath>
 #include <string>
@@ -121,20 +122,6 @@ void SourcePanel::draw(const State& st) {
 
 void HeaderPanel::draw(State& st, const WindowLayout& l) {
     const scene::Palette pal = scene::palette(st.view.theme);
-    if (!l.note.empty()) {
-        ImGui::SetCursorScreenPos(ImVec2(l.note.x, l.note.y));
-        ImGui::PushStyleColor(ImGuiCol_ChildBg, to_imgui(pal.highlight, 0.22f));
-        const float wrap = l.note.w - ImGui::GetFrameHeight() * 2;
-        ImGui::BeginChild("note", ImVec2(l.note.w, l.note.h), true, ImGuiWindowFlags_NoScrollbar);
-        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
-        ImGui::TextUnformatted(st.note.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::SameLine(l.note.w - ImGui::GetFrameHeight() * 1.5f);
-        if (ImGui::Button("×"))
-            st.note_dismissed = true;
-        ImGui::EndChild();
-        ImGui::PopStyleColor();
-    }
     ImGui::SetCursorScreenPos(ImVec2(l.caption.x, l.caption.y));
     ImFont* font = l.caption_font == st.fonts.large->FontSize   ? st.fonts.large
                    : l.caption_font == st.fonts.small->FontSize ? st.fonts.small
@@ -169,26 +156,26 @@ constexpr TransportButton kTransport[] = {
     {"▶|##end", "last step (End)"},
 };
 
-float button_width() {
-    return ImGui::GetFrameHeight() * 1.2f;
+float button_width(const State& st) {
+    return transport_button_width(metrics(st.view.presenter_scale));
 }
 
-float speed_width() {
-    return ImGui::CalcTextSize("speed 4×").x + ImGui::GetStyle().FramePadding.x * 4;
+float speed_width(const State& st) {
+    return transport_speed_width(metrics(st.view.presenter_scale), imgui_text_width());
 }
 
 } // namespace
 
+TextWidth imgui_text_width() {
+    return [](std::string_view text, float px) {
+        return ImGui::GetFont()
+            ->CalcTextSizeA(px, FLT_MAX, 0.0f, text.data(), text.data() + text.size())
+            .x;
+    };
+}
+
 float TransportPanel::one_row_width(const State& st) {
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const float buttons = 6 * button_width() + 5 * style.ItemSpacing.x; // play is twice as wide
-    const float scrub = ImGui::GetFontSize() * 8;
-    const float loop = ImGui::GetFrameHeight() + ImGui::CalcTextSize("loop").x +
-                       style.ItemInnerSpacing.x + style.ItemSpacing.x;
-    const float leave = st.view.present ? ImGui::CalcTextSize("✕ present").x +
-                                              style.FramePadding.x * 2 + style.ItemSpacing.x
-                                        : 0.0f;
-    return buttons + scrub + speed_width() + loop + leave + 3 * style.ItemSpacing.x;
+    return transport_width(metrics(st.view.presenter_scale), imgui_text_width(), st.view.present);
 }
 
 void TransportPanel::draw(State& st, bool one_row) {
@@ -202,7 +189,7 @@ void TransportPanel::draw(State& st, bool one_row) {
         const bool play = i == 2;
         const std::string label =
             play ? (p.playing ? "❚❚##play" : "▶##play") : std::string(kTransport[i].label);
-        if (ImGui::Button(label.c_str(), ImVec2(button_width() * (play ? 2 : 1), h))) {
+        if (ImGui::Button(label.c_str(), ImVec2(button_width(st) * (play ? 2 : 1), h))) {
             switch (i) {
             case 0:
                 p.go_to(0, steps), p.playing = false;
@@ -236,7 +223,7 @@ void TransportPanel::draw(State& st, bool one_row) {
     const float leave_w = st.view.present ? ImGui::CalcTextSize("✕ present").x +
                                                 style.FramePadding.x * 2 + style.ItemSpacing.x
                                           : 0.0f;
-    const float tail = speed_width() + loop_w + leave_w + style.ItemSpacing.x;
+    const float tail = speed_width(st) + loop_w + leave_w + style.ItemSpacing.x;
     if (one_row)
         ImGui::SameLine(0, style.ItemSpacing.x * 2);
     const float scrub_w =
@@ -251,7 +238,7 @@ void TransportPanel::draw(State& st, bool one_row) {
         p.playing = false;
     }
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(speed_width());
+    ImGui::SetNextItemWidth(speed_width(st));
     ImGui::SliderFloat("##speed", &p.speed, 0.25f, 4.0f, "speed %.2g×",
                        ImGuiSliderFlags_Logarithmic);
     ImGui::SameLine();

@@ -192,23 +192,31 @@ void GlRenderer::set_pixels(int width, int height) {
     set_camera(pixels, width, height);
 }
 
-void GlRenderer::draw(const scene::Scene& s, const scene::Camera& c, int width, int height) {
+void GlRenderer::draw(const scene::Scene& s, const scene::Camera& c, int width, int height,
+                      const scene::Rect& clip) {
     set_camera(c, width, height);
     glClearColor(s.background.r, s.background.g, s.background.b, s.background.a);
     glClear(GL_COLOR_BUFFER_BIT);
+    const float w = static_cast<float>(width_), h = static_cast<float>(height_);
+    if (!clip.empty()) { // GL counts rows from the bottom
+        glEnable(GL_SCISSOR_TEST);
+        glScissor(static_cast<GLint>(std::floor(clip.x)),
+                  static_cast<GLint>(std::floor(h - clip.bottom())),
+                  static_cast<GLsizei>(std::ceil(clip.w)), static_cast<GLsizei>(std::ceil(clip.h)));
+    }
     quads(s.panels);
     lines(s.arrows);
     quads(s.cells);
-    const float w = static_cast<float>(width_), h = static_cast<float>(height_);
-    drawn_ = scene_text(font_, s, c, w, h);
+    drawn_ = scene_text(font_, s, c, w, h, clip);
     text(drawn_, s.background);
     set_camera(c, width, height);
     quads(s.movers);
-    std::vector<TextRun> moving = lay_out_text(font_, {c, w, h, scene::kMinTextPx * s.text_scale},
-                                               s.movers, {}, TextKind::Mover);
+    std::vector<TextRun> moving = lay_out_text(
+        font_, {c, w, h, scene::kMinTextPx * s.text_scale, clip}, s.movers, {}, TextKind::Mover);
     text(moving, s.background);
     drawn_.insert(drawn_.end(), std::make_move_iterator(moving.begin()),
                   std::make_move_iterator(moving.end()));
+    glDisable(GL_SCISSOR_TEST);
 }
 
 void GlRenderer::draw_overlay(std::span<const scene::Cell> cells,
@@ -216,7 +224,7 @@ void GlRenderer::draw_overlay(std::span<const scene::Cell> cells,
     set_pixels(width, height);
     quads(cells);
     const std::vector<TextRun> runs = lay_out_text(
-        font_, {camera_, static_cast<float>(width_), static_cast<float>(height_), 0.0f}, cells,
+        font_, {camera_, static_cast<float>(width_), static_cast<float>(height_), 0.0f, {}}, cells,
         labels);
     text(runs, {});
 }

@@ -1,6 +1,7 @@
 #include "text_layout.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 namespace pplab::render {
 
@@ -11,6 +12,10 @@ constexpr float kEdge = 4.0f;          // pixels kept between a label and the ca
 
 bool overlaps(const scene::Rect& a, const scene::Rect& b) {
     return a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom();
+}
+
+bool inside(const scene::Rect& a, const scene::Rect& b) {
+    return a.x >= b.x && a.right() <= b.right() && a.y >= b.y && a.bottom() <= b.bottom();
 }
 
 int rank(scene::LabelKind k) {
@@ -25,8 +30,9 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
     std::vector<TextRun> out;
     const scene::Camera& cam = area.camera;
     const float w = area.width, h = area.height, k = cam.scale;
-    const scene::Rect canvas{0, 0, w, h};
-    for (const scene::Cell& c : cells) {
+    const scene::Rect canvas = area.clip.empty() ? scene::Rect{0, 0, w, h} : area.clip;
+    for (std::size_t index = 0; index < cells.size(); ++index) {
+        const scene::Cell& c = cells[index];
         if (c.text.empty() || c.text_size <= 0)
             continue;
         const scene::Vec2 a = cam.to_screen({c.rect.x, c.rect.y}, w, h);
@@ -45,6 +51,9 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
         r.color = c.text_color;
         r.rect = {r.x, r.baseline - px * 0.8f, em * px, px};
         r.kind = cell_kind;
+        r.cell = static_cast<int>(index);
+        if (!inside(r.rect, canvas))
+            continue; // a value cut by the edge would read as another number
         out.push_back(std::move(r));
     }
     // Labels: rows' names first, then the barriers', then notes; one that would cover a label
@@ -65,21 +74,21 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
         if (px < area.min_px)
             continue;
         const float tw = em * px;
-        if (tw > w - 2 * kEdge)
+        if (tw > canvas.w - 2 * kEdge)
             continue;
         const scene::Vec2 at = cam.to_screen(l.pos, w, h);
         float x = l.align == scene::Align::Left    ? at.x
                   : l.align == scene::Align::Right ? at.x - tw
                                                    : at.x - tw / 2;
         const scene::Rect box{x, at.y - px * 0.8f, tw, px * 1.05f};
-        if (box.y < kEdge || box.bottom() > h - kEdge)
+        if (box.y < canvas.y + kEdge || box.bottom() > canvas.bottom() - kEdge)
             continue;
         // A name whose row is on screen stays with it at the edge; other labels only when
-        // their anchor is on screen.
-        const bool inside = at.x >= 0 && at.x <= w;
+        // they are on screen whole.
+        const bool inside = x >= canvas.x && x + tw <= canvas.right();
         if (l.kind != scene::LabelKind::Row && !inside)
             continue;
-        const float kept = std::clamp(x, kEdge, w - kEdge - tw);
+        const float kept = std::clamp(x, canvas.x + kEdge, canvas.right() - kEdge - tw);
         const bool moved = kept != x;
         x = kept;
         TextRun r;
@@ -101,9 +110,28 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
 }
 
 std::vector<TextRun> scene_text(const FontAtlas& font, const scene::Scene& s,
-                                const scene::Camera& c, float w, float h) {
-    TextArea area{c, w, h, scene::kMinTextPx * s.text_scale};
+                                const scene::Camera& c, float w, float h, scene::Rect clip) {
+    const TextArea area{c, w, h, scene::kMinTextPx * s.text_scale, clip};
     return lay_out_text(font, area, s.cells, s.labels);
+}
+
+std::vector<std::string> wrap(const FontAtlas& font, const std::string& text, float size,
+                              float width) {
+    std::vector<std::string> lines;
+    std::istringstream words(text);
+    std::string word, line;
+    while (words >> word) {
+        const std::string candidate = line.empty() ? word : line + " " + word;
+        if (!line.empty() && font.width(candidate) * size > width) {
+            lines.push_back(line);
+            line = word;
+        } else {
+            line = candidate;
+        }
+    }
+    if (!line.empty())
+        lines.push_back(line);
+    return lines;
 }
 
 } // namespace pplab::render

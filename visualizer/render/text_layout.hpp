@@ -25,12 +25,14 @@ struct TextRun {
     scene::Rect rect; // pixels: where the text's box lies
     TextKind kind = TextKind::Label;
     bool chip = false; // moved inside the canvas: drawn on a background of its own
+    int cell = -1;     // a value: the index of its cell in the cells laid out
 };
 
 struct TextArea {
     scene::Camera camera; // world -> pixels of a w x h area
     float width = 0, height = 0;
     float min_px = scene::kMinTextPx; // smaller text is left out
+    scene::Rect clip; // pixels: the part of the area text may take; empty: all of it
 };
 
 // Values of `cells` (as kind, Cell or Mover) and `labels` through `area`.
@@ -39,8 +41,13 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
                                   std::span<const scene::Label> labels,
                                   TextKind cell_kind = TextKind::Cell);
 
-// The scene's texts (cells and labels; movers apart) on a canvas of w x h pixels.
+// The scene's texts (cells and labels; movers apart) on a canvas of w x h pixels, inside
+// `clip` (pixels; empty: the whole canvas).
 std::vector<TextRun> scene_text(const FontAtlas& font, const scene::Scene& s,
-                                const scene::Camera& c, float w, float h);
+                                const scene::Camera& c, float w, float h, scene::Rect clip = {});
+
+// Splits text into lines no wider than `width` (same units as `size`).
+std::vector<std::string> wrap(const FontAtlas& font, const std::string& text, float size,
+                              float width);
 
 } // namespace pplab::render

@@ -96,47 +96,6 @@ float row_label_width(const Scene& s) {
     return widest;
 }
 
-bool covers_anything(const Scene& s, const Camera& c, float w, float h, const Rect& box) {
-    const auto hit = [&](const Rect& world) {
-        const Vec2 a = c.to_screen({world.x, world.y}, w, h);
-        const Rect r{a.x, a.y, world.w * c.scale, world.h * c.scale};
-        return r.x < box.right() && box.x < r.right() && r.y < box.bottom() && box.y < r.bottom();
-    };
-    for (const Cell& cell : s.cells)
-        if ((cell.fill.a > 0 || cell.border_width > 0) && hit(cell.rect))
-            return true;
-    for (const Cell& p : s.panels)
-        if (p.role != CellRole::Panel && hit(p.rect))
-            return true;
-    for (const Label& l : s.labels) {
-        const Reach r = l.px > 0 ? reach(l) : Reach{};
-        const float k = l.px > 0 ? 1.0f : c.scale; // world-sized labels: estimated as cells
-        const Vec2 a = c.to_screen(l.pos, w, h);
-        const float tw = l.px > 0
-                             ? r.left + r.right
-                             : kEmPerChar * l.size * k * static_cast<float>(utf8_length(l.text));
-        const float left = l.px > 0                  ? r.left
-                           : l.align == Align::Left  ? 0.0f
-                           : l.align == Align::Right ? tw
-                                                     : tw / 2;
-        const float up = l.px > 0 ? r.up : 0.85f * l.size * k;
-        const Rect t{a.x - left, a.y - up, tw, up * 1.35f};
-        if (t.x < box.right() && box.x < t.right() && t.y < box.bottom() && box.y < t.bottom())
-            return true;
-    }
-    return false;
-}
-
-Rect free_corner(const Scene& s, const Camera& c, float w, float h, Vec2 size, float margin) {
-    const float x0 = margin, x1 = w - margin - size.x, y0 = margin, y1 = h - margin - size.y;
-    for (const Vec2 at : {Vec2{x0, y1}, Vec2{x1, y1}, Vec2{x1, y0}, Vec2{x0, y0}}) {
-        const Rect box{at.x, at.y, size.x, size.y};
-        if (x1 >= x0 && y1 >= y0 && !covers_anything(s, c, w, h, box))
-            return box;
-    }
-    return {};
-}
-
 Camera follow(const Scene& s, float w, float h, float margin, float closest, float readable) {
     const Camera all = fit_labelled(s, s.bounds, w, h, margin, closest);
     if (all.scale >= readable)

@@ -36,13 +36,6 @@ Camera follow(const Scene& s, float w, float h, float margin, float closest, flo
 // Pixels of the widest row name, as fit_labelled estimates it.
 float row_label_width(const Scene& s);
 
-// Whether a box of the canvas (pixels) would hide a cell, a strip or a label of the scene.
-bool covers_anything(const Scene& s, const Camera& c, float w, float h, const Rect& box);
-
-// A corner of the w x h canvas where a legend of `size` pixels hides nothing (bottom left,
-// bottom right, top right, top left, `margin` from the edges); empty when every corner would.
-Rect free_corner(const Scene& s, const Camera& c, float w, float h, Vec2 size, float margin);
-
 // Zooms by `factor` keeping the world point under screen point `at` where it is.
 Camera zoom_at(const Camera& c, Vec2 at, float factor, float w, float h);
 

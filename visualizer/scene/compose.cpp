@@ -35,9 +35,9 @@ namespace detail {
 
 namespace {
 
-constexpr float kTextMinPx = 14.0f; // narrower cells show colour, not digits
-constexpr float kLabelPx = 17.0f;   // row labels on screen, before the presenter scale
-constexpr float kMergePx = 2.5f;    // narrower cells merge into one heat-strip quad
+constexpr float kMoverTextPx = 14.0f; // a travelling value narrower than this: no digits
+constexpr float kLabelPx = 17.0f;     // row labels on screen, before the presenter scale
+constexpr float kMergePx = 2.5f;      // narrower cells merge into one heat-strip quad
 constexpr std::size_t kMaxMovers = 700;
 constexpr std::size_t kMaxArrows = 2500;
 
@@ -169,7 +169,12 @@ std::vector<int> Composer::frames_of(Step st, int pass, int block_, int warp) co
 }
 
 bool Composer::text_fits(const Grid& g) const {
-    return g.cell_w * opt.pixels_per_unit >= kTextMinPx;
+    // As render::lay_out_text sizes a value (0.42 of the cell's height, three digits within
+    // 86% of its width), at least the legible minimum: otherwise the row shows colour.
+    constexpr float kThreeDigitsEm = 1.65f;
+    const float em =
+        std::min(0.42f * std::min(g.cell_h, 1.6f * g.cell_w), 0.86f * g.cell_w / kThreeDigitsEm);
+    return em * opt.pixels_per_unit >= kMinTextPx * opt.text_scale;
 }
 
 Cell Composer::value_cell(const Rect& rect, float v, const Rgba& fill, CellRole role) const {
@@ -780,7 +785,7 @@ void Composer::connect(int f, bool current) {
                 mv.border = col;
                 mv.border_width = 0.06f * mh;
                 mv.radius = 0.3f * mh;
-                if (mw * opt.pixels_per_unit >= kTextMinPx) {
+                if (mw * opt.pixels_per_unit >= kMoverTextPx * opt.text_scale) {
                     mv.text = cell_text(value(src));
                     mv.text_color = text_on(mv.fill);
                     mv.text_size = 0.42f * mh / 0.7f;
