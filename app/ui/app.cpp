@@ -177,13 +177,8 @@ int App::caption_lines(float font_px, float width) {
     ImFont* font = font_px == st_.fonts.large->FontSize   ? st_.fonts.large
                    : font_px == st_.fonts.small->FontSize ? st_.fonts.small
                                                           : st_.fonts.regular;
-    // The longest caption of the trace (a long run is sampled: a few hundred steps at most).
-    const scene::Model& m = *st_.model;
-    const std::size_t steps = m.steps().size();
-    const std::size_t every = std::max<std::size_t>(1, steps / 300);
     int lines = 1;
-    for (std::size_t i = 0; i < steps; i += every) {
-        const std::string text = m.dataflow().caption(m.frame_at(static_cast<int>(i), st_.block));
+    for (const std::string& text : captions_to_measure(*st_.model, st_.block)) {
         const ImVec2 size = font->CalcTextSizeA(font->FontSize, FLT_MAX, width, text.c_str());
         lines = std::max(lines, static_cast<int>(std::lround(size.y / font->FontSize)));
     }

@@ -29,7 +29,8 @@ bool CanvasPanel::Key::operator==(const Key& o) const {
            height == o.height && options.theme == o.options.theme &&
            options.pixels_per_unit == o.options.pixels_per_unit &&
            options.past_arrows == o.options.past_arrows &&
-           options.text_scale == o.options.text_scale && answers == o.answers;
+           options.text_scale == o.options.text_scale &&
+           options.row_stretch == o.options.row_stretch && answers == o.answers;
 }
 
 CanvasPanel::CanvasPanel() = default;
@@ -117,12 +118,14 @@ void CanvasPanel::draw(State& st, double dt) {
     vo.past_arrows = st.view.past_arrows;
     vo.text_scale = st.view.presenter_scale;
     vo.pixels_per_unit = have_camera_ ? camera_.scale : 40.0f;
+    vo.row_stretch = have_camera_ ? framed_.stretch : 1.0f;
     Key key{st.model.get(), frame, st.playback.t, vo, w, h, answer_rows(st)};
     const bool rebuilt = !built_ || !(*built_ == key);
     if (rebuilt) {
         try {
             scene_ = scene::build(*st.model, frame, vo, st.playback.t);
             scene::mark_answers(scene_, key.answers, scene::palette(vo.theme));
+            render::measure_labels(scene_, gl_.font());
         } catch (const std::exception& e) { // a bug, said on the canvas: the window carries on
             ImGui::TextWrapped("This step cannot be drawn: %s", e.what());
             moving_ = false;
@@ -165,7 +168,7 @@ void CanvasPanel::draw(State& st, double dt) {
     target_.resize(w, h);
     if (!drawn_ || !(*drawn_ == camera_)) {
         target_.bind();
-        gl_.draw(scene_, camera_, w, h, framed_.picture);
+        gl_.draw(scene_, camera_, w, h, framed_.picture, framed_.names);
         gl_.draw_overlay(framed_.overlay_cells, framed_.overlay_labels, w, h);
         render::RenderTarget::unbind();
         drawn_ = camera_;

@@ -96,6 +96,15 @@ Metrics metrics(float scale) {
     return m;
 }
 
+std::vector<std::string> captions_to_measure(const scene::Model& m, int block) {
+    const std::size_t steps = m.steps().size();
+    const std::size_t every = std::max<std::size_t>(1, steps / 300);
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < steps; i += every)
+        out.push_back(m.dataflow().caption(m.frame_at(static_cast<int>(i), block)));
+    return out;
+}
+
 float menu_bar_width(const Metrics& m, const TextWidth& measure) {
     float w = 0;
     for (const char* item : {"View", "Classroom", "Timing", "Export", "Help", "Controls ▾",

@@ -11,10 +11,13 @@
 // the menu bar says it.
 #pragma once
 
+#include "scene/model.hpp"
 #include "scene/scene.hpp"
 
 #include <functional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace pplab::ui {
 
@@ -47,6 +50,10 @@ float transport_width(const Metrics& m, const TextWidth& measure, bool present);
 // The transport's parts: a button (play is twice as wide), the speed slider.
 float transport_button_width(const Metrics& m);
 float transport_speed_width(const Metrics& m, const TextWidth& measure);
+
+// The captions whose longest fixes the caption's height for a trace (the block's, as the
+// canvas shows them; a long run sampled: a few hundred steps at most).
+std::vector<std::string> captions_to_measure(const scene::Model& m, int block);
 
 // The camera modes as the toolbar names them.
 inline constexpr const char* kCameraModeNames[] = {"Follow", "Fit all", "Free"};

@@ -65,11 +65,8 @@ std::string layout_json(const render::Composition& c, const render::FontAtlas& f
                                  t.rect, t.text, t.px));
     for (const render::LegendEntry& e : c.legend)
         items.push_back(item("legend", e.rect, e.text, e.text_px));
-    scene::Camera pixels;
-    pixels.center = {static_cast<float>(c.width) / 2, static_cast<float>(c.height) / 2};
-    pixels.scale = 1;
-    const render::TextArea area{
-        pixels, static_cast<float>(c.width), static_cast<float>(c.height), 0.0f, {}};
+    const render::TextArea area =
+        render::pixel_area(static_cast<float>(c.width), static_cast<float>(c.height));
     for (const render::TextRun& t : render::lay_out_text(font, area, {}, c.captions))
         items.push_back(item("caption", t.rect, t.text, t.px));
     const json doc = {{"canvas", rect(c.canvas)}, {"items", std::move(items)}};

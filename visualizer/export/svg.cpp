@@ -253,25 +253,22 @@ std::string svg(const render::Composition& c, const render::FontAtlas& font) {
     for (const scene::Cell& cell : c.scene.cells)
         canvas.cell(cell);
     canvas.close();
-    canvas.open("labels");
+    canvas.close();
+    canvas.open("labels"); // laid out inside the drawing and the rows' names column
     canvas.texts(c.text, c.scene.background);
     canvas.close();
-    canvas.open("movers");
+    canvas.open("movers\" clip-path=\"url(#picture)");
     for (const scene::Cell& m : c.scene.movers)
         canvas.cell(m);
-    canvas.texts(render::lay_out_text(font,
-                                      {c.camera, w, h, scene::kMinTextPx * c.scene.text_scale, p},
-                                      c.scene.movers, {}, render::TextKind::Mover),
-                 c.scene.background);
-    canvas.close();
+    canvas.texts(
+        render::lay_out_text(font, {c.camera, w, h, scene::kMinTextPx * c.scene.text_scale, p, {}},
+                             c.scene.movers, {}, render::TextKind::Mover),
+        c.scene.background);
     canvas.close();
     out += canvas.out;
 
     // Header, footer, the canvas's notice and legend: placed in pixels, over the drawing.
-    scene::Camera pixels;
-    pixels.center = {w / 2, h / 2};
-    pixels.scale = 1;
-    Writer overlay(font, pixels, w, h);
+    Writer overlay(font, render::pixel_camera(w, h), w, h);
     overlay.open("frame");
     for (const scene::Cell& cell : c.overlay_cells)
         overlay.cell(cell);

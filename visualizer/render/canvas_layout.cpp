@@ -13,6 +13,10 @@ bool overlaps(const Rect& a, const Rect& b) {
     return a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom();
 }
 
+bool inside(const Rect& a, const Rect& b) {
+    return a.x >= b.x && a.right() <= b.right() && a.y >= b.y && a.bottom() <= b.bottom();
+}
+
 Rect intersect(const Rect& a, const Rect& b) {
     const float x = std::max(a.x, b.x), y = std::max(a.y, b.y);
     return {x, y, std::min(a.right(), b.right()) - x, std::min(a.bottom(), b.bottom()) - y};
@@ -29,51 +33,112 @@ bool shows_something(const scene::Cell& c) {
     return c.role != scene::CellRole::Panel && (c.fill.a > 0 || c.border_width > 0);
 }
 
-// The camera for `picture` (canvas pixels) of a canvas of r.width x r.height.
-scene::Camera aim(const scene::Scene& s, const CanvasRequest& r, const Rect& picture) {
+// The camera for `picture` (canvas pixels) of a canvas of r.width x r.height; `names_beside`:
+// the rows' names have a column of their own left of it.
+scene::Camera aim(const scene::Scene& s, const CanvasRequest& r, const Rect& picture,
+                  bool names_beside = false) {
     if (r.framing == Framing::Free)
         return r.camera;
     const float margin = kCanvasMarginPx * r.scale;
-    const scene::Camera c =
-        r.framing == Framing::Fit
-            ? scene::fit_labelled(s, s.bounds, picture.w, picture.h, margin, kClosestPx * r.scale)
-            : scene::follow(s, picture.w, picture.h, margin, kClosestPx * r.scale,
-                            kReadablePx * r.scale);
+    scene::Camera c = scene::follow(s, picture.w, picture.h, margin, kClosestPx * r.scale,
+                                    kReadablePx * r.scale, names_beside);
+    if (r.framing == Framing::Fit) {
+        // The whole scene; never smaller than the follow view when that shows it whole.
+        const scene::Camera fit =
+            scene::fit_labelled(s, s.bounds, picture.w, picture.h, margin, kClosestPx * r.scale);
+        const Rect whole = on_screen(c, s.bounds, picture.w, picture.h);
+        if (fit.scale >= c.scale || !inside(whole, {0, 0, picture.w, picture.h}))
+            c = fit;
+    }
     return moved(c, {picture.x, picture.y}, picture.w, picture.h, r.width, r.height);
 }
 
-// A row the picture's top or bottom edge would cut in half is left out whole: the edge moves
-// to the gap between rows (by at most a third of the picture).
+// A row the picture's top or bottom edge would cut in half (its cells, or its name below them)
+// is left out whole: the edge moves to the gap between rows, by at most a third of the picture.
 Rect without_cut_rows(const scene::Scene& s, const scene::Camera& c, const CanvasRequest& r,
                       Rect picture) {
-    float top = picture.y, bottom = picture.bottom();
     constexpr float kGapPx = 2.0f;
+    std::vector<Rect> boxes; // the cells' and the strips' on screen, beside the picture or in it
     for (const std::vector<scene::Cell>* layer : {&s.cells, &s.panels})
-        for (const scene::Cell& cell : *layer) {
-            if (!shows_something(cell))
-                continue;
-            const Rect box = on_screen(c, cell.rect, r.width, r.height);
-            if (box.x >= picture.right() || box.right() <= picture.x)
-                continue;
-            if (box.y < picture.bottom() && box.bottom() > picture.bottom() && box.y > picture.y)
-                bottom = std::min(bottom, box.y - kGapPx);
-            if (box.y < picture.y && box.bottom() > picture.y && box.bottom() < picture.bottom())
-                top = std::max(top, box.bottom() + kGapPx);
-        }
+        for (const scene::Cell& cell : *layer)
+            if (shows_something(cell)) {
+                const Rect box = on_screen(c, cell.rect, r.width, r.height);
+                if (box.x < picture.right() && box.right() > picture.x)
+                    boxes.push_back(box);
+            }
+    float top = picture.y, bottom = picture.bottom();
+    for (const Rect& box : boxes) {
+        if (box.y < picture.bottom() && box.bottom() > picture.bottom() && box.y > picture.y)
+            bottom = std::min(bottom, box.y - kGapPx);
+        if (box.y < picture.y && box.bottom() > picture.y && box.bottom() < picture.bottom())
+            top = std::max(top, box.bottom() + kGapPx);
+    }
+    // A row's name reaching past the bottom edge (or into the margin text keeps from it)
+    // takes its row along.
+    for (const scene::Label& l : s.labels) {
+        if (l.kind != scene::LabelKind::Row || l.px <= 0)
+            continue;
+        const float y = c.to_screen(l.pos, r.width, r.height).y;
+        if (y - 0.8f * l.px >= bottom || y + 0.25f * l.px + kTextEdgePx <= bottom)
+            continue;
+        float row_top = y - 0.8f * l.px;
+        for (const Rect& box : boxes)
+            if (box.bottom() > y - 2.2f * l.px && box.y < y)
+                row_top = std::min(row_top, box.y);
+        bottom = std::min(bottom, row_top - kGapPx);
+    }
     const float most = picture.h / 3;
     top = std::min(top, picture.y + most);
     bottom = std::max(bottom, picture.bottom() - most);
     return {picture.x, top, picture.w, bottom - top};
 }
 
+// The width of a column for the names of rows that begin left of `area` (0: none does).
+float names_width(const FontAtlas& font, const scene::Scene& s, const scene::Camera& c,
+                  const CanvasRequest& r, const Rect& area) {
+    float widest = 0;
+    for (const scene::Label& l : s.labels) {
+        if (l.kind != scene::LabelKind::Row || l.px <= 0)
+            continue;
+        const scene::Vec2 at = c.to_screen(l.pos, r.width, r.height);
+        const float tw = font.width(l.text) * l.px;
+        const float x = l.align == scene::Align::Right    ? at.x - tw
+                        : l.align == scene::Align::Center ? at.x - tw / 2
+                                                          : at.x;
+        if (x < area.x + kTextEdgePx && at.y > area.y && at.y < area.bottom())
+            widest = std::max(widest, tw);
+    }
+    return widest > 0 ? widest + 3 * kTextEdgePx : 0.0f;
+}
+
+// Whether the name of a row on screen was left out (rows closer than a name is tall).
+bool names_left_out(const scene::Scene& s, const CanvasFrame& f) {
+    for (const scene::Label& l : s.labels) {
+        if (l.kind != scene::LabelKind::Row || l.px <= 0)
+            continue;
+        const float y = f.camera.to_screen(l.pos, f.width, f.height).y;
+        if (y - 0.8f * l.px < f.picture.y + kTextEdgePx ||
+            y + 0.25f * l.px > f.picture.bottom() - kTextEdgePx)
+            continue;
+        if (std::none_of(f.text.begin(), f.text.end(),
+                         [&](const TextRun& t) { return t.text == l.text; }))
+            return true;
+    }
+    return false;
+}
+
 // Which of the step's rows are on screen when not all of them are, or that its values are too
 // small to read; empty when neither.
 std::string notice_text(const scene::Scene& s, const scene::Model& m, std::size_t frame,
-                        const CanvasRequest& r, const scene::Camera& cam, const Rect& picture) {
+                        const CanvasRequest& r, const CanvasFrame& framed) {
+    const scene::Camera& cam = framed.camera;
+    const Rect& picture = framed.picture;
     const scene::StepGroup& g = m.steps().at(static_cast<std::size_t>(m.step_of(frame)));
     const Frame& cur = m.trace().frames.at(frame);
     int first = -1, last = -1, total = 0, values = 0, legible = 0;
     const bool by_warp = cur.warp >= 0;
+    const bool by_bin = cur.step == Step::HistZero || cur.step == Step::HistAccumulate ||
+                        cur.step == Step::HistMerge || cur.step == Step::HistFold;
     for (const scene::Cell& c : s.cells) {
         if (!c.ref || c.ref->frame < g.first || c.ref->frame > g.last)
             continue;
@@ -91,7 +156,7 @@ std::string notice_text(const scene::Scene& s, const scene::Model& m, std::size_
         legible += box.w >= kReadablePx * r.scale * 0.8f;
     }
     if (first >= 0 && (first > 0 || last + 1 < total)) {
-        const std::string what = by_warp ? "warp" : "thread";
+        const std::string what = by_warp ? "warp" : by_bin ? "bin" : "thread";
         std::string text = first == last ? "showing " + what + " " + std::to_string(first)
                                          : "showing " + what + "s " + std::to_string(first) + "–" +
                                                std::to_string(last);
@@ -101,10 +166,16 @@ std::string notice_text(const scene::Scene& s, const scene::Model& m, std::size_
                                                  : " · drag to see the rest";
         return text;
     }
+    std::string text;
     if (values > 0 && legible < values)
-        return r.interactive ? "values too small to read here: hover a cell, or zoom in (wheel)"
+        text = r.interactive ? "values too small to read here: hover a cell, or zoom in (wheel)"
                              : "values too small to read at this size";
-    return {};
+    if (names_left_out(s, framed)) {
+        text += text.empty() ? "rows" : " · rows";
+        text += r.interactive ? " too close to name each: Follow, or zoom in"
+                              : " too close to name each at this size";
+    }
+    return text;
 }
 
 struct LegendStyle {
@@ -199,11 +270,26 @@ bool covers_picture(const scene::Scene& s, const CanvasFrame& f, const Rect& box
                        [&](const TextRun& t) { return overlaps(t.rect, box); });
 }
 
+// The camera for `area`, the drawing's part of it (less the rows' names column and the rows
+// the edges would cut), and the texts.
 void frame_text(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
                 const CanvasRequest& r, const Rect& area) {
     f.camera = aim(s, r, area);
-    f.picture = r.framing == Framing::Free ? area : without_cut_rows(s, f.camera, r, area);
-    f.text = scene_text(font, s, f.camera, f.width, f.height, f.picture);
+
+    f.picture = area;
+    f.names = {};
+    if (const float names = names_width(font, s, f.camera, r, area);
+        names > 0 && names < 0.4f * area.w) {
+        f.picture = {area.x + names, area.y, area.w - names, area.h};
+        f.names = {area.x, area.y, names, area.h};
+        f.camera = aim(s, r, f.picture, true);
+    }
+    if (r.framing != Framing::Free) {
+        f.picture = without_cut_rows(s, f.camera, r, f.picture);
+        if (!f.names.empty())
+            f.names = {f.names.x, f.picture.y, f.names.w, f.picture.h};
+    }
+    f.text = scene_text(font, s, f.camera, f.width, f.height, f.picture, f.names);
 }
 
 // The legend in a corner where it hides nothing; else docked in a column on the right of a
@@ -268,14 +354,34 @@ scene::Camera moved(const scene::Camera& c, scene::Vec2 at, float canvas_w, floa
     return out;
 }
 
-CanvasFrame frame_canvas(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
-                         std::size_t frame, const CanvasRequest& r) {
+namespace {
+
+// Fit all of a scene so wide that its rows would be hairlines: stretched vertically until
+// they are a row's name apart, as far as the picture's height allows.
+float wanted_stretch(const scene::Scene& s, const CanvasRequest& r, const CanvasFrame& f) {
+    if (r.framing != Framing::Fit)
+        return r.framing == Framing::Free ? s.row_stretch : 1.0f;
+    constexpr float kRowPitch = 2.45f; // world units between two rows of a view, unstretched
+    constexpr float kMost = 24.0f;
+    const float k = std::max(f.camera.scale, 1e-4f);
+    if (k * s.value_width >= kReadablePx * r.scale)
+        return 1.0f; // legible values: rows far enough apart, and Follow's framing
+    const float wanted = kRowNamesPx * r.scale / (kRowPitch * k);
+    const float unstretched_px = s.bounds.h / std::max(s.row_stretch, 1.0f) * k;
+    const float room =
+        (f.picture.h - 2 * kCanvasMarginPx * r.scale) / std::max(unstretched_px, 1.0f);
+    return std::clamp(std::min(wanted, room), 1.0f, kMost);
+}
+
+// The camera, the notice, the legend and the texts.
+CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
+                   std::size_t frame, const CanvasRequest& r) {
     CanvasFrame f;
     f.width = r.width;
     f.height = r.height;
     lay_out(f, font, s, r, {0, 0, r.width, r.height});
     // The notice, when there is one, takes a band at the top: the rest is framed again.
-    std::string notice = notice_text(s, m, frame, r, f.camera, f.picture);
+    std::string notice = notice_text(s, m, frame, r, f);
     if (notice.empty())
         return f;
     const scene::Palette pal = scene::palette(r.theme);
@@ -283,7 +389,7 @@ CanvasFrame frame_canvas(const FontAtlas& font, const scene::Scene& s, const sce
     f.notice_box = {0, 0, r.width, st.line + st.pad};
     lay_out(f, font, s, r, {0, f.notice_box.bottom(), r.width, r.height - f.notice_box.bottom()});
     // Said for the camera finally chosen (the first guess when that shows all of the step).
-    if (std::string now = notice_text(s, m, frame, r, f.camera, f.picture); !now.empty())
+    if (std::string now = notice_text(s, m, frame, r, f); !now.empty())
         notice = std::move(now);
     scene::Cell band;
     band.rect = f.notice_box;
@@ -300,6 +406,15 @@ CanvasFrame frame_canvas(const FontAtlas& font, const scene::Scene& s, const sce
     return f;
 }
 
+} // namespace
+
+CanvasFrame frame_canvas(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
+                         std::size_t frame, const CanvasRequest& r) {
+    CanvasFrame f = framed(font, s, m, frame, r);
+    f.stretch = wanted_stretch(s, r, f);
+    return f;
+}
+
 Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t frame,
                       const CanvasRequest& r, scene::ViewOptions vo, float anim) {
     vo.theme = r.theme;
@@ -308,13 +423,18 @@ Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t 
         vo.pixels_per_unit = r.camera.scale;
     Canvas c;
     c.scene = scene::build(m, frame, vo, anim);
+    measure_labels(c.scene, font);
     c.frame = frame_canvas(font, c.scene, m, frame, r);
-    for (int round = 0; round < 4 && r.framing != Framing::Free; ++round) {
-        const float zoom = c.frame.camera.scale;
-        if (std::abs(zoom - vo.pixels_per_unit) < 0.01f * zoom)
+    for (int round = 0; round < 5 && r.framing != Framing::Free; ++round) {
+        const float zoom = c.frame.camera.scale, stretch = c.frame.stretch;
+        if (std::abs(zoom - vo.pixels_per_unit) < 0.01f * zoom &&
+            std::abs(stretch - vo.row_stretch) < 0.01f * stretch)
             break;
         vo.pixels_per_unit = zoom;
+        vo.row_stretch = stretch;
+
         c.scene = scene::build(m, frame, vo, anim);
+        measure_labels(c.scene, font);
         c.frame = frame_canvas(font, c.scene, m, frame, r);
     }
     return c;

@@ -29,6 +29,7 @@ inline constexpr float kCanvasMarginPx = 18.0f; // around a framed scene
 inline constexpr float kClosestPx = 72.0f;      // the camera never zooms closer: pixels per cell
 inline constexpr float kReadablePx = 28.0f;     // a cell this wide shows its value at 11 px
 inline constexpr float kLegendPx = 16.0f;       // the legend's and the notice's text
+inline constexpr float kRowNamesPx = 26.0f;     // a row's name, one line: rows at least apart
 
 struct CanvasRequest {
     float width = 0, height = 0; // pixels
@@ -53,6 +54,8 @@ struct CanvasFrame {
     // legend, and short of a row the edge would cut in half. Nothing of the scene is drawn
     // outside it.
     scene::Rect picture;
+    // Left of it, when the camera shows rows from part-way along: a column for their names.
+    scene::Rect names;
     std::string notice; // "showing threads 0–63 of 1024 …", or that values are too small
     scene::Rect notice_box;
     scene::Rect legend_box; // empty: no legend
@@ -61,6 +64,9 @@ struct CanvasFrame {
     std::vector<scene::Cell> overlay_cells;   // pixels: the notice's band, the legend's box
     std::vector<scene::Label> overlay_labels; // pixels: their texts
     std::vector<TextRun> text; // the scene's values and labels as drawn (moving values apart)
+    // The row stretch (ViewOptions::row_stretch) the scene wants for this framing: Fit all of
+    // a scene zoomed far out keeps its rows a name's height apart.
+    float stretch = 1;
 };
 
 // The framing of a scene built for the camera's zoom.

@@ -94,6 +94,8 @@ Composition compose(const FontAtlas& font, const scene::Model& m, std::size_t fr
     c.scene = std::move(canvas.scene);
     c.camera = moved(canvas.frame.camera, at, c.canvas.w, c.canvas.h, w, h);
     c.picture = shift(canvas.frame.picture);
+    if (!canvas.frame.names.empty())
+        c.names = shift(canvas.frame.names);
     for (TextRun& t : canvas.frame.text) {
         t.x += at.x;
         t.baseline += at.y;
@@ -119,12 +121,8 @@ Composition compose(const FontAtlas& font, const scene::Model& m, std::size_t fr
 }
 
 std::vector<TextRun> overlay_text(const FontAtlas& font, const Composition& c) {
-    scene::Camera pixels;
-    pixels.center = {static_cast<float>(c.width) / 2, static_cast<float>(c.height) / 2};
-    pixels.scale = 1;
-    const TextArea area{
-        pixels, static_cast<float>(c.width), static_cast<float>(c.height), 0.0f, {}};
-    return lay_out_text(font, area, c.overlay_cells, c.overlay_labels);
+    return lay_out_text(font, pixel_area(static_cast<float>(c.width), static_cast<float>(c.height)),
+                        c.overlay_cells, c.overlay_labels);
 }
 
 Picture picture(GlRenderer& gl, RenderTarget& target, const scene::Model& m, std::size_t frame,
@@ -132,7 +130,7 @@ Picture picture(GlRenderer& gl, RenderTarget& target, const scene::Model& m, std
     Composition c = compose(gl.font(), m, frame, o);
     target.resize(c.width, c.height);
     target.bind();
-    gl.draw(c.scene, c.camera, c.width, c.height, c.picture);
+    gl.draw(c.scene, c.camera, c.width, c.height, c.picture, c.names);
     gl.draw_overlay(c.overlay_cells, c.overlay_labels, c.width, c.height);
     Picture p;
     p.image = target.read();

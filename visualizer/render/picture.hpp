@@ -37,6 +37,7 @@ struct Composition {
     scene::Camera camera; // world -> the picture's pixels
     scene::Rect canvas;   // pixels: the band between header and footer
     scene::Rect picture;  // pixels: where the scene is drawn (the canvas less notice and legend)
+    scene::Rect names;    // pixels: the rows' names column beside it, when there is one
     std::vector<TextRun> text;                // pixels: the scene's values and labels as drawn
     std::vector<LegendEntry> legend;          // pixels
     std::vector<scene::Label> captions;       // pixels: title, caption, counters, the notice

@@ -8,7 +8,7 @@ namespace pplab::render {
 namespace {
 
 constexpr float kCellTextFill = 0.86f; // a value may use this much of its cell's width
-constexpr float kEdge = 4.0f;          // pixels kept between a label and the canvas's edge
+constexpr float kEdge = kTextEdgePx;
 
 bool overlaps(const scene::Rect& a, const scene::Rect& b) {
     return a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom();
@@ -23,6 +23,22 @@ int rank(scene::LabelKind k) {
 }
 
 } // namespace
+
+scene::Camera pixel_camera(float w, float h) {
+    scene::Camera c;
+    c.center = {w / 2, h / 2};
+    c.scale = 1;
+    return c;
+}
+
+TextArea pixel_area(float w, float h) {
+    TextArea area;
+    area.camera = pixel_camera(w, h);
+    area.width = w;
+    area.height = h;
+    area.min_px = 0;
+    return area;
+}
 
 std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
                                   std::span<const scene::Cell> cells,
@@ -56,15 +72,14 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
             continue; // a value cut by the edge would read as another number
         out.push_back(std::move(r));
     }
-    // Labels: rows' names first, then the barriers', then notes; one that would cover a label
-    // already placed, or cannot be read whole inside the canvas, is left out.
+    // Labels: rows' names first, then the barriers', then notes; one that would cover a value or
+    // a label already placed, or cannot be read whole inside the canvas, is left out.
     std::vector<const scene::Label*> order;
     for (const scene::Label& l : labels)
         order.push_back(&l);
     std::stable_sort(order.begin(), order.end(), [](const scene::Label* a, const scene::Label* b) {
         return rank(a->kind) < rank(b->kind);
     });
-    const std::size_t first_label = out.size();
     for (const scene::Label* lp : order) {
         const scene::Label& l = *lp;
         const float em = std::max(font.width(l.text), 1e-3f);
@@ -83,14 +98,21 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
         const scene::Rect box{x, at.y - px * 0.8f, tw, px * 1.05f};
         if (box.y < canvas.y + kEdge || box.bottom() > canvas.bottom() - kEdge)
             continue;
-        // A name whose row is on screen stays with it at the edge; other labels only when
-        // they are on screen whole.
+        // A name whose row is on screen stays with it at the edge (in the names' column when
+        // there is one); other labels only when they are on screen whole.
         const bool inside = x >= canvas.x && x + tw <= canvas.right();
         if (l.kind != scene::LabelKind::Row && !inside)
             continue;
-        const float kept = std::clamp(x, canvas.x + kEdge, canvas.right() - kEdge - tw);
-        const bool moved = kept != x;
-        x = kept;
+        bool moved = false;
+        if (l.kind == scene::LabelKind::Row && !area.names.empty() && x < canvas.x + kEdge) {
+            x = area.names.right() - kEdge - tw;
+            if (x < area.names.x)
+                continue;
+        } else {
+            const float kept = std::clamp(x, canvas.x + kEdge, canvas.right() - kEdge - tw);
+            moved = kept != x;
+            x = kept;
+        }
         TextRun r;
         r.text = l.text;
         r.px = px;
@@ -100,9 +122,8 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
         r.rect = {x, box.y, tw, box.h};
         r.kind = l.kind == scene::LabelKind::Line ? TextKind::LineLabel : TextKind::Label;
         r.chip = moved;
-        const bool covers =
-            std::any_of(out.begin() + static_cast<std::ptrdiff_t>(first_label), out.end(),
-                        [&](const TextRun& o) { return overlaps(o.rect, r.rect); });
+        const bool covers = std::any_of(out.begin(), out.end(),
+                                        [&](const TextRun& o) { return overlaps(o.rect, r.rect); });
         if (!covers)
             out.push_back(std::move(r));
     }
@@ -110,9 +131,15 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
 }
 
 std::vector<TextRun> scene_text(const FontAtlas& font, const scene::Scene& s,
-                                const scene::Camera& c, float w, float h, scene::Rect clip) {
-    const TextArea area{c, w, h, scene::kMinTextPx * s.text_scale, clip};
+                                const scene::Camera& c, float w, float h, scene::Rect clip,
+                                scene::Rect names) {
+    const TextArea area{c, w, h, scene::kMinTextPx * s.text_scale, clip, names};
     return lay_out_text(font, area, s.cells, s.labels);
+}
+
+void measure_labels(scene::Scene& s, const FontAtlas& font) {
+    for (scene::Label& l : s.labels)
+        l.em_width = font.width(l.text);
 }
 
 std::vector<std::string> wrap(const FontAtlas& font, const std::string& text, float size,

@@ -27,11 +27,14 @@ Camera fit(const Rect& r, float w, float h, float margin, float max_scale = 120.
 Camera fit_labelled(const Scene& s, const Rect& r, float w, float h, float margin, float max_scale);
 
 // The camera that follows a step, never closer than `closest` pixels per unit: the whole
-// scene when its values can be read (cells of at least `readable` pixels); else the rows the
+// scene when its values can be read (cells of Scene::value_width at least `readable`
+// pixels wide); else the rows the
 // step writes and reads, whole, when they can be read; else those rows at `readable` pixels
-// per unit from the first cell the step touches, the rows' names kept beside them: part of
-// the picture, legible, rather than all of it too small to read.
-Camera follow(const Scene& s, float w, float h, float margin, float closest, float readable);
+// per unit from the first cell the step touches (its own cells always in view), the rows'
+// names kept beside them (or, `names_beside`, in a column of their own left of the canvas):
+// part of the picture, legible, rather than all of it too small to read.
+Camera follow(const Scene& s, float w, float h, float margin, float closest, float readable,
+              bool names_beside = false);
 
 // Pixels of the widest row name, as fit_labelled estimates it.
 float row_label_width(const Scene& s);

@@ -39,7 +39,6 @@ constexpr float kMoverTextPx = 14.0f; // a travelling value narrower than this: 
 constexpr float kLabelPx = 17.0f;     // row labels on screen, before the presenter scale
 constexpr float kMergePx = 2.5f;      // narrower cells merge into one heat-strip quad
 constexpr std::size_t kMaxMovers = 700;
-constexpr std::size_t kMaxArrows = 2500;
 
 float smooth(float e0, float e1, float x) {
     const float t = std::clamp((x - e0) / (e1 - e0), 0.0f, 1.0f);
@@ -147,6 +146,12 @@ Composer::Composer(const Model& model, std::size_t frame_, const ViewOptions& o,
     label_size =
         std::clamp(kLabelPx * opt.text_scale / std::max(opt.pixels_per_unit, 1e-3f), 0.42f, 1.7f);
     two_line_labels = label_size <= 0.8f;
+    label_em = world(label_px());
+    label_em_x = label_px() / std::max(opt.pixels_per_unit, 1e-3f);
+}
+
+float Composer::world(float pixels) const {
+    return pixels / std::max(opt.pixels_per_unit * std::max(opt.row_stretch, 1.0f), 1e-3f);
 }
 
 float Composer::label_px(float factor) const {
@@ -241,6 +246,8 @@ void emit_row(std::vector<Cell>& out, std::vector<Cell> row, const std::vector<f
         }
         if (merged.role != CellRole::Future)
             merged.role = merged.role == CellRole::Written ? CellRole::Written : CellRole::Heat;
+        else // the outline of a step not reached, too thin to draw: a faint band instead
+            merged.fill = with_alpha(pal.future, 0.35f);
         merged.border_width = 0;
         merged.radius = 0;
         out.push_back(std::move(merged));
@@ -475,7 +482,6 @@ void Composer::place_bars(const std::vector<int>& frames, const Grid& g, float h
         placed_[f] = p;
     std::vector<Rect> tops; // where arrows land: each bar's top
     const float bw = g.cell_w;
-    const bool text = text_fits(g);
     Cell base; // the axis the bars stand on
     base.rect = {g.x - 0.1f, g.y + height, g.span(0, K).w + 0.2f, 0.05f};
     base.fill = pal.muted;
@@ -509,16 +515,6 @@ void Composer::place_bars(const std::vector<int>& frames, const Grid& g, float h
         c.border = landing ? pal.highlight : with_alpha(pal.cell_border, 0.0f);
         c.border_width = landing ? std::min(0.16f, bw * 0.22f) : 0.0f;
         c.role = landing ? CellRole::Written : CellRole::Bar;
-        if (text && now > 0) { // the count above its bar
-            Label l;
-            l.text = cell_text(std::round(now));
-            l.size = std::min(0.85f * label_size, bw * 0.6f);
-            l.pos = {slot.center().x, c.rect.y - 0.15f};
-            l.align = Align::Center;
-            l.color = landing ? pal.text : pal.muted;
-            l.max_width = bw * 1.1f;
-            s.labels.push_back(l);
-        }
         s.cells.push_back(std::move(c));
     }
     for (const int f : frames)
@@ -569,7 +565,7 @@ void Composer::row_label(const Grid& g, const std::string& text, const std::stri
         return;
     }
     Label l;
-    l.pos = {g.x - 0.6f * label_size, cy + (sub.empty() ? 0.35f : -0.05f) * label_size};
+    l.pos = {g.x - 0.6f * label_em_x, cy + (sub.empty() ? 0.35f : -0.05f) * label_em};
     l.text = text;
     l.size = label_size;
     l.px = label_px();
@@ -583,7 +579,7 @@ void Composer::row_label(const Grid& g, const std::string& text, const std::stri
         d.size = label_size * 0.78f;
         d.px = label_px(0.78f);
         d.color = pal.muted;
-        d.pos.y = cy + 0.95f * label_size;
+        d.pos.y = cy + 0.95f * label_em;
         s.labels.push_back(d);
     }
 }
@@ -622,7 +618,7 @@ void Composer::barrier(float y, float x0, float x1, const std::string& text) {
     a.dashed = true;
     s.arrows.push_back(a);
     if (!repeat) {
-        note({x1 + 0.4f, y + 0.25f * label_size}, text, pal.barrier, Align::Left, 0.72f);
+        note({x1 + 0.4f, y + 0.25f * label_em}, text, pal.barrier, Align::Left, 0.72f);
         s.labels.back().kind = LabelKind::Line;
     }
 }
@@ -748,8 +744,9 @@ void Composer::connect(int f, bool current) {
     for (const CellWrite& w : writes)
         total += w.thread >= 0 ? w.from.size() : 0;
     // Thin the flow where it would be a solid sheet: every k-th arrow still shows the pattern.
-    const std::size_t every = std::max<std::size_t>(1, (total + kMaxArrows - 1) / kMaxArrows);
-    const std::size_t every_mover = std::max<std::size_t>(1, (total + kMaxMovers - 1) / kMaxMovers);
+    const std::size_t every = std::max<std::size_t>(1, (total + max_arrows - 1) / max_arrows);
+    const std::size_t movers = std::min(kMaxMovers, max_arrows);
+    const std::size_t every_mover = std::max<std::size_t>(1, (total + movers - 1) / movers);
     std::size_t k = 0;
     for (std::size_t c = 0; c < writes.size(); ++c) {
         const CellWrite& w = writes[c];
@@ -822,18 +819,23 @@ Scene Composer::finish() {
         bounds = unite(bounds, Rect{x, l.pos.y - l.size, w, l.size * 1.25f});
     }
     s.bounds = inflate(bounds, 0.6f, 0.6f);
-    // Focus: the rows of the step being shown and of every frame it reads; detail: the
-    // cells themselves.
-    Rect rows, cells;
+    // Focus: the rows of the step being shown and of every frame it reads (every cell drawn for
+    // them: a chart's bars and its counts); detail: the cells themselves.
+    std::map<int, Rect> drawn; // by frame
+    for (const Cell& c : s.cells)
+        if (c.ref && c.ref->frame >= 0)
+            drawn[c.ref->frame] = unite(drawn[c.ref->frame], c.rect);
+    Rect rows, cells, written;
     if (const auto it = shown_.find(static_cast<int>(frame)); it != shown_.end()) {
         const auto& writes = m.writes(frame);
-        std::vector<int> sources;
+        std::vector<int> sources = {static_cast<int>(frame)};
         for (const Rect& rc : it->second.rects)
             rows = unite(rows, rc);
         for (std::size_t c = 0; c < it->second.rects.size() && c < writes.size(); ++c) {
             if (writes[c].thread < 0)
                 continue;
             cells = unite(cells, it->second.rects[c]);
+            written = unite(written, it->second.rects[c]);
             for (const CellRef& ref : writes[c].from) {
                 if (const Rect* rc = where(ref))
                     cells = unite(cells, *rc);
@@ -841,15 +843,41 @@ Scene Composer::finish() {
                     sources.push_back(ref.frame);
             }
         }
-        for (const int f : sources)
+        for (const int f : sources) {
             if (const auto src = shown_.find(f); src != shown_.end())
                 for (const Rect& rc : src->second.rects)
                     rows = unite(rows, rc);
+            if (const auto d = drawn.find(f); d != drawn.end())
+                rows = unite(rows, d->second);
+        }
     }
     const float pad = 1.5f * label_size;
     s.focus = rows.empty() ? s.bounds : inflate(rows, pad, pad);
     s.detail = cells.empty() ? s.focus : inflate(cells, pad, pad);
+    s.written = written.empty() ? s.detail : inflate(written, pad, pad);
+    stretch_rows(std::max(opt.row_stretch, 1.0f));
     return std::move(s);
+}
+
+void Composer::stretch_rows(float by) {
+    s.row_stretch = by;
+    if (by == 1.0f)
+        return;
+    const auto rect = [by](Rect& box) {
+        box.y *= by;
+        box.h *= by;
+    };
+    for (std::vector<Cell>* layer : {&s.panels, &s.cells, &s.movers})
+        for (Cell& c : *layer)
+            rect(c.rect);
+    for (Arrow& a : s.arrows) {
+        a.from.y *= by;
+        a.to.y *= by;
+    }
+    for (Label& l : s.labels)
+        l.pos.y *= by;
+    for (Rect* box : {&s.bounds, &s.focus, &s.detail, &s.written})
+        rect(*box);
 }
 
 } // namespace detail

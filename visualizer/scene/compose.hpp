@@ -75,6 +75,15 @@ public:
     // while the cells grow and shrink with the zoom; a sub-label gets its own line when small.
     float label_size = 0.45f;
     bool two_line_labels = true;
+    // A row label's em in world units at this zoom, however far out: labels keep their size
+    // in pixels, so what is placed above or below a text (a second line, a title over a row)
+    // is offset by this (`label_em_x`: beside it). The row stretch included.
+    float label_em = 0.45f;
+    float label_em_x = 0.45f;
+    // World units (vertically, the row stretch included) for `pixels` on screen at this zoom.
+    float world(float pixels) const;
+    // Arrows drawn into one frame at most: past it every k-th shows the pattern.
+    std::size_t max_arrows = 2500;
     // A label's em height in pixels: the row labels' size times `factor`, never under the
     // smallest legible text.
     float label_px(float factor = 1.0f) const;
@@ -98,7 +107,8 @@ public:
     // Frame kInput of the pass shown is cell 0 of each of `frames`, already placed (a later
     // pass reads the block totals of the one before).
     void alias_input(const std::vector<int>& frames);
-    // Histogram bars for the latest of `frames` reached, `height` units for `max` counts.
+    // Histogram bars for the latest of `frames` reached, `height` units for `max` counts; the
+    // step's arrows land on their tops.
     void place_bars(const std::vector<int>& frames, const Grid& g, float height, float max,
                     bool by_bin);
 
@@ -138,6 +148,8 @@ private:
     };
 
     void connect(int f, bool current);
+    // ViewOptions::row_stretch applied to everything composed.
+    void stretch_rows(float by);
     Rgba arrow_color(int f, int cell, std::size_t source, const CellWrite& w, bool current) const;
     void threads_strip(int f, const Grid& g);
     // The pitfalls' marks on a settled cell: race, undefined, hazard, lanes not taking part.

@@ -48,7 +48,7 @@ float rounds_strip(Composer& c, float y, float width, const std::string& what) {
     const int n = static_cast<int>(in.size());
     const int rounds = grid_stride_rounds(n, G, B);
     Grid g = rounds_grid(c, y, n, G * B, width);
-    c.title(0, y - 0.55f * c.label_size,
+    c.title(0, y - 0.55f * c.label_em,
             what + ": n = " + std::to_string(n) + ", read in " + std::to_string(rounds) +
                 (rounds == 1 ? " round" : " rounds") + " of " + std::to_string(G) + " × " +
                 std::to_string(B) + " threads; colour = the reading thread",
@@ -143,9 +143,9 @@ void never_added(Composer& c, float y) {
         }
     c.mark_never_added(lost);
     const float got = c.t.frames[static_cast<std::size_t>(total)].values.at(0);
-    c.note({0, y + 0.9f * c.label_size}, slots + " never added", c.pal.never_added, Align::Left,
+    c.note({0, y + 0.9f * c.label_em}, slots + " never added", c.pal.never_added, Align::Left,
            0.95f);
-    c.note({0, y + 2.1f * c.label_size},
+    c.note({0, y + 2.1f * c.label_em},
            "out[" + std::to_string(c.block) + "] = " + cell_text(got) + ", not " +
                cell_text(static_cast<float>(right)),
            c.pal.never_added, Align::Left, 0.95f);
@@ -240,8 +240,8 @@ void view_shuffle(Composer& c) {
     float y = input_strip(c, 0, W, B, true, lanes);
     for (int w = 0; w < warps; ++w) {
         Grid g = unit_row(warp_x(w), y, kWarpSize);
-        c.note({g.x, y - 0.5f * c.label_size}, "warp " + std::to_string(w), c.pal.muted,
-               Align::Left, 0.8f);
+        c.note({g.x, y - 0.5f * c.label_em}, "warp " + std::to_string(w), c.pal.muted, Align::Left,
+               0.8f);
         for (int level = 0; level <= 5; ++level) {
             g.y = y + static_cast<float>(level) * kRowPitch;
             const int f =
@@ -254,7 +254,7 @@ void view_shuffle(Composer& c) {
         }
     }
     const float last = y + 5 * kRowPitch;
-    c.note({0, last + kCell + 0.9f * c.label_size},
+    c.note({0, last + kCell + 0.9f * c.label_em},
            "lane 0 of each warp holds the warp's total; no barrier, no shared memory", c.pal.muted,
            Align::Left, 0.85f);
 }
@@ -271,8 +271,8 @@ void view_full(Composer& c) {
     y += kRowPitch + 0.5f;
     for (int w = 0; w < warps; ++w) {
         Grid g = unit_row(warp_x(w), y, kWarpSize);
-        c.note({g.x, y - 0.45f * c.label_size}, "warp " + std::to_string(w), c.pal.muted,
-               Align::Left, 0.8f);
+        c.note({g.x, y - 0.45f * c.label_em}, "warp " + std::to_string(w), c.pal.muted, Align::Left,
+               0.8f);
         for (int level = 1; level <= 5; ++level) {
             g.y = y + static_cast<float>(level - 1) * kRowPitch;
             c.place(c.find(Step::Shuffle, p, level, b, w), g);
@@ -288,7 +288,7 @@ void view_full(Composer& c) {
     const bool race = c.r.options.pitfall == Pitfall::EveryLaneWrites;
     c.row_label(slots, "s[WARPS]", race ? "every lane writes" : "lane 0 of each warp");
     if (race) // Exercise 2: what comes out of the race, never an invented number
-        c.note({slots.rect(0).right() + 0.8f, y + 0.5f + 0.3f * c.label_size},
+        c.note({slots.rect(0).right() + 0.8f, y + 0.5f + 0.3f * c.label_em},
                c.t.backend == "cpu"
                    ? "32 writes race for each slot; one wins, the code does not say which: "
                      "? = one of the 32 lane sums"
@@ -308,7 +308,7 @@ void view_full(Composer& c) {
     }
     y = totals_row(c, y, W, p, G > 1 ? "block totals" : "the sum");
     if (p == 0 && c.m.passes() > 1)
-        c.note({0, y - kRowGap + 0.9f * c.label_size},
+        c.note({0, y - kRowGap + 0.9f * c.label_em},
                "a second launch of the same kernel reduces these " + std::to_string(G) + " totals",
                c.pal.muted, Align::Left, 0.85f);
 }
@@ -333,7 +333,7 @@ void view_atomic(Composer& c) {
         g.pitch_y = kCell + 1.1f;
         c.place(static_cast<int>(f), g);
         const bool known = c.when(static_cast<int>(f)) != When::Future;
-        c.note({g.x + 0.5f, y - 0.35f * c.label_size},
+        c.note({g.x + 0.5f, y - 0.35f * c.label_em},
                known ? "block " + std::to_string(fr.block) : "?", c.pal.muted, Align::Center, 0.7f);
     }
     Grid top;

@@ -49,7 +49,7 @@ float blelloch_chain(Composer& c, int pass, int block, float y, const Grid& row)
     const char* final_barrier = "__syncthreads(): the final barrier";
     if (c.r.options.pitfall == Pitfall::NoFinalSync && L > 0) {
         // The pitfall: where the final barrier belongs, nothing; the reads after it race.
-        c.note({row.x, y - 0.95f + 0.3f * c.label_size},
+        c.note({row.x, y - 0.95f + 0.3f * c.label_em},
                "no __syncthreads() here: the reads that follow are not ordered after the writes",
                c.pal.hazard, Align::Left, 0.8f);
         final_barrier = nullptr;
