@@ -448,7 +448,7 @@ void App::stage(double dt) {
     ImGui::EndChild();
     place(layout_.transport);
     ImGui::Separator();
-    transport_.draw(st_, TransportPanel::one_row_width(st_) <= layout_.transport.w);
+    transport_.draw(st_, layout_.transport.w);
     ImGui::End();
 }
 

@@ -174,11 +174,13 @@ TextWidth imgui_text_width() {
     };
 }
 
-float TransportPanel::one_row_width(const State& st) {
-    return transport_width(metrics(st.view.presenter_scale), imgui_text_width(), st.view.present);
+float TransportPanel::one_row_width(const State& st, bool offer_present) {
+    return transport_width(metrics(st.view.presenter_scale), imgui_text_width(), st.view.present,
+                           offer_present);
 }
 
-void TransportPanel::draw(State& st, bool one_row) {
+void TransportPanel::draw(State& st, float width) {
+    const bool one_row = one_row_width(st) <= width;
     const int steps = st.steps();
     Playback& p = st.playback;
     const float h = std::round(ImGui::GetFrameHeight() * 1.15f);
@@ -220,14 +222,16 @@ void TransportPanel::draw(State& st, bool one_row) {
                                   : st.step_note);
     const float loop_w = ImGui::GetFrameHeight() + ImGui::CalcTextSize("loop").x +
                          style.ItemInnerSpacing.x + style.ItemSpacing.x;
-    const float leave_w = st.view.present ? ImGui::CalcTextSize("✕ present").x +
-                                                style.FramePadding.x * 2 + style.ItemSpacing.x
-                                          : 0.0f;
+    const bool offer = one_row && one_row_width(st, true) <= width;
+    const std::string present =
+        st.view.present || offer ? present_button(st.view.presenter_scale, st.view.present) : "";
+    const float leave_w = present.empty() ? 0.0f
+                                          : ImGui::CalcTextSize(present.c_str()).x +
+                                                style.FramePadding.x * 2 + style.ItemSpacing.x;
     const float tail = speed_width(st) + loop_w + leave_w + style.ItemSpacing.x;
     if (one_row)
         ImGui::SameLine(0, style.ItemSpacing.x * 2);
-    const float scrub_w =
-        one_row ? ImGui::GetContentRegionAvail().x - tail : ImGui::GetContentRegionAvail().x - tail;
+    const float scrub_w = ImGui::GetContentRegionAvail().x - tail;
     if (ImGui::CalcTextSize(label.c_str()).x > scrub_w - ImGui::GetFontSize())
         label = "step %d of " + std::to_string(std::max(steps, 1)); // the name on the canvas
     ImGui::SetNextItemWidth(scrub_w);
@@ -243,12 +247,14 @@ void TransportPanel::draw(State& st, bool one_row) {
                        ImGuiSliderFlags_Logarithmic);
     ImGui::SameLine();
     ImGui::Checkbox("loop", &p.loop);
-    if (st.view.present) {
+    if (!present.empty()) {
         ImGui::SameLine();
-        if (ImGui::Button("✕ present"))
-            st.view.present = false;
+        if (ImGui::Button(present.c_str()))
+            st.view.present = !st.view.present;
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("leave present mode (P or Escape)");
+            ImGui::SetTooltip(st.view.present ? "leave present mode (P or Escape)"
+                                              : "the caption, the canvas and the transport "
+                                                "alone, for the back of the room (P)");
     }
 }
 

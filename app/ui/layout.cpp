@@ -130,12 +130,19 @@ float transport_speed_width(const Metrics& m, const TextWidth& measure) {
     return measure("speed 4×", m.font) + m.frame_padding_x * 4;
 }
 
-float transport_width(const Metrics& m, const TextWidth& measure, bool present) {
+const char* present_button(float scale, bool present) {
+    return present ? "✕ present" : scale > 1.25f ? "▣ present (P)" : "";
+}
+
+float transport_width(const Metrics& m, const TextWidth& measure, bool present,
+                      bool offer_present) {
     const float buttons = 6 * transport_button_width(m) + 5 * m.item_spacing;
     const float scrub = m.font * 8;
     const float loop = m.frame + measure("loop", m.font) + m.inner_spacing + m.item_spacing;
+    const std::string_view button =
+        present || offer_present ? present_button(m.scale, present) : "";
     const float leave =
-        present ? measure("✕ present", m.font) + m.frame_padding_x * 2 + m.item_spacing : 0.0f;
+        button.empty() ? 0.0f : measure(button, m.font) + m.frame_padding_x * 2 + m.item_spacing;
     return buttons + scrub + transport_speed_width(m, measure) + loop + leave + 3 * m.item_spacing;
 }
 

@@ -46,7 +46,13 @@ using TextWidth = std::function<float(std::string_view text, float px)>;
 // camera modes with the block selector of a launch of several blocks, the transport.
 float menu_bar_width(const Metrics& m, const TextWidth& measure);
 float toolbar_width(const Metrics& m, const TextWidth& measure, bool block_selector);
-float transport_width(const Metrics& m, const TextWidth& measure, bool present);
+// `offer_present`: with the button that offers present mode, which the transport draws only
+// where its one row has room for it (it never costs the canvas a second row).
+float transport_width(const Metrics& m, const TextWidth& measure, bool present,
+                      bool offer_present = false);
+// The transport's present-mode button: "✕ present" while presenting; above presenter scale
+// 125% (text for the back of the room) it offers present mode; else none ("").
+const char* present_button(float scale, bool present);
 // The transport's parts: a button (play is twice as wide), the speed slider.
 float transport_button_width(const Metrics& m);
 float transport_speed_width(const Metrics& m, const TextWidth& measure);

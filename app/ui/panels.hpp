@@ -50,11 +50,11 @@ struct HeaderPanel {
 };
 
 // Step back and forward, play and pause, the scrub slider, speed and loop: one row when
-// `one_row` (the layout's choice), else two.
+// `width` (the layout's) holds it, else two; the present-mode offer where the row has room.
 struct TransportPanel {
-    void draw(State& st, bool one_row);
-    // Pixels one row needs in the current font.
-    static float one_row_width(const State& st);
+    void draw(State& st, float width);
+    // Pixels one row needs in the current font (with the present-mode offer, or without).
+    static float one_row_width(const State& st, bool offer_present = false);
 };
 
 // The scene, drawn by the app's own renderer into a texture: zoom, pan, fit or follow the

@@ -328,5 +328,22 @@ INSTANTIATE_TEST_SUITE_P(Algorithms, EveryConfiguration,
                              return id;
                          });
 
+// The present-mode offer: on the projector's 1920x1080 at 200% it fits the transport's one row;
+// where it does not (1280x720 at 200%) the transport leaves it out rather than take a second row
+// from the canvas (the window's layout measures the transport without it).
+TEST(Transport, PresentOfferNeverCostsTheCanvasARow) {
+    const ui::Metrics projector = ui::metrics(2.0f);
+    const float offered = ui::transport_width(projector, atlas_width(), false, true);
+    const float bare = ui::transport_width(projector, atlas_width(), false);
+    EXPECT_GT(offered, bare);
+    EXPECT_LE(offered, 1920.0f - 2 * projector.padding_x);
+    EXPECT_LE(bare, 1280.0f - 2 * projector.padding_x);
+    EXPECT_STREQ(ui::present_button(2.0f, false), "▣ present (P)");
+    EXPECT_STREQ(ui::present_button(1.0f, false), "");
+    EXPECT_STREQ(ui::present_button(1.0f, true), "✕ present");
+    EXPECT_EQ(ui::transport_width(ui::metrics(1.0f), atlas_width(), false, true),
+              ui::transport_width(ui::metrics(1.0f), atlas_width(), false));
+}
+
 } // namespace
 } // namespace pplab

@@ -170,6 +170,10 @@ std::string notice_text(const scene::Scene& s, const scene::Model& m, std::size_
     if (values > 0 && legible < values)
         text = r.interactive ? "values too small to read here: hover a cell, or zoom in (wheel)"
                              : "values too small to read at this size";
+    if (framed.legend_hidden) {
+        text += text.empty() ? "" : " · ";
+        text += "no room for the legend at this size";
+    }
     if (names_left_out(s, framed)) {
         text += text.empty() ? "rows" : " · rows";
         text += r.interactive ? " too close to name each: Follow, or zoom in"
@@ -263,9 +267,14 @@ void draw_legend(CanvasFrame& f, const LegendLayout& l, const scene::Scene& s,
 bool covers_picture(const scene::Scene& s, const CanvasFrame& f, const Rect& box) {
     for (const std::vector<scene::Cell>* layer : {&s.cells, &s.panels})
         for (const scene::Cell& c : *layer)
-            if (shows_something(c) &&
-                overlaps(intersect(on_screen(f.camera, c.rect, f.width, f.height), f.picture), box))
-                return true;
+            if (shows_something(c)) {
+                const Rect seen =
+                    intersect(on_screen(f.camera, c.rect, f.width, f.height), f.picture);
+                // Outside the picture the intersection turns inside out; a bar of count 0
+                // (no height, its border drawn) is still a line the legend must not hide.
+                if (seen.w >= 0 && seen.h >= 0 && overlaps(seen, box))
+                    return true;
+            }
     return std::any_of(f.text.begin(), f.text.end(),
                        [&](const TextRun& t) { return overlaps(t.rect, box); });
 }
@@ -300,11 +309,15 @@ void place_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
         return;
     const scene::Palette pal = scene::palette(r.theme);
     const LegendStyle st(r.scale);
-    const float card_text = std::max(0.4f * area.w - 2 * st.pad - st.swatch - st.gap, 10 * st.px);
-    const LegendLayout card = legend_layout(font, s, st, card_text, false);
-    const float x0 = area.x + st.pad, x1 = area.right() - st.pad - card.size.x;
-    const float y0 = area.y + st.pad, y1 = area.bottom() - st.pad - card.size.y;
-    if (x1 >= x0 && y1 >= y0)
+    // A card in a corner, as wide as the texts want or narrower (their lines wrapped).
+    for (const float share : {0.4f, 0.3f, 0.22f}) {
+        const float card_text =
+            std::max(share * area.w - 2 * st.pad - st.swatch - st.gap, 8 * st.px);
+        const LegendLayout card = legend_layout(font, s, st, card_text, false);
+        const float x0 = area.x + st.pad, x1 = area.right() - st.pad - card.size.x;
+        const float y0 = area.y + st.pad, y1 = area.bottom() - st.pad - card.size.y;
+        if (x1 < x0 || y1 < y0)
+            continue;
         for (const scene::Vec2 at : {scene::Vec2{x0, y1}, {x1, y1}, {x1, y0}, {x0, y0}}) {
             const Rect box{at.x, at.y, card.size.x, card.size.y};
             if (!covers_picture(s, f, box)) {
@@ -313,21 +326,42 @@ void place_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
                 return;
             }
         }
+    }
     // Docked where it costs the picture less: a column on the right, or a band underneath.
     f.legend_docked = true;
-    const float column_text = 0.26f * area.w - 2 * st.pad - st.swatch - st.gap;
+    float widest = 0;
+    for (const scene::LegendItem& item : s.legend)
+        widest = std::max(widest, font.width(item.text) * st.px);
+    const float column_text =
+        std::min(widest, area.w / 3 - 2 * st.pad - st.swatch - st.gap); // wrapped beyond
     const LegendLayout column = legend_layout(font, s, st, column_text, false);
     const LegendLayout band =
         legend_layout(font, s, st, area.w - 2 * st.pad - st.swatch - st.gap, true);
-    const bool column_fits = column.size.y <= area.h && column_text >= 8 * st.px;
-    Rect rest;
-    if (column_fits && column.size.x * area.h < band.size.y * area.w) {
-        f.legend_box = {area.right() - column.size.x, area.y, column.size.x, area.h};
-        rest = {area.x, area.y, area.w - column.size.x, area.h};
-    } else {
-        f.legend_box = {area.x, area.bottom() - band.size.y, area.w, band.size.y};
-        rest = {area.x, area.y, area.w, area.h - band.size.y};
+    // Docked, it never takes more than a third of the canvas: a canvas too small for that
+    // shows the drawing alone and says where the colours are explained.
+    const bool column_fits = column.size.y <= area.h && column_text >= std::min(widest, 8 * st.px);
+    const bool band_fits = band.size.y <= area.h / 3;
+    if (!column_fits && !band_fits) {
+        f.legend_docked = false;
+        f.legend_hidden = true;
+        return;
     }
+    const Rect beside{area.x, area.y, area.w - column.size.x, area.h};
+    const Rect above{area.x, area.y, area.w, area.h - band.size.y};
+    bool use_column = column_fits;
+    if (column_fits && band_fits) {
+        // The one that leaves the drawing larger; at the same zoom the column when the step's
+        // rows fit beside it (the band would hide rows below them), else the smaller.
+        const float by_column = aim(s, r, beside).scale, by_band = aim(s, r, above).scale;
+        const bool rows_fit_beside =
+            s.focus.w * by_column <= beside.w - 2 * kCanvasMarginPx * r.scale;
+        use_column = std::abs(by_column - by_band) > 0.02f * by_band
+                         ? by_column > by_band
+                         : rows_fit_beside || column.size.x * area.h < band.size.y * area.w;
+    }
+    const Rect rest = use_column ? beside : above;
+    f.legend_box = use_column ? Rect{beside.right(), area.y, column.size.x, area.h}
+                              : Rect{area.x, above.bottom(), area.w, band.size.y};
     frame_text(f, font, s, r, rest);
     draw_legend(f, f.legend_box.w < area.w ? column : band, s, pal, st);
 }
@@ -337,6 +371,7 @@ void lay_out(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s, const
              const Rect& area) {
     f.legend_box = {};
     f.legend_docked = false;
+    f.legend_hidden = false;
     f.legend.clear();
     f.overlay_cells.clear();
     f.overlay_labels.clear();

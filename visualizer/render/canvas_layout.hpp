@@ -60,6 +60,7 @@ struct CanvasFrame {
     scene::Rect notice_box;
     scene::Rect legend_box; // empty: no legend
     bool legend_docked = false;
+    bool legend_hidden = false; // no room for it (a canvas a few rows tall): the notice says so
     std::vector<LegendEntry> legend;
     std::vector<scene::Cell> overlay_cells;   // pixels: the notice's band, the legend's box
     std::vector<scene::Label> overlay_labels; // pixels: their texts
