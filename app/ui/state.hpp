@@ -3,6 +3,7 @@
 #pragma once
 
 #include "classroom.hpp"
+#include "file_field.hpp"
 #include "playback.hpp"
 #include "settings.hpp"
 
@@ -54,6 +55,7 @@ struct State {
     ViewSettings view;
     Fonts fonts;
     Classroom classroom; // practice, hand-traces, exercises, pitfalls, session files
+    FileChooser files;   // the platform's file dialog, if it has one (the page)
     // The model and settings were set together (a saved trace opened): the settings are
     // taken as traced, not traced again until edited.
     bool adopt_settings = false;

@@ -1,7 +1,5 @@
 #include "layout_json.hpp"
 
-#include "pplab/files.hpp"
-
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -71,11 +69,6 @@ std::string layout_json(const render::Composition& c, const render::FontAtlas& f
         items.push_back(item("caption", t.rect, t.text, t.px));
     const json doc = {{"canvas", rect(c.canvas)}, {"items", std::move(items)}};
     return doc.dump(1) + "\n";
-}
-
-void write_layout_json(const render::Composition& c, const render::FontAtlas& font,
-                       const std::string& path) {
-    write_atomically(path, layout_json(c, font));
 }
 
 } // namespace pplab::exporting

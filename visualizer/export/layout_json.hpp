@@ -19,8 +19,4 @@ namespace pplab::exporting {
 
 std::string layout_json(const render::Composition& c, const render::FontAtlas& font);
 
-// Writes through a temporary file and a rename: a failure leaves nothing behind.
-void write_layout_json(const render::Composition& c, const render::FontAtlas& font,
-                       const std::string& path);
-
 } // namespace pplab::exporting
