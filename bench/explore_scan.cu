@@ -548,26 +548,21 @@ bool close_to_reference(const std::vector<float>& in, const std::vector<float>& 
     return true;
 }
 
-} // namespace
+// What every part of the exploration shares: the input, the output, the timer, the L2 rotation.
+struct Bench {
+    std::size_t l2 = 0;
+    std::size_t capacity = 0;
+    std::vector<float> host;
+    pc::DeviceBuffer<float>* in = nullptr;
+    pc::DeviceBuffer<float>* out = nullptr;
+    pc::Events* ev = nullptr;
+    int runs = 20, warmups = 3;
+};
 
-int main() {
-    using pc::check;
-    cudaDeviceProp p{};
-    check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
-    const std::size_t l2 = static_cast<std::size_t>(p.l2CacheSize);
-    const std::size_t max_n = std::size_t{1} << 28;
-    const std::size_t capacity = max_n + 4 * l2 / 4;
-    const std::vector<float> host =
-        pplab::generate(pplab::Generator::RandomFloat, static_cast<int>(capacity), 3, 0);
-    pc::DeviceBuffer<float> in(host);
-    pc::DeviceBuffer<float> out(capacity + 4096);
-    pc::Events ev;
-    const int runs = 20, warmups = 3;
-    std::printf("%s: what, n, ms, GB/s, %% of copy, x CUB (median of %d)\n", p.name, runs);
-
-    // Validation first: every scan variant against the reference at sizes with partial tiles.
+// Validation first: every scan variant against the reference at sizes with partial tiles.
+bool validate_variants(const Bench& bench) {
     for (const int n : {1, 4097, 65539, (1 << 20) + 5}) {
-        const std::vector<float> part(host.begin(), host.begin() + n);
+        const std::vector<float> part(bench.host.begin(), bench.host.begin() + n);
         pc::DeviceBuffer<float> din(part);
         pc::DeviceBuffer<float> dout(static_cast<std::size_t>(n) + 4096);
         bool all_ok = true;
@@ -607,12 +602,21 @@ int main() {
             st.ring<4, 1024>(i, o, n);
         });
         if (!all_ok)
-            return 1;
+            return false;
     }
+    return true;
+}
 
+// Each variant beside the copy and CUB at 2^20..2^28, the input rotated through the L2.
+void time_sizes(const Bench& bench) {
+    pc::Events& ev = *bench.ev;
+    const int runs = bench.runs, warmups = bench.warmups;
+    pc::DeviceBuffer<float>& in = *bench.in;
+    pc::DeviceBuffer<float>& out = *bench.out;
     for (const int k : {20, 22, 24, 26, 28}) {
         const int n = 1 << k;
-        const pc::Rotation rot = pc::rotation(static_cast<std::size_t>(n) * 4, capacity * 4, l2);
+        const pc::Rotation rot =
+            pc::rotation(static_cast<std::size_t>(n) * 4, bench.capacity * 4, bench.l2);
         const auto src = [&](int run) {
             return in.data() + rot.offset(run, static_cast<std::size_t>(n));
         };
@@ -666,8 +670,13 @@ int main() {
         line("ring 6 x 4096", time([&](const float* i, float* o) { h.ring<6, 1024>(i, o, n); }));
         line("ring 2 x 16384", time([&](const float* i, float* o) { q.ring<2, 4096>(i, o, n); }));
     }
+}
 
-    // Where a tile's lifetime goes (2^28, whole tiles only).
+// Where a tile's lifetime goes (2^28, whole tiles only).
+void stamp_tiles(const Bench& bench) {
+    using pc::check;
+    pc::DeviceBuffer<float>& in = *bench.in;
+    pc::DeviceBuffer<float>& out = *bench.out;
     {
         const int n = 1 << 28;
         const int count = n / 16384;
@@ -708,11 +717,17 @@ int main() {
                     look[look.size() / 10], look[look.size() / 2], look[look.size() * 9 / 10],
                     look[look.size() * 99 / 100]);
     }
+}
 
-    // The reduce floor at 2^20, and reduceFast against CUB interleaved run by run.
+// The reduce floor at 2^20, and reduceFast against CUB interleaved run by run.
+void reduce_floor(const Bench& bench) {
+    pc::Events& ev = *bench.ev;
+    const int runs = bench.runs, warmups = bench.warmups;
+    pc::DeviceBuffer<float>& in = *bench.in;
+    pc::DeviceBuffer<float>& out = *bench.out;
     {
         const int n = 1 << 20;
-        const pc::Rotation rot = pc::rotation(4ull * n, capacity * 4, l2);
+        const pc::Rotation rot = pc::rotation(4ull * n, bench.capacity * 4, bench.l2);
         const auto src = [&](int run) {
             return in.data() + rot.offset(run, static_cast<std::size_t>(n));
         };
@@ -755,6 +770,32 @@ int main() {
         std::printf("interleaved 2^20: reduceFast %.4f ms, CUB %.4f ms, %.2fx\n", median(t_ours),
                     median(t_cub), median(t_cub) / median(t_ours));
     }
+}
+
+} // namespace
+
+int main() {
+    using pc::check;
+    cudaDeviceProp p{};
+    check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
+    Bench bench;
+    bench.l2 = static_cast<std::size_t>(p.l2CacheSize);
+    const std::size_t max_n = std::size_t{1} << 28;
+    bench.capacity = max_n + 4 * bench.l2 / 4;
+    bench.host =
+        pplab::generate(pplab::Generator::RandomFloat, static_cast<int>(bench.capacity), 3, 0);
+    pc::DeviceBuffer<float> in(bench.host);
+    pc::DeviceBuffer<float> out(bench.capacity + 4096);
+    pc::Events ev;
+    bench.in = &in;
+    bench.out = &out;
+    bench.ev = &ev;
+    std::printf("%s: what, n, ms, GB/s, %% of copy, x CUB (median of %d)\n", p.name, bench.runs);
+    if (!validate_variants(bench))
+        return 1;
+    time_sizes(bench);
+    stamp_tiles(bench);
+    reduce_floor(bench);
     check(cudaGetLastError(), "the runs");
     return 0;
 }
