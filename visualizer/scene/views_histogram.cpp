@@ -60,7 +60,7 @@ void bin_numbers(Composer& c, const Grid& g, float baseline) {
 void contention_row(Composer& c, const std::vector<int>& frames, Grid g, bool label) {
     int shown = -1;
     for (const int f : frames)
-        if (c.when(f) != When::Future &&
+        if (c.progress_of(f) != Progress::Future &&
             c.t.frames[static_cast<std::size_t>(f)].step == Step::HistAccumulate)
             shown = f;
     const int bins = g.cols;
@@ -139,7 +139,7 @@ float data_rows(Composer& c, float width, bool global) {
                 (rounds == 1 ? " round" : " rounds") + " of " + std::to_string(grid) + " × " +
                 std::to_string(block_size) + " threads; colour = bin",
             1.0f);
-    c.place_input(in, c.r.input, Tint::Bin, global ? -1 : c.block * block_size,
+    c.place_input(in, c.r.input, ColourBy::Bin, global ? -1 : c.block * block_size,
                   global ? 0 : block_size);
     for (int round = 0; round < rounds; ++round) {
         Grid rg = in;
