@@ -1,4 +1,5 @@
 #include "pplab/plan.hpp"
+#include "pplab/lookback.hpp"
 
 #include <bit>
 #include <stdexcept>
@@ -83,6 +84,18 @@ void add_scan_block(LaunchBuilder& b, int grid, int block, bool inclusive, bool 
 }
 
 } // namespace
+
+Plan make_lookback_plan(const Request& r) {
+    Plan plan;
+    LaunchBuilder(plan, "scanFast", r.grid, r.block, r.n())
+        .add(Step::TilePublish, Buffer::Global, 0, 1, r.grid, 0, kPublishValues)
+        .add(Step::LookBack, Buffer::Global, 0, 1, r.grid, 0, kReadValues * r.grid);
+    return plan;
+}
+
+int lookback_tile_size(const Request& r) {
+    return r.block * kLookbackItems;
+}
 
 int Launch::segment(record::Step s) const {
     for (int i = 0; i < layout.segments; ++i)
