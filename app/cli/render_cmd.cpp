@@ -5,6 +5,7 @@
 #include "cli.hpp"
 
 #include "export/gif.hpp"
+#include "export/layout_json.hpp"
 #include "export/run.hpp"
 #include "export/svg.hpp"
 
@@ -37,6 +38,7 @@ struct RenderOptions {
     std::string all_steps;
     std::string out;
     std::string svg;
+    std::string layout;
     std::string gif;
     int delay_ms = exporting::kStepDelayCs * 10;
     bool delay_given = false;
@@ -75,8 +77,10 @@ void check_render_options(RenderOptions& ro) {
     if (ro.step <= 0 && ro.all_steps.empty() && ro.gif.empty())
         throw InputError("say what to draw: --step K (1 to the number of steps, as the window's "
                          "transport counts them), --all-steps DIR or --gif FILE");
-    if (ro.step > 0 && ro.out.empty() && ro.svg.empty())
-        throw InputError("--step needs --out FILE.png or --svg FILE.svg");
+    if (!ro.layout.empty() && ro.step <= 0)
+        throw InputError("--layout reports one step: say which with --step K");
+    if (ro.step > 0 && ro.out.empty() && ro.svg.empty() && ro.layout.empty())
+        throw InputError("--step needs --out FILE.png, --svg FILE.svg or --layout FILE.json");
     if (!ro.out.empty() && ro.step <= 0)
         throw InputError("--out writes the step chosen with --step K; the run goes to --gif FILE "
                          "or --all-steps DIR");
@@ -89,7 +93,7 @@ void check_render_options(RenderOptions& ro) {
         throw InputError("the picture must be between 64 and 8192 pixels each way");
     if (ro.delay_ms < 20 || ro.delay_ms > 60000)
         throw InputError("--delay must be between 20 and 60000 milliseconds");
-    for (const std::string* file : {&ro.out, &ro.svg, &ro.gif})
+    for (const std::string* file : {&ro.out, &ro.svg, &ro.layout, &ro.gif})
         if (!file->empty())
             check_output_file(*file);
     if (!ro.all_steps.empty())
@@ -164,12 +168,21 @@ void render(const RequestOptions& opts, RenderOptions ro) {
     // (a full disk while the GIF is written) leaves none of them.
     Outputs outputs;
     std::vector<std::string> said;
-    if (!ro.svg.empty()) {
+    if (!ro.svg.empty() || !ro.layout.empty()) {
         const render::FontAtlas font(render::ui_font());
-        outputs.add_file(ro.svg, exporting::svg(render::compose(font, model, frame, po), font));
-        said.push_back("wrote " + ro.svg + " (SVG, " + std::to_string(ro.width) + "×" +
-                       std::to_string(ro.height) + ", step " + std::to_string(ro.step) + " of " +
-                       std::to_string(steps) + ")");
+        const render::Composition c = render::compose(font, model, frame, po);
+        const std::string of_step =
+            "step " + std::to_string(ro.step) + " of " + std::to_string(steps);
+        if (!ro.svg.empty()) {
+            outputs.add_file(ro.svg, exporting::svg(c, font));
+            said.push_back("wrote " + ro.svg + " (SVG, " + std::to_string(ro.width) + "×" +
+                           std::to_string(ro.height) + ", " + of_step + ")");
+        }
+        if (!ro.layout.empty()) {
+            outputs.add_file(ro.layout, exporting::layout_json(c, font));
+            said.push_back("wrote " + ro.layout + " (the layout of " + of_step +
+                           " in the picture's pixels)");
+        }
     }
     if (!ro.out.empty() || !ro.gif.empty() || !ro.all_steps.empty()) // vectors need no GL
         draw_pictures(model, ro, frame, po, outputs, said);
@@ -201,6 +214,11 @@ void add_render(CLI::App& app) {
     cmd->add_option("--svg", ro->svg,
                     "the step (--step K) as SVG for slides: cells, values, arrows and labels "
                     "as vectors")
+        ->excludes(all);
+    cmd->add_option("--layout", ro->layout,
+                    "the step's layout as JSON: the canvas and every cell, label, legend entry, "
+                    "caption and line label drawn, as rectangles in the picture's pixels with "
+                    "their text and its size")
         ->excludes(all);
     cmd->add_option("--gif", ro->gif,
                     "the whole run as an animated GIF, one picture per step as the window plays "

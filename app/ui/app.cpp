@@ -177,13 +177,8 @@ int App::caption_lines(float font_px, float width) {
     ImFont* font = font_px == st_.fonts.large->FontSize   ? st_.fonts.large
                    : font_px == st_.fonts.small->FontSize ? st_.fonts.small
                                                           : st_.fonts.regular;
-    // The longest caption of the trace (a long run is sampled: a few hundred steps at most).
-    const scene::Model& m = *st_.model;
-    const std::size_t steps = m.steps().size();
-    const std::size_t every = std::max<std::size_t>(1, steps / 300);
     int lines = 1;
-    for (std::size_t i = 0; i < steps; i += every) {
-        const std::string text = m.dataflow().caption(m.frame_at(static_cast<int>(i), st_.block));
+    for (const std::string& text : captions_to_measure(*st_.model, st_.block)) {
         const ImVec2 size = font->CalcTextSizeA(font->FontSize, FLT_MAX, width, text.c_str());
         lines = std::max(lines, static_cast<int>(std::lround(size.y / font->FontSize)));
     }
@@ -195,7 +190,6 @@ int App::caption_lines(float font_px, float width) {
 
 WindowLayout App::compute_layout() {
     const ImGuiIO& io = ImGui::GetIO();
-    const ImGuiStyle& style = ImGui::GetStyle();
     LayoutRequest r;
     r.width = io.DisplaySize.x;
     r.height = io.DisplaySize.y;
@@ -204,10 +198,7 @@ WindowLayout App::compute_layout() {
     r.show_source = st_.view.show_source;
     r.present = st_.view.present;
     r.caption_lines = [this](float font, float width) { return caption_lines(font, width); };
-    r.note_lines = !st_.note.empty() && !st_.note_dismissed ? 2 : 0;
-    for (const char* m : {"View", "Classroom", "Timing", "Export", "Help", "Controls ▾",
-                          "Kernel source ▾", "presenter scale 300% · P: present"})
-        r.menu_width += ImGui::CalcTextSize(m).x + style.ItemSpacing.x * 2;
+    r.menu_width = menu_bar_width(metrics(r.scale), imgui_text_width());
     r.toolbar_width = CanvasPanel::toolbar_width(st_);
     r.transport_width = TransportPanel::one_row_width(st_);
     return window_layout(r);
@@ -264,6 +255,7 @@ void App::menu() {
     if (st_.view.presenter_scale > 1.25f)
         scale += " · P: present"; // larger text: the canvas alone reads best from the back
     const float scale_w = ImGui::CalcTextSize(scale.c_str()).x + style.ItemSpacing.x * 2;
+    backend_note(scale_w);
     if (st_.model) {
         const AlgorithmInfo& ai = info(st_.model->request().algorithm);
         const std::string title = std::string(ai.title) + "  " + std::string(ai.section);
@@ -278,6 +270,31 @@ void App::menu() {
         ImGui::TextDisabled("%s", scale.c_str());
     }
     ImGui::EndMainMenuBar();
+}
+
+void App::backend_note(float keep) {
+    if (st_.note.empty())
+        return;
+    // "no GPU: …; using the CPU lockstep model …" -> "no GPU: CPU model", the whole on hover.
+    const std::string tag =
+        "● " + st_.note.substr(0, std::min<std::size_t>(st_.note.find(':'), 40)) + ": CPU model";
+    const ImGuiStyle& style = ImGui::GetStyle();
+    if (ImGui::CalcTextSize(tag.c_str()).x + keep + style.ItemSpacing.x * 3 >
+        ImGui::GetContentRegionAvail().x)
+        return;
+    ImGui::SameLine(0, style.ItemSpacing.x * 3);
+    const scene::Palette pal = scene::palette(st_.view.theme);
+    // Said once, visibly: in the highlight colour until read (hovered), then quietly.
+    const scene::Rgba c = st_.note_dismissed ? pal.muted : pal.highlight;
+    ImGui::TextColored(ImVec4(c.r, c.g, c.b, 1), "%s", tag.c_str());
+    if (ImGui::IsItemHovered()) {
+        st_.note_dismissed = true;
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
+        ImGui::TextUnformatted(st_.note.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
 }
 
 void App::open_file(const std::string& path) {
@@ -431,7 +448,7 @@ void App::stage(double dt) {
     ImGui::EndChild();
     place(layout_.transport);
     ImGui::Separator();
-    transport_.draw(st_, TransportPanel::one_row_width(st_) <= layout_.transport.w);
+    transport_.draw(st_, layout_.transport.w);
     ImGui::End();
 }
 

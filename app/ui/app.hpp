@@ -69,6 +69,8 @@ private:
                 float drawer_width);
     void stage(double dt);
     void classroom_menu();
+    // The back end's note in the menu bar (the whole on hover), when `keep` pixels stay free.
+    void backend_note(float keep);
     void timing_and_export_menus();
     void apply_style();
 

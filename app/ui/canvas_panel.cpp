@@ -14,10 +14,7 @@ namespace pplab::ui {
 
 namespace {
 
-constexpr float kMargin = 18.0f;     // pixels around a fitted scene
-constexpr float kFollowMax = 72.0f;  // the camera never zooms closer than this, pixels per cell
-constexpr float kReadablePx = 28.0f; // a cell this wide shows its value at 11 px or more
-constexpr float kCameraRate = 7.0f;  // 1/s: how fast the camera catches up with its target
+constexpr float kCameraRate = 7.0f; // 1/s: how fast the camera catches up with its target
 
 bool same_camera(const scene::Camera& a, const scene::Camera& b) {
     return std::fabs(a.scale - b.scale) <= 0.002f * b.scale &&
@@ -32,14 +29,14 @@ bool CanvasPanel::Key::operator==(const Key& o) const {
            height == o.height && options.theme == o.options.theme &&
            options.pixels_per_unit == o.options.pixels_per_unit &&
            options.past_arrows == o.options.past_arrows &&
-           options.text_scale == o.options.text_scale && answers == o.answers;
+           options.text_scale == o.options.text_scale &&
+           options.row_stretch == o.options.row_stretch && answers == o.answers;
 }
 
 CanvasPanel::CanvasPanel() = default;
 
 namespace {
 
-constexpr const char* kModes[] = {"Follow", "Fit all", "Free"};
 constexpr CameraMode kModeValues[] = {CameraMode::Follow, CameraMode::Fit, CameraMode::Free};
 constexpr const char* kModeTips[] = {
     "the camera frames what the current step reads and writes",
@@ -54,22 +51,15 @@ int block_count(const State& st) {
 } // namespace
 
 float CanvasPanel::toolbar_width(const State& st) {
-    const ImGuiStyle& style = ImGui::GetStyle();
-    float w = 0;
-    for (const char* m : kModes)
-        w += ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(m).x +
-             style.ItemSpacing.x;
-    if (block_count(st) > 1)
-        w += ImGui::GetFontSize() * 2 + ImGui::CalcTextSize("Block").x +
-             ImGui::GetFrameHeight() * 2 + ImGui::GetFontSize() * 7 + style.ItemSpacing.x * 4;
-    return w;
+    return ui::toolbar_width(metrics(st.view.presenter_scale), imgui_text_width(),
+                             block_count(st) > 1);
 }
 
 void CanvasPanel::toolbar(State& st) {
     for (int i = 0; i < 3; ++i) {
         if (i > 0)
             ImGui::SameLine();
-        if (ImGui::RadioButton(kModes[i], st.view.camera == kModeValues[i]))
+        if (ImGui::RadioButton(kCameraModeNames[i], st.view.camera == kModeValues[i]))
             st.view.camera = kModeValues[i];
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("%s", kModeTips[i]);
@@ -95,16 +85,25 @@ void CanvasPanel::toolbar(State& st) {
         st.block = std::min(grid - 1, st.block + 1);
 }
 
+namespace {
+
+render::Framing framing(CameraMode m) {
+    return m == CameraMode::Fit    ? render::Framing::Fit
+           : m == CameraMode::Free ? render::Framing::Free
+                                   : render::Framing::Follow;
+}
+
+} // namespace
+
 void CanvasPanel::draw(State& st, double dt) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const int w = std::max(16, static_cast<int>(avail.x));
     const int h = std::max(16, static_cast<int>(avail.y));
-    notice_.clear();
-    legend_box_ = {};
     if (!st.model) {
         ImGui::Dummy(avail);
         moving_ = false;
+        framed_ = {};
         return;
     }
     if (model_seen_ != st.model.get()) {
@@ -119,11 +118,14 @@ void CanvasPanel::draw(State& st, double dt) {
     vo.past_arrows = st.view.past_arrows;
     vo.text_scale = st.view.presenter_scale;
     vo.pixels_per_unit = have_camera_ ? camera_.scale : 40.0f;
+    vo.row_stretch = have_camera_ ? framed_.stretch : 1.0f;
     Key key{st.model.get(), frame, st.playback.t, vo, w, h, answer_rows(st)};
-    if (!built_ || !(*built_ == key)) {
+    const bool rebuilt = !built_ || !(*built_ == key);
+    if (rebuilt) {
         try {
             scene_ = scene::build(*st.model, frame, vo, st.playback.t);
             scene::mark_answers(scene_, key.answers, scene::palette(vo.theme));
+            render::measure_labels(scene_, gl_.font());
         } catch (const std::exception& e) { // a bug, said on the canvas: the window carries on
             ImGui::TextWrapped("This step cannot be drawn: %s", e.what());
             moving_ = false;
@@ -133,61 +135,41 @@ void CanvasPanel::draw(State& st, double dt) {
         drawn_.reset();
     }
 
-    // Where the camera wants to be, and a smooth approach to it.
+    // Where the camera wants to be, the notice and the legend (render::frame_canvas, as every
+    // picture is framed), and a smooth approach to it.
     const float fw = static_cast<float>(w), fh = static_cast<float>(h);
-    const float ps = st.view.presenter_scale;
-    const float margin = kMargin * ps;
-    // The camera for the canvas below `top` pixels, above `bottom` and left of `right`.
-    const auto aim = [&](float top, float bottom, float right = 0) {
-        scene::Camera c = camera_;
-        const float cw = fw - right, ch = fh - top - bottom;
-        if (st.view.camera == CameraMode::Fit || !have_camera_)
-            c = scene::fit_labelled(scene_, scene_.bounds, cw, ch, margin, kFollowMax * ps);
-        if (st.view.camera == CameraMode::Follow)
-            c = scene::follow(scene_, cw, ch, margin, kFollowMax * ps, kReadablePx * ps);
-        c.center.y += (bottom - top) / 2 / c.scale;
-        c.center.x += right / 2 / c.scale;
-        return c;
-    };
-    notice_ = notice(st, aim(0, 0), fw, fh);
-    const float notice_h = notice_.empty() ? 0.0f : ImGui::GetTextLineHeightWithSpacing() * 1.2f;
-    scene::Camera target = aim(notice_h, 0);
-    // The legend where it hides nothing, or docked in a band under the picture.
-    legend_box_ = {};
-    legend_docked_ = false;
-    if (const scene::Vec2 box = legend_size(fw); box.x > 0) {
-        const scene::Rect corner =
-            scene::free_corner(scene_, target, fw, fh, box, ImGui::GetFontSize() * 0.5f);
-        if (!corner.empty() && corner.y >= notice_h) {
-            legend_box_ = corner;
-        } else if (const scene::Vec2 column = legend_size(0.35f * fw);
-                   fw > 1.3f * fh && column.y <= fh - notice_h) { // wide: a column beside
-            legend_docked_ = true;
-            legend_box_ = {fw - column.x, notice_h, column.x, fh - notice_h};
-            target = aim(notice_h, 0, column.x);
-        } else {
-            legend_docked_ = true;
-            legend_box_ = {0, fh - box.y, fw, box.y};
-            target = aim(notice_h, box.y);
-        }
+    render::CanvasRequest request;
+    request.width = fw;
+    request.height = fh;
+    request.scale = st.view.presenter_scale;
+    request.theme = st.view.theme;
+    request.framing = have_camera_ ? framing(st.view.camera) : render::Framing::Follow;
+    if (request.framing == render::Framing::Free)
+        request.camera = camera_;
+    request.interactive = true;
+    if (rebuilt || !(framed_for_ == request)) {
+        framed_ = render::frame_canvas(gl_.font(), scene_, *st.model, frame, request);
+        framed_for_ = request;
+        drawn_.reset();
     }
     moving_ = false;
     if (!have_camera_) {
-        camera_ = target;
+        camera_ = framed_.camera;
         have_camera_ = true;
         moving_ = true; // one more frame: the labels follow the new zoom
-    } else if (st.view.camera != CameraMode::Free && !same_camera(camera_, target)) {
-        camera_ =
-            scene::blend(camera_, target, 1.0f - std::exp(-kCameraRate * static_cast<float>(dt)));
-        if (same_camera(camera_, target))
-            camera_ = target;
+    } else if (st.view.camera != CameraMode::Free && !same_camera(camera_, framed_.camera)) {
+        camera_ = scene::blend(camera_, framed_.camera,
+                               1.0f - std::exp(-kCameraRate * static_cast<float>(dt)));
+        if (same_camera(camera_, framed_.camera))
+            camera_ = framed_.camera;
         moving_ = true;
     }
 
     target_.resize(w, h);
     if (!drawn_ || !(*drawn_ == camera_)) {
         target_.bind();
-        gl_.draw(scene_, camera_, w, h);
+        gl_.draw(scene_, camera_, w, h, framed_.picture, framed_.names);
+        gl_.draw_overlay(framed_.overlay_cells, framed_.overlay_labels, w, h);
         render::RenderTarget::unbind();
         drawn_ = camera_;
     }
@@ -199,99 +181,7 @@ void CanvasPanel::draw(State& st, double dt) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(target_.texture())),
                  origin, ImVec2(origin.x + fw, origin.y + fh), ImVec2(0, 1), ImVec2(1, 0));
-    const scene::Palette pal = scene::palette(st.view.theme);
-    if (!notice_.empty()) {
-        dl->AddRectFilled(origin, ImVec2(origin.x + fw, origin.y + notice_h),
-                          ImGui::GetColorU32(ImVec4(pal.panel.r, pal.panel.g, pal.panel.b, 1)));
-        dl->AddText(ImVec2(origin.x + ImGui::GetFontSize() * 0.5f,
-                           origin.y + (notice_h - ImGui::GetTextLineHeight()) / 2),
-                    ImGui::GetColorU32(ImVec4(pal.muted.r, pal.muted.g, pal.muted.b, 1)),
-                    notice_.c_str());
-    }
-    legend(st, origin.x, origin.y);
     interact(st, origin.x, origin.y, fw, fh);
-}
-
-std::string CanvasPanel::notice(const State& st, const scene::Camera& cam, float cw,
-                                float ch) const {
-    // Which of the step's rows are on screen, when not all of them are.
-    const scene::Model& m = *st.model;
-    const scene::StepGroup& g = m.steps().at(static_cast<std::size_t>(st.playback.step));
-    const std::size_t shown = st.frame();
-    const Frame& cur = m.trace().frames.at(shown);
-    int first = -1, last = -1, total = 0, values = 0, drawn = 0;
-    const bool by_warp = cur.warp >= 0;
-    for (const scene::Cell& c : scene_.cells) {
-        if (!c.ref || c.ref->frame < g.first || c.ref->frame > g.last)
-            continue;
-        const Frame& f = m.trace().frames.at(static_cast<std::size_t>(c.ref->frame));
-        if (f.block != cur.block)
-            continue;
-        const int index = by_warp ? f.warp : c.ref->cell;
-        total = std::max(total, index + 1);
-        const scene::Vec2 a = cam.to_screen({c.rect.x, c.rect.y}, cw, ch);
-        const scene::Vec2 b = cam.to_screen({c.rect.right(), c.rect.bottom()}, cw, ch);
-        if (b.x <= 0 || a.x >= cw || b.y <= 0 || a.y >= ch)
-            continue;
-        first = first < 0 ? index : std::min(first, index);
-        last = std::max(last, index);
-        ++values;
-        drawn += (b.x - a.x) >= kReadablePx * st.view.presenter_scale * 0.8f;
-    }
-    const bool follow = st.view.camera != CameraMode::Fit;
-    if (first >= 0 && (first > 0 || last + 1 < total))
-        return "showing " + std::string(by_warp ? "warps " : "threads ") + std::to_string(first) +
-               "–" + std::to_string(last) + " of " + std::to_string(total) +
-               (follow ? " · drag, or Fit all for the whole" : " · drag to see the rest");
-    if (values > 0 && drawn < values)
-        return "values too small to read here: hover a cell, or zoom in (wheel)";
-    return {};
-}
-
-scene::Vec2 CanvasPanel::legend_size(float cw) const {
-    if (scene_.legend.empty())
-        return {0, 0};
-    const float pad = ImGui::GetFontSize() * 0.5f, swatch = ImGui::GetFontSize() * 1.2f;
-    float w = 0;
-    for (const scene::LegendItem& item : scene_.legend)
-        w = std::max(w, ImGui::CalcTextSize(item.text.c_str()).x);
-    w = std::min(w + pad * 3 + swatch, cw - 2 * pad);
-    float h = pad * 2;
-    for (const scene::LegendItem& item : scene_.legend)
-        h += ImGui::CalcTextSize(item.text.c_str(), nullptr, false, w - pad * 3 - swatch).y +
-             ImGui::GetStyle().ItemSpacing.y * 0.5f;
-    return {w, h};
-}
-
-void CanvasPanel::legend(const State& st, float x0, float y0) const {
-    if (scene_.legend.empty() || legend_box_.empty())
-        return;
-    // In screen space: readable at any zoom.
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const scene::Palette pal = scene::palette(st.view.theme);
-    const float pad = ImGui::GetFontSize() * 0.5f, swatch = ImGui::GetFontSize() * 1.2f;
-    const auto u32 = [](const scene::Rgba& c, float alpha) {
-        return ImGui::GetColorU32(ImVec4(c.r, c.g, c.b, c.a * alpha));
-    };
-    const ImVec2 a(x0 + legend_box_.x, y0 + legend_box_.y);
-    const ImVec2 b(a.x + legend_box_.w, a.y + legend_box_.h);
-    if (legend_docked_) {
-        dl->AddRectFilled(a, b, u32(pal.panel, 1.0f));
-    } else {
-        dl->AddRectFilled(a, b, u32(pal.background, 0.92f), pad);
-        dl->AddRect(a, b, u32(pal.panel_border, 1.0f), pad);
-    }
-    const float wrap = legend_size(legend_box_.w + 2 * pad).x - pad * 3 - swatch;
-    float y = a.y + pad;
-    for (const scene::LegendItem& item : scene_.legend) {
-        const float mid = y + ImGui::GetTextLineHeight() * 0.55f;
-        dl->AddRectFilled(ImVec2(a.x + pad, mid - 4), ImVec2(a.x + pad + swatch, mid + 4),
-                          u32(item.color, 1.0f), 2);
-        dl->AddText(nullptr, 0.0f, ImVec2(a.x + pad * 2 + swatch, y), u32(pal.text, 1.0f),
-                    item.text.c_str(), nullptr, wrap);
-        y += ImGui::CalcTextSize(item.text.c_str(), nullptr, false, wrap).y +
-             ImGui::GetStyle().ItemSpacing.y * 0.5f;
-    }
 }
 
 void CanvasPanel::interact(State& st, float x0, float y0, float w, float h) {
@@ -324,8 +214,8 @@ void CanvasPanel::interact(State& st, float x0, float y0, float w, float h) {
         io.MouseDragMaxDistanceSqr[0] < io.MouseDragThreshold * io.MouseDragThreshold;
     if (click && cell->ref->frame == CellRef::kInput && st.model) {
         const Frame& f = st.model->trace().frames.at(st.frame());
-        const int B = st.model->block_size(f.pass), G = st.model->grid(f.pass);
-        st.block = (cell->ref->cell / std::max(B, 1)) % std::max(G, 1);
+        const int block_dim = st.model->block_size(f.pass), grid_dim = st.model->grid(f.pass);
+        st.block = (cell->ref->cell / std::max(block_dim, 1)) % std::max(grid_dim, 1);
     }
     tooltip(st, *cell);
 }
@@ -338,14 +228,14 @@ void CanvasPanel::tooltip(const State& st, const scene::Cell& cell) const {
     ImGui::BeginTooltip();
     if (ref.frame == CellRef::kInput) {
         const Frame& f = m.trace().frames.at(st.frame());
-        const int B = m.block_size(f.pass);
+        const int block_dim = m.block_size(f.pass);
         ImGui::Text("element %d", ref.cell);
         if (f.pass == 0 && static_cast<std::size_t>(ref.cell) < m.request().input.size())
             ImGui::Text(
                 "in[%d] = %s", ref.cell,
                 format_value(m.request().input[static_cast<std::size_t>(ref.cell)]).c_str());
         ImGui::TextDisabled("block %d (thread %d) reads it; click to show that block",
-                            (ref.cell / B) % m.grid(f.pass), ref.cell % B);
+                            (ref.cell / block_dim) % m.grid(f.pass), ref.cell % block_dim);
         ImGui::EndTooltip();
         return;
     }

@@ -23,12 +23,7 @@ void section(const char* title) {
     ImGui::Separator();
 }
 
-} // namespace
-
-void ControlsPanel::draw(State& st, const Tracer& tracer) {
-    Settings& s = st.settings;
-    const AlgorithmInfo& ai = info(s.algorithm);
-
+void algorithm_section(Settings& s, const AlgorithmInfo& ai) {
     section("Algorithm");
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo("##algorithm", algorithm_label(ai).c_str(),
@@ -52,11 +47,11 @@ void ControlsPanel::draw(State& st, const Tracer& tracer) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", std::string(ai.doc).c_str());
     ImGui::PopTextWrapPos();
+}
 
+// Block size, and the grid for the grid-stride kernels.
+void launch_section(Settings& s, const AlgorithmInfo& ai, float field_w) {
     section("Launch");
-    const float label_w =
-        ImGui::CalcTextSize("Blocks (grid)").x + ImGui::GetStyle().ItemInnerSpacing.x * 2;
-    const float field_w = ImGui::GetContentRegionAvail().x - label_w;
     const std::vector<int> blocks = block_choices(s.algorithm, s.pitfall);
     const auto block_text = [&](int b) {
         return b == 0 ? std::string(ai.single_block ? "auto (n rounded up)" : "auto (256)")
@@ -77,8 +72,10 @@ void ControlsPanel::draw(State& st, const Tracer& tracer) {
             ImGui::SetTooltip("0: about %d elements per thread (the chapter's ELEMS_PER_THREAD)",
                               kElemsPerThread);
     }
+}
 
-    // The chapter's pitfall in this kernel, if it has one (Classroom › Pitfalls explains each).
+// The chapter's pitfall in this kernel, if it has one (Classroom › Pitfalls explains each).
+void pitfall_toggle_row(Settings& s, float field_w) {
     for (int i = 1; i < kPitfallCount; ++i) {
         const auto p = static_cast<Pitfall>(i);
         if (pitfall_algorithm(p) != s.algorithm)
@@ -99,7 +96,11 @@ void ControlsPanel::draw(State& st, const Tracer& tracer) {
                 ImGui::SetTooltip("lanes 0 to this minus one call warpReduce; the rest do not");
         }
     }
+}
 
+// Generated, typed or from a file; then what the family adds (bins, inclusive, arrival order).
+void input_section(State& st, const AlgorithmInfo& ai, float field_w) {
+    Settings& s = st.settings;
     section("Input");
     int mode = static_cast<int>(s.input);
     ImGui::RadioButton("Generated", &mode, 0);
@@ -154,7 +155,10 @@ void ControlsPanel::draw(State& st, const Tracer& tracer) {
         if (ImGui::Button("Another order"))
             ++s.order_seed;
     }
+}
 
+void back_end_section(State& st, float field_w) {
+    Settings& s = st.settings;
     section("Back end");
     const char* backends[] = {"auto", "cpu", "cuda"};
     ImGui::SetNextItemWidth(field_w);
@@ -169,7 +173,10 @@ void ControlsPanel::draw(State& st, const Tracer& tracer) {
         ImGui::Text("%s: %s", st.model->trace().backend.c_str(), st.model->trace().device.c_str());
         ImGui::PopTextWrapPos();
     }
+}
 
+// The tracer's progress, and the last error in the chapter's words.
+void trace_status(const State& st, const Tracer& tracer) {
     if (tracer.busy()) {
         ImGui::Spacing();
         const std::string what = tracer.stage();
@@ -188,6 +195,21 @@ void ControlsPanel::draw(State& st, const Tracer& tracer) {
         if (st.model)
             ImGui::TextDisabled("showing the last trace that worked");
     }
+}
+
+} // namespace
+
+void ControlsPanel::draw(State& st, const Tracer& tracer) {
+    const AlgorithmInfo& ai = info(st.settings.algorithm);
+    algorithm_section(st.settings, ai);
+    const float label_w =
+        ImGui::CalcTextSize("Blocks (grid)").x + ImGui::GetStyle().ItemInnerSpacing.x * 2;
+    const float field_w = ImGui::GetContentRegionAvail().x - label_w;
+    launch_section(st.settings, ai, field_w);
+    pitfall_toggle_row(st.settings, field_w);
+    input_section(st, ai, field_w);
+    back_end_section(st, field_w);
+    trace_status(st, tracer);
 }
 
 } // namespace pplab::ui

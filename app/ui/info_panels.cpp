@@ -6,6 +6,7 @@
 
 #include <imgui.h>
 
+#include <cfloat>
 #include <cinttypes>
 #include <cmath>
 #include <string>
@@ -58,20 +59,6 @@ void CountersPanel::draw(const State& st) {
 
 void HeaderPanel::draw(State& st, const WindowLayout& l) {
     const scene::Palette pal = scene::palette(st.view.theme);
-    if (!l.note.empty()) {
-        ImGui::SetCursorScreenPos(ImVec2(l.note.x, l.note.y));
-        ImGui::PushStyleColor(ImGuiCol_ChildBg, to_imgui(pal.highlight, 0.22f));
-        const float wrap = l.note.w - ImGui::GetFrameHeight() * 2;
-        ImGui::BeginChild("note", ImVec2(l.note.w, l.note.h), true, ImGuiWindowFlags_NoScrollbar);
-        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
-        ImGui::TextUnformatted(st.note.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::SameLine(l.note.w - ImGui::GetFrameHeight() * 1.5f);
-        if (ImGui::Button("×"))
-            st.note_dismissed = true;
-        ImGui::EndChild();
-        ImGui::PopStyleColor();
-    }
     ImGui::SetCursorScreenPos(ImVec2(l.caption.x, l.caption.y));
     ImFont* font = l.caption_font == st.fonts.large->FontSize   ? st.fonts.large
                    : l.caption_font == st.fonts.small->FontSize ? st.fonts.small
@@ -106,29 +93,31 @@ constexpr TransportButton kTransport[] = {
     {"▶|##end", "last step (End)"},
 };
 
-float button_width() {
-    return ImGui::GetFrameHeight() * 1.2f;
+float button_width(const State& st) {
+    return transport_button_width(metrics(st.view.presenter_scale));
 }
 
-float speed_width() {
-    return ImGui::CalcTextSize("speed 4×").x + ImGui::GetStyle().FramePadding.x * 4;
+float speed_width(const State& st) {
+    return transport_speed_width(metrics(st.view.presenter_scale), imgui_text_width());
 }
 
 } // namespace
 
-float TransportPanel::one_row_width(const State& st) {
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const float buttons = 6 * button_width() + 5 * style.ItemSpacing.x; // play is twice as wide
-    const float scrub = ImGui::GetFontSize() * 8;
-    const float loop = ImGui::GetFrameHeight() + ImGui::CalcTextSize("loop").x +
-                       style.ItemInnerSpacing.x + style.ItemSpacing.x;
-    const float leave = st.view.present ? ImGui::CalcTextSize("✕ present").x +
-                                              style.FramePadding.x * 2 + style.ItemSpacing.x
-                                        : 0.0f;
-    return buttons + scrub + speed_width() + loop + leave + 3 * style.ItemSpacing.x;
+TextWidth imgui_text_width() {
+    return [](std::string_view text, float px) {
+        return ImGui::GetFont()
+            ->CalcTextSizeA(px, FLT_MAX, 0.0f, text.data(), text.data() + text.size())
+            .x;
+    };
 }
 
-void TransportPanel::draw(State& st, bool one_row) {
+float TransportPanel::one_row_width(const State& st, bool offer_present) {
+    return transport_width(metrics(st.view.presenter_scale), imgui_text_width(), st.view.present,
+                           offer_present);
+}
+
+void TransportPanel::draw(State& st, float width) {
+    const bool one_row = one_row_width(st) <= width;
     const int steps = st.steps();
     Playback& p = st.playback;
     const float h = std::round(ImGui::GetFrameHeight() * 1.15f);
@@ -139,7 +128,7 @@ void TransportPanel::draw(State& st, bool one_row) {
         const bool play = i == 2;
         const std::string label =
             play ? (p.playing ? "❚❚##play" : "▶##play") : std::string(kTransport[i].label);
-        if (ImGui::Button(label.c_str(), ImVec2(button_width() * (play ? 2 : 1), h))) {
+        if (ImGui::Button(label.c_str(), ImVec2(button_width(st) * (play ? 2 : 1), h))) {
             switch (i) {
             case 0:
                 p.go_to(0, steps), p.playing = false;
@@ -170,14 +159,16 @@ void TransportPanel::draw(State& st, bool one_row) {
                                   : st.step_note);
     const float loop_w = ImGui::GetFrameHeight() + ImGui::CalcTextSize("loop").x +
                          style.ItemInnerSpacing.x + style.ItemSpacing.x;
-    const float leave_w = st.view.present ? ImGui::CalcTextSize("✕ present").x +
-                                                style.FramePadding.x * 2 + style.ItemSpacing.x
-                                          : 0.0f;
-    const float tail = speed_width() + loop_w + leave_w + style.ItemSpacing.x;
+    const bool offer = one_row && one_row_width(st, true) <= width;
+    const std::string present =
+        st.view.present || offer ? present_button(st.view.presenter_scale, st.view.present) : "";
+    const float leave_w = present.empty() ? 0.0f
+                                          : ImGui::CalcTextSize(present.c_str()).x +
+                                                style.FramePadding.x * 2 + style.ItemSpacing.x;
+    const float tail = speed_width(st) + loop_w + leave_w + style.ItemSpacing.x;
     if (one_row)
         ImGui::SameLine(0, style.ItemSpacing.x * 2);
-    const float scrub_w =
-        one_row ? ImGui::GetContentRegionAvail().x - tail : ImGui::GetContentRegionAvail().x - tail;
+    const float scrub_w = ImGui::GetContentRegionAvail().x - tail;
     if (ImGui::CalcTextSize(label.c_str()).x > scrub_w - ImGui::GetFontSize())
         label = "step %d of " + std::to_string(std::max(steps, 1)); // the name on the canvas
     ImGui::SetNextItemWidth(scrub_w);
@@ -188,17 +179,19 @@ void TransportPanel::draw(State& st, bool one_row) {
         p.playing = false;
     }
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(speed_width());
+    ImGui::SetNextItemWidth(speed_width(st));
     ImGui::SliderFloat("##speed", &p.speed, 0.25f, 4.0f, "speed %.2g×",
                        ImGuiSliderFlags_Logarithmic);
     ImGui::SameLine();
     ImGui::Checkbox("loop", &p.loop);
-    if (st.view.present) {
+    if (!present.empty()) {
         ImGui::SameLine();
-        if (ImGui::Button("✕ present"))
-            st.view.present = false;
+        if (ImGui::Button(present.c_str()))
+            st.view.present = !st.view.present;
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("leave present mode (P or Escape)");
+            ImGui::SetTooltip(st.view.present ? "leave present mode (P or Escape)"
+                                              : "the caption, the canvas and the transport "
+                                                "alone, for the back of the room (P)");
     }
 }
 

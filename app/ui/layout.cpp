@@ -52,11 +52,6 @@ WindowLayout arrange(const LayoutRequest& r, const Metrics& m, Docking dock) {
         l.toolbar = {inner_x, y, inner_w, m.frame};
         y += m.frame + m.spacing;
     }
-    if (r.note_lines > 0) {
-        const float note_h = static_cast<float>(r.note_lines) * m.font + 2 * m.padding_y + 2;
-        l.note = {inner_x, y, inner_w, note_h};
-        y += note_h + m.spacing;
-    }
     // The caption: the largest type that keeps it to two lines, its height fixed for the trace.
     for (const float which : kCaptionSizes) {
         l.caption_font = caption_font(m, which);
@@ -95,7 +90,60 @@ Metrics metrics(float scale) {
     m.spacing = std::round(7.0f * scale);
     m.padding_x = std::round(8.0f * scale);
     m.padding_y = std::round(6.0f * scale);
+    m.item_spacing = std::round(8.0f * scale);
+    m.inner_spacing = std::round(4.0f * scale);
+    m.frame_padding_x = std::round(8.0f * scale);
     return m;
+}
+
+std::vector<std::string> captions_to_measure(const scene::Model& m, int block) {
+    const std::size_t steps = m.steps().size();
+    const std::size_t every = std::max<std::size_t>(1, steps / 300);
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < steps; i += every)
+        out.push_back(m.dataflow().caption(m.frame_at(static_cast<int>(i), block)));
+    return out;
+}
+
+float menu_bar_width(const Metrics& m, const TextWidth& measure) {
+    float w = 0;
+    for (const char* item : {"View", "Classroom", "Timing", "Export", "Help", "Controls ▾",
+                             "Kernel source ▾", "presenter scale 300% · P: present"})
+        w += measure(item, m.font) + m.item_spacing * 2;
+    return w;
+}
+
+float toolbar_width(const Metrics& m, const TextWidth& measure, bool block_selector) {
+    float w = 0;
+    for (const char* mode : kCameraModeNames)
+        w += m.frame + m.inner_spacing + measure(mode, m.font) + m.item_spacing;
+    if (block_selector)
+        w += m.font * 2 + measure("Block", m.font) + m.frame * 2 + m.font * 7 + m.item_spacing * 4;
+    return w;
+}
+
+float transport_button_width(const Metrics& m) {
+    return m.frame * 1.2f;
+}
+
+float transport_speed_width(const Metrics& m, const TextWidth& measure) {
+    return measure("speed 4×", m.font) + m.frame_padding_x * 4;
+}
+
+const char* present_button(float scale, bool present) {
+    return present ? "✕ present" : scale > 1.25f ? "▣ present (P)" : "";
+}
+
+float transport_width(const Metrics& m, const TextWidth& measure, bool present,
+                      bool offer_present) {
+    const float buttons = 6 * transport_button_width(m) + 5 * m.item_spacing;
+    const float scrub = m.font * 8;
+    const float loop = m.frame + measure("loop", m.font) + m.inner_spacing + m.item_spacing;
+    const std::string_view button =
+        present || offer_present ? present_button(m.scale, present) : "";
+    const float leave =
+        button.empty() ? 0.0f : measure(button, m.font) + m.frame_padding_x * 2 + m.item_spacing;
+    return buttons + scrub + transport_speed_width(m, measure) + loop + leave + 3 * m.item_spacing;
 }
 
 float canvas_share_target(float scale) {

@@ -7,12 +7,17 @@
 // into drawers opened from the menu bar (the source column first, it is the wider). The
 // caption keeps a fixed height for the whole trace (it never makes the canvas jump while
 // stepping); the transport always keeps its row at the bottom. Present mode keeps only the
-// caption, the canvas and the transport.
+// caption, the canvas and the transport. The back end's note takes no room from the canvas:
+// the menu bar says it.
 #pragma once
 
+#include "scene/model.hpp"
 #include "scene/scene.hpp"
 
 #include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace pplab::ui {
 
@@ -27,8 +32,37 @@ struct Metrics {
     float spacing = 0;   // between items, vertically
     float padding_x = 0; // inside a window
     float padding_y = 0;
+    float item_spacing = 0;    // between items, horizontally
+    float inner_spacing = 0;   // inside an item (a radio button and its text)
+    float frame_padding_x = 0; // inside a button or slider, horizontally
 };
 Metrics metrics(float scale);
+
+// A text's width in pixels at a font size: ImGui's measure in the window, the font atlas's in
+// the layout tests.
+using TextWidth = std::function<float(std::string_view text, float px)>;
+
+// Pixels one row needs: the menus (with the drawers' buttons and the presenter scale), the
+// camera modes with the block selector of a launch of several blocks, the transport.
+float menu_bar_width(const Metrics& m, const TextWidth& measure);
+float toolbar_width(const Metrics& m, const TextWidth& measure, bool block_selector);
+// `offer_present`: with the button that offers present mode, which the transport draws only
+// where its one row has room for it (it never costs the canvas a second row).
+float transport_width(const Metrics& m, const TextWidth& measure, bool present,
+                      bool offer_present = false);
+// The transport's present-mode button: "✕ present" while presenting; above presenter scale
+// 125% (text for the back of the room) it offers present mode; else none ("").
+const char* present_button(float scale, bool present);
+// The transport's parts: a button (play is twice as wide), the speed slider.
+float transport_button_width(const Metrics& m);
+float transport_speed_width(const Metrics& m, const TextWidth& measure);
+
+// The captions whose longest fixes the caption's height for a trace (the block's, as the
+// canvas shows them; a long run sampled: a few hundred steps at most).
+std::vector<std::string> captions_to_measure(const scene::Model& m, int block);
+
+// The camera modes as the toolbar names them.
+inline constexpr const char* kCameraModeNames[] = {"Follow", "Fit all", "Free"};
 
 // The share of the window's area the canvas keeps at least, at this presenter scale.
 float canvas_share_target(float scale);
@@ -42,7 +76,6 @@ struct LayoutRequest {
     // Lines the captions of the trace on screen take at `font` pixels in `width` pixels
     // (the longest caption of the trace, so the height is the same at every step).
     std::function<int(float font, float width)> caption_lines;
-    int note_lines = 0; // the back end's note, while shown
     // Widths in pixels the caller measured with its font: the menus, the camera modes and
     // block selector (which share the menu bar when it has room), one row of the transport.
     float menu_width = 0;
@@ -58,7 +91,6 @@ struct WindowLayout {
     bool source_folded = false;
     scene::Rect stage;     // everything between the columns
     scene::Rect toolbar;   // camera modes and the block; empty in present mode
-    scene::Rect note;      // the back end's note; empty when none
     scene::Rect caption;   // the step's caption, its height fixed for the trace
     scene::Rect canvas;    // the drawing
     scene::Rect transport; // step, play, scrub

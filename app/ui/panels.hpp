@@ -7,6 +7,7 @@
 #include "state.hpp"
 #include "tracer.hpp"
 
+#include "render/canvas_layout.hpp"
 #include "render/gl_renderer.hpp"
 #include "render/target.hpp"
 #include "scene/camera.hpp"
@@ -17,6 +18,9 @@
 #include <string>
 
 namespace pplab::ui {
+
+// Text widths as ImGui's current font measures them (for the layout rule's sizes).
+TextWidth imgui_text_width();
 
 // Algorithm, launch, input, back end; the trace's progress and the inline error.
 struct ControlsPanel {
@@ -63,18 +67,17 @@ private:
     const void* scrolled_for_model_ = nullptr;
 };
 
-// The back end's note (said once) and the step's caption, in the type and the fixed height
-// the layout gave it.
+// The step's caption, in the type and the fixed height the layout gave it.
 struct HeaderPanel {
     void draw(State& st, const WindowLayout& l);
 };
 
 // Step back and forward, play and pause, the scrub slider, speed and loop: one row when
-// `one_row` (the layout's choice), else two.
+// `width` (the layout's) holds it, else two; the present-mode offer where the row has room.
 struct TransportPanel {
-    void draw(State& st, bool one_row);
-    // Pixels one row needs in the current font.
-    static float one_row_width(const State& st);
+    void draw(State& st, float width);
+    // Pixels one row needs in the current font (with the present-mode offer, or without).
+    static float one_row_width(const State& st, bool offer_present = false);
 };
 
 // The scene, drawn by the app's own renderer into a texture: zoom, pan, fit or follow the
@@ -90,9 +93,8 @@ public:
     bool animating() const { return moving_; }
     const scene::Scene& scene() const { return scene_; }
     const scene::Camera& camera() const { return camera_; }
-    const std::string& notice() const { return notice_; }
-    const scene::Rect& legend_box() const { return legend_box_; } // canvas pixels
-    bool legend_docked() const { return legend_docked_; }
+    // Where the camera is going, the notice and the legend (canvas pixels).
+    const render::CanvasFrame& framed() const { return framed_; }
 
 private:
     struct Key {
@@ -107,13 +109,6 @@ private:
     void interact(State& st, float x0, float y0, float w, float h);
     void tooltip(const State& st, const scene::Cell& cell) const;
     void answer_tooltip(const State& st, const scene::Cell& cell) const;
-    // The legend in legend_box_ (canvas pixels; the canvas's corner at x0, y0).
-    void legend(const State& st, float x0, float y0) const;
-    // The legend's box on a canvas cw pixels wide, its texts wrapped to fit; (0, 0) without one.
-    scene::Vec2 legend_size(float cw) const;
-    // What the canvas says above the picture: the part of the step's rows on screen when not
-    // all of them are, or that the values are too small to read; empty when neither.
-    std::string notice(const State& st, const scene::Camera& cam, float cw, float ch) const;
 
     render::GlRenderer gl_;
     render::RenderTarget target_;
@@ -121,9 +116,8 @@ private:
     scene::Camera camera_;
     bool have_camera_ = false;
     bool moving_ = false;
-    std::string notice_;
-    scene::Rect legend_box_; // canvas pixels; empty: no legend
-    bool legend_docked_ = false;
+    render::CanvasFrame framed_;
+    render::CanvasRequest framed_for_;
     std::optional<Key> built_;           // what scene_ was built from
     std::optional<scene::Camera> drawn_; // the camera of the texture's picture
     const void* model_seen_ = nullptr;

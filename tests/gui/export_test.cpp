@@ -276,6 +276,8 @@ TEST(Svg, EscapesTextAndDropsWhatTheCameraDoesNotSee) {
     out.text = "outside";
     c.scene.cells = {in, out};
     c.overlay_labels.push_back({{10, 20}, "Σ ≤ → ×", 16, {0, 0, 0, 1}, scene::Align::Left, 0});
+    c.picture = {0, 0, 400, 300};
+    c.text = render::scene_text(font, c.scene, c.camera, 400, 300, c.picture);
     const std::string doc = svg(c, font);
     const Xml x = parse(doc);
     ASSERT_TRUE(x.error.empty()) << x.error << "\n" << doc;

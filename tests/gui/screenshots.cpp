@@ -123,6 +123,51 @@ void timing_shot(test::HeadlessWindow& window, const std::filesystem::path& dir)
     t.log_scale = false;
 }
 
+// The projector: presenter scale 200 % on the two common projector sizes, in present mode (the
+// caption, the canvas and the transport) and with the controls, at the sizes a class meets
+// (n 7 and 65536, blocks of 32 and 1024), half-way through the run.
+struct ProjectorShot {
+    std::string name;
+    int width, height;
+    bool present;
+    ui::Settings settings;
+};
+
+bool projector_shots(const std::filesystem::path& dir) {
+    const std::vector<ProjectorShot> shots = {
+        {"projector-1280x720-present-n7-block32", 1280, 720, true,
+         with(Algorithm::ReduceTree, 7, 32)},
+        {"projector-1920x1080-present-n65536-block1024", 1920, 1080, true,
+         with(Algorithm::ReduceTree, 65536, 1024)},
+        {"projector-1280x720-n65536-block1024", 1280, 720, false,
+         with(Algorithm::ScanMultiblock, 65536, 1024)},
+        {"projector-1920x1080-n7-block32", 1920, 1080, false,
+         with(Algorithm::HistPrivatised, 7, 32, Generator::Skewed)},
+    };
+    for (const ProjectorShot& shot : shots) {
+        test::HeadlessWindow window(shot.width, shot.height);
+        ui::State& st = window.state();
+        st.note_dismissed = true;
+        st.view.presenter_scale = 2.0f;
+        st.view.present = shot.present;
+        st.settings = shot.settings;
+        window.settle();
+        if (!st.error.empty() || !st.model) {
+            std::fprintf(stderr, "%s: %s\n", shot.name.c_str(), st.error.c_str());
+            return false;
+        }
+        st.playback.go_to(st.steps() / 2, st.steps());
+        st.playback.t = 1.0f;
+        window.still();
+        const auto path = dir / ("window-" + shot.name + ".png");
+        window.save(path.string());
+        std::printf("wrote %s\n", path.string().c_str());
+    }
+    return true;
+}
+
+bool window_shots(const std::filesystem::path& dir, const std::vector<Shot>& shots);
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -185,6 +230,15 @@ int main(int argc, char** argv) {
          },
          Step::HistAccumulate, 2},
     };
+    if (!window_shots(dir, shots))
+        return 1;
+    // One window at a time (ImGui's context is global): the projector's sizes after.
+    return projector_shots(dir) ? 0 : 1;
+}
+
+namespace {
+
+bool window_shots(const std::filesystem::path& dir, const std::vector<Shot>& shots) {
     test::HeadlessWindow window;
     window.settle();
     window.state().note_dismissed = true; // said once; the README's pictures need it no more
@@ -195,7 +249,7 @@ int main(int argc, char** argv) {
         window.settle();
         if (!st.error.empty() || !st.model) {
             std::fprintf(stderr, "%s: %s\n", shot.name.c_str(), st.error.c_str());
-            return 1;
+            return false;
         }
         int step = 0;
         for (std::size_t i = 0; i < st.model->steps().size(); ++i) {
@@ -220,7 +274,7 @@ int main(int argc, char** argv) {
         std::printf("wrote %s\n", path.string().c_str());
     }
     if (!classroom_shots(window, dir))
-        return 1;
+        return false;
     timing_shot(window, dir);
     // The projector settings: dark, presenter scale 150 %.
     ui::State& st = window.state();
@@ -233,5 +287,7 @@ int main(int argc, char** argv) {
     window.still();
     window.save((dir / "window-dark-presenter.png").string());
     std::printf("wrote %s\n", (dir / "window-dark-presenter.png").string().c_str());
-    return 0;
+    return true;
 }
+
+} // namespace

@@ -234,11 +234,16 @@ std::string svg(const render::Composition& c, const render::FontAtlas& font) {
     out += "<rect class=\"background\" width=\"" + std::to_string(c.width) + "\" height=\"" +
            std::to_string(c.height) + "\"" + paint("fill", c.scene.background) + "/>\n";
 
-    // The renderer's order: panels, arrows, cells and their values, labels, moving values.
+    // The renderer's order: panels, arrows, cells and their values, labels, moving values,
+    // inside the part of the canvas the drawing has.
+    const scene::Rect& p = c.picture;
+    out += "<clipPath id=\"picture\"><rect x=\"" + num(p.x) + "\" y=\"" + num(p.y) + "\" width=\"" +
+           num(p.w) + "\" height=\"" + num(p.h) + "\"/></clipPath>\n";
     Writer canvas(font, c.camera, w, h);
+    canvas.open("canvas\" clip-path=\"url(#picture)");
     canvas.open("panels");
-    for (const scene::Cell& p : c.scene.panels)
-        canvas.cell(p);
+    for (const scene::Cell& panel : c.scene.panels)
+        canvas.cell(panel);
     canvas.close();
     canvas.open("arrows");
     for (const scene::Arrow& a : c.scene.arrows)
@@ -248,30 +253,26 @@ std::string svg(const render::Composition& c, const render::FontAtlas& font) {
     for (const scene::Cell& cell : c.scene.cells)
         canvas.cell(cell);
     canvas.close();
-    canvas.open("labels");
-    canvas.texts(render::scene_text(font, c.scene, c.camera, w, h), c.scene.background);
     canvas.close();
-    canvas.open("movers");
+    canvas.open("labels"); // laid out inside the drawing and the rows' names column
+    canvas.texts(c.text, c.scene.background);
+    canvas.close();
+    canvas.open("movers\" clip-path=\"url(#picture)");
     for (const scene::Cell& m : c.scene.movers)
         canvas.cell(m);
-    canvas.texts(render::lay_out_text(font,
-                                      {c.camera, w, h, scene::kMinTextPx * c.scene.text_scale},
-                                      c.scene.movers, {}, render::TextKind::Mover),
-                 c.scene.background);
+    canvas.texts(
+        render::lay_out_text(font, {c.camera, w, h, scene::kMinTextPx * c.scene.text_scale, p, {}},
+                             c.scene.movers, {}, render::TextKind::Mover),
+        c.scene.background);
     canvas.close();
     out += canvas.out;
 
-    // Header, footer and legend: placed in pixels, over the canvas.
-    scene::Camera pixels;
-    pixels.center = {w / 2, h / 2};
-    pixels.scale = 1;
-    Writer overlay(font, pixels, w, h);
+    // Header, footer, the canvas's notice and legend: placed in pixels, over the drawing.
+    Writer overlay(font, render::pixel_camera(w, h), w, h);
     overlay.open("frame");
     for (const scene::Cell& cell : c.overlay_cells)
         overlay.cell(cell);
-    overlay.texts(
-        render::lay_out_text(font, {pixels, w, h, 0.0f}, c.overlay_cells, c.overlay_labels),
-        c.scene.background);
+    overlay.texts(render::overlay_text(font, c), c.scene.background);
     overlay.close();
     out += overlay.out;
     out += "</svg>\n";

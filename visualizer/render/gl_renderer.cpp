@@ -199,29 +199,48 @@ void GlRenderer::set_camera(const scene::Camera& c, int width, int height) {
 }
 
 void GlRenderer::set_pixels(int width, int height) {
-    scene::Camera pixels;
-    pixels.center = {static_cast<float>(width) / 2, static_cast<float>(height) / 2};
-    pixels.scale = 1.0f;
-    set_camera(pixels, width, height);
+    set_camera(pixel_camera(static_cast<float>(width), static_cast<float>(height)), width, height);
 }
 
-void GlRenderer::draw(const scene::Scene& s, const scene::Camera& c, int width, int height) {
+namespace {
+
+// GL counts rows from the bottom.
+void scissor(const scene::Rect& r, float height) {
+    glScissor(static_cast<GLint>(std::floor(r.x)),
+              static_cast<GLint>(std::floor(height - r.bottom())),
+              static_cast<GLsizei>(std::ceil(r.w)), static_cast<GLsizei>(std::ceil(r.h)));
+}
+
+} // namespace
+
+void GlRenderer::draw(const scene::Scene& s, const scene::Camera& c, int width, int height,
+                      const scene::Rect& clip, const scene::Rect& names) {
     set_camera(c, width, height);
     glClearColor(s.background.r, s.background.g, s.background.b, s.background.a);
     glClear(GL_COLOR_BUFFER_BIT);
+    const float w = static_cast<float>(width_), h = static_cast<float>(height_);
+    if (!clip.empty()) {
+        glEnable(GL_SCISSOR_TEST);
+        scissor(clip, h);
+    }
     quads(s.panels);
     lines(s.arrows);
     quads(s.cells);
-    const float w = static_cast<float>(width_), h = static_cast<float>(height_);
-    drawn_ = scene_text(font_, s, c, w, h);
+    if (!clip.empty()) // the text stays where the layout put it: the names' column included
+        scissor(names.empty() ? clip : scene::unite(clip, names), h);
+    drawn_ = scene_text(font_, s, c, w, h, clip, names);
     text(drawn_, s.background);
     set_camera(c, width, height);
+    if (!clip.empty())
+        scissor(clip, h);
     quads(s.movers);
-    std::vector<TextRun> moving = lay_out_text(font_, {c, w, h, scene::kMinTextPx * s.text_scale},
-                                               s.movers, {}, TextKind::Mover);
+    std::vector<TextRun> moving =
+        lay_out_text(font_, {c, w, h, scene::kMinTextPx * s.text_scale, clip, {}}, s.movers, {},
+                     TextKind::Mover);
     text(moving, s.background);
     drawn_.insert(drawn_.end(), std::make_move_iterator(moving.begin()),
                   std::make_move_iterator(moving.end()));
+    glDisable(GL_SCISSOR_TEST);
 }
 
 void GlRenderer::draw_overlay(std::span<const scene::Cell> cells,
@@ -229,8 +248,7 @@ void GlRenderer::draw_overlay(std::span<const scene::Cell> cells,
     set_pixels(width, height);
     quads(cells);
     const std::vector<TextRun> runs = lay_out_text(
-        font_, {camera_, static_cast<float>(width_), static_cast<float>(height_), 0.0f}, cells,
-        labels);
+        font_, pixel_area(static_cast<float>(width_), static_cast<float>(height_)), cells, labels);
     text(runs, {});
 }
 

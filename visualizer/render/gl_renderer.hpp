@@ -23,8 +23,11 @@ public:
     GlRenderer(const GlRenderer&) = delete;
     GlRenderer& operator=(const GlRenderer&) = delete;
 
-    // Clears the bound framebuffer to the scene's background and draws it, width x height px.
-    void draw(const scene::Scene& s, const scene::Camera& c, int width, int height);
+    // Clears the bound framebuffer to the scene's background and draws it, width x height px,
+    // inside `clip` (pixels; empty: everywhere), the names of rows that begin left of it in
+    // the column `names` (see TextArea).
+    void draw(const scene::Scene& s, const scene::Camera& c, int width, int height,
+              const scene::Rect& clip = {}, const scene::Rect& names = {});
     // Cells and labels placed in pixels (y down), drawn over whatever is there.
     void draw_overlay(std::span<const scene::Cell> cells, std::span<const scene::Label> labels,
                       int width, int height);

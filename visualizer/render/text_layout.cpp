@@ -1,16 +1,21 @@
 #include "text_layout.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 namespace pplab::render {
 
 namespace {
 
 constexpr float kCellTextFill = 0.86f; // a value may use this much of its cell's width
-constexpr float kEdge = 4.0f;          // pixels kept between a label and the canvas's edge
+constexpr float kEdge = kTextEdgePx;
 
 bool overlaps(const scene::Rect& a, const scene::Rect& b) {
     return a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom();
+}
+
+bool inside(const scene::Rect& a, const scene::Rect& b) {
+    return a.x >= b.x && a.right() <= b.right() && a.y >= b.y && a.bottom() <= b.bottom();
 }
 
 int rank(scene::LabelKind k) {
@@ -19,14 +24,31 @@ int rank(scene::LabelKind k) {
 
 } // namespace
 
+scene::Camera pixel_camera(float w, float h) {
+    scene::Camera c;
+    c.center = {w / 2, h / 2};
+    c.scale = 1;
+    return c;
+}
+
+TextArea pixel_area(float w, float h) {
+    TextArea area;
+    area.camera = pixel_camera(w, h);
+    area.width = w;
+    area.height = h;
+    area.min_px = 0;
+    return area;
+}
+
 std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
                                   std::span<const scene::Cell> cells,
                                   std::span<const scene::Label> labels, TextKind cell_kind) {
     std::vector<TextRun> out;
     const scene::Camera& cam = area.camera;
     const float w = area.width, h = area.height, k = cam.scale;
-    const scene::Rect canvas{0, 0, w, h};
-    for (const scene::Cell& c : cells) {
+    const scene::Rect canvas = area.clip.empty() ? scene::Rect{0, 0, w, h} : area.clip;
+    for (std::size_t index = 0; index < cells.size(); ++index) {
+        const scene::Cell& c = cells[index];
         if (c.text.empty() || c.text_size <= 0)
             continue;
         const scene::Vec2 a = cam.to_screen({c.rect.x, c.rect.y}, w, h);
@@ -45,17 +67,19 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
         r.color = c.text_color;
         r.rect = {r.x, r.baseline - px * 0.8f, em * px, px};
         r.kind = cell_kind;
+        r.cell = static_cast<int>(index);
+        if (!inside(r.rect, canvas))
+            continue; // a value cut by the edge would read as another number
         out.push_back(std::move(r));
     }
-    // Labels: rows' names first, then the barriers', then notes; one that would cover a label
-    // already placed, or cannot be read whole inside the canvas, is left out.
+    // Labels: rows' names first, then the barriers', then notes; one that would cover a value or
+    // a label already placed, or cannot be read whole inside the canvas, is left out.
     std::vector<const scene::Label*> order;
     for (const scene::Label& l : labels)
         order.push_back(&l);
     std::stable_sort(order.begin(), order.end(), [](const scene::Label* a, const scene::Label* b) {
         return rank(a->kind) < rank(b->kind);
     });
-    const std::size_t first_label = out.size();
     for (const scene::Label* lp : order) {
         const scene::Label& l = *lp;
         const float em = std::max(font.width(l.text), 1e-3f);
@@ -65,23 +89,30 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
         if (px < area.min_px)
             continue;
         const float tw = em * px;
-        if (tw > w - 2 * kEdge)
+        if (tw > canvas.w - 2 * kEdge)
             continue;
         const scene::Vec2 at = cam.to_screen(l.pos, w, h);
         float x = l.align == scene::Align::Left    ? at.x
                   : l.align == scene::Align::Right ? at.x - tw
                                                    : at.x - tw / 2;
         const scene::Rect box{x, at.y - px * 0.8f, tw, px * 1.05f};
-        if (box.y < kEdge || box.bottom() > h - kEdge)
+        if (box.y < canvas.y + kEdge || box.bottom() > canvas.bottom() - kEdge)
             continue;
-        // A name whose row is on screen stays with it at the edge; other labels only when
-        // their anchor is on screen.
-        const bool inside = at.x >= 0 && at.x <= w;
+        // A name whose row is on screen stays with it at the edge (in the names' column when
+        // there is one); other labels only when they are on screen whole.
+        const bool inside = x >= canvas.x && x + tw <= canvas.right();
         if (l.kind != scene::LabelKind::Row && !inside)
             continue;
-        const float kept = std::clamp(x, kEdge, w - kEdge - tw);
-        const bool moved = kept != x;
-        x = kept;
+        bool moved = false;
+        if (l.kind == scene::LabelKind::Row && !area.names.empty() && x < canvas.x + kEdge) {
+            x = area.names.right() - kEdge - tw;
+            if (x < area.names.x)
+                continue;
+        } else {
+            const float kept = std::clamp(x, canvas.x + kEdge, canvas.right() - kEdge - tw);
+            moved = kept != x;
+            x = kept;
+        }
         TextRun r;
         r.text = l.text;
         r.px = px;
@@ -91,9 +122,8 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
         r.rect = {x, box.y, tw, box.h};
         r.kind = l.kind == scene::LabelKind::Line ? TextKind::LineLabel : TextKind::Label;
         r.chip = moved;
-        const bool covers =
-            std::any_of(out.begin() + static_cast<std::ptrdiff_t>(first_label), out.end(),
-                        [&](const TextRun& o) { return overlaps(o.rect, r.rect); });
+        const bool covers = std::any_of(out.begin(), out.end(),
+                                        [&](const TextRun& o) { return overlaps(o.rect, r.rect); });
         if (!covers)
             out.push_back(std::move(r));
     }
@@ -101,9 +131,34 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
 }
 
 std::vector<TextRun> scene_text(const FontAtlas& font, const scene::Scene& s,
-                                const scene::Camera& c, float w, float h) {
-    TextArea area{c, w, h, scene::kMinTextPx * s.text_scale};
+                                const scene::Camera& c, float w, float h, scene::Rect clip,
+                                scene::Rect names) {
+    const TextArea area{c, w, h, scene::kMinTextPx * s.text_scale, clip, names};
     return lay_out_text(font, area, s.cells, s.labels);
+}
+
+void measure_labels(scene::Scene& s, const FontAtlas& font) {
+    for (scene::Label& l : s.labels)
+        l.em_width = font.width(l.text);
+}
+
+std::vector<std::string> wrap(const FontAtlas& font, const std::string& text, float size,
+                              float width) {
+    std::vector<std::string> lines;
+    std::istringstream words(text);
+    std::string word, line;
+    while (words >> word) {
+        const std::string candidate = line.empty() ? word : line + " " + word;
+        if (!line.empty() && font.width(candidate) * size > width) {
+            lines.push_back(line);
+            line = word;
+        } else {
+            line = candidate;
+        }
+    }
+    if (!line.empty())
+        lines.push_back(line);
+    return lines;
 }
 
 } // namespace pplab::render

@@ -15,6 +15,9 @@
 
 namespace pplab::render {
 
+// Pixels a label keeps from the edges of the area it is laid out in.
+inline constexpr float kTextEdgePx = 4.0f;
+
 enum class TextKind : std::uint8_t { Cell, Label, LineLabel, Mover };
 
 struct TextRun {
@@ -25,13 +28,22 @@ struct TextRun {
     scene::Rect rect; // pixels: where the text's box lies
     TextKind kind = TextKind::Label;
     bool chip = false; // moved inside the canvas: drawn on a background of its own
+    int cell = -1;     // a value: the index of its cell in the cells laid out
 };
 
 struct TextArea {
     scene::Camera camera; // world -> pixels of a w x h area
     float width = 0, height = 0;
     float min_px = scene::kMinTextPx; // smaller text is left out
+    scene::Rect clip;  // pixels: the part of the area text may take; empty: all of it
+    scene::Rect names; // pixels: a column left of `clip` for the names of rows that begin
+                       // left of it; empty: such a name is kept at the clip's edge on a chip
 };
+
+// The camera of an area laid out in its own pixels (an overlay: captions, legend).
+scene::Camera pixel_camera(float w, float h);
+// Such an area, w x h pixels, every text kept whatever its size.
+TextArea pixel_area(float w, float h);
 
 // Values of `cells` (as kind, Cell or Mover) and `labels` through `area`.
 std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
@@ -39,8 +51,18 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
                                   std::span<const scene::Label> labels,
                                   TextKind cell_kind = TextKind::Cell);
 
-// The scene's texts (cells and labels; movers apart) on a canvas of w x h pixels.
+// The scene's texts (cells and labels; movers apart) on a canvas of w x h pixels, inside
+// `clip` (pixels; empty: the whole canvas) and the rows' `names` column (see TextArea).
 std::vector<TextRun> scene_text(const FontAtlas& font, const scene::Scene& s,
-                                const scene::Camera& c, float w, float h);
+                                const scene::Camera& c, float w, float h, scene::Rect clip = {},
+                                scene::Rect names = {});
+
+// Measures every label of the scene with the font (Label::em_width), so that the camera frames
+// the room they take exactly.
+void measure_labels(scene::Scene& s, const FontAtlas& font);
+
+// Splits text into lines no wider than `width` (same units as `size`).
+std::vector<std::string> wrap(const FontAtlas& font, const std::string& text, float size,
+                              float width);
 
 } // namespace pplab::render

@@ -11,7 +11,7 @@ namespace detail {
 Grid rounds_grid(const Composer& c, float y, int n, int per_round, float width) {
     const int cols = std::max(1, std::min(n, per_round));
     Grid g = cols * kPitch <= width * 1.001f ? unit_row(0, y, cols) : fitted(0, y, cols, width);
-    g.pitch_y = std::max(g.cell_h + 0.3f, 1.35f * c.label_size); // room for each round's label
+    g.pitch_y = std::max(g.cell_h + 0.3f, 1.35f * c.label_em); // room for each round's label
     return g;
 }
 

@@ -36,7 +36,9 @@ int utf8_length(const std::string& s) {
 constexpr float kEmPerChar = 0.6f; // a little over DejaVu Sans's average advance
 
 Reach reach(const Label& l) {
-    const float tw = kEmPerChar * l.px * static_cast<float>(utf8_length(l.text));
+    const float em =
+        l.em_width > 0 ? l.em_width : kEmPerChar * static_cast<float>(utf8_length(l.text));
+    const float tw = em * l.px;
     Reach r{l.pos.x, l.pos.y, 0, 0, 0.85f * l.px, 0.3f * l.px};
     r.left = l.align == Align::Left ? 0.0f : l.align == Align::Right ? tw : tw / 2;
     r.right = tw - r.left;
@@ -72,7 +74,18 @@ Camera fit_labelled(const Scene& s, const Rect& r, float w, float h, float margi
         return span_at(k, r.x, r.right(), labels, true, nullptr) <= aw &&
                span_at(k, r.y, r.bottom(), labels, false, nullptr) <= ah;
     };
-    float lo = 1e-3f, hi = std::max(max_scale, lo);
+    constexpr float kLeast = 1e-3f;
+    // Labels that leave no room even at the smallest scale (a title wider than the canvas
+    // beside the rows' names) are left to the text layout, which leaves them out: the widest
+    // first, until the rest fit.
+    while (!labels.empty() && !fits(kLeast)) {
+        const auto widest =
+            std::max_element(labels.begin(), labels.end(), [](const Reach& a, const Reach& b) {
+                return a.left + a.right < b.left + b.right;
+            });
+        labels.erase(widest);
+    }
+    float lo = kLeast, hi = std::max(max_scale, lo);
     if (fits(hi)) {
         lo = hi;
     } else {
@@ -96,60 +109,24 @@ float row_label_width(const Scene& s) {
     return widest;
 }
 
-bool covers_anything(const Scene& s, const Camera& c, float w, float h, const Rect& box) {
-    const auto hit = [&](const Rect& world) {
-        const Vec2 a = c.to_screen({world.x, world.y}, w, h);
-        const Rect r{a.x, a.y, world.w * c.scale, world.h * c.scale};
-        return r.x < box.right() && box.x < r.right() && r.y < box.bottom() && box.y < r.bottom();
-    };
-    for (const Cell& cell : s.cells)
-        if ((cell.fill.a > 0 || cell.border_width > 0) && hit(cell.rect))
-            return true;
-    for (const Cell& p : s.panels)
-        if (p.role != CellRole::Panel && hit(p.rect))
-            return true;
-    for (const Label& l : s.labels) {
-        const Reach r = l.px > 0 ? reach(l) : Reach{};
-        const float k = l.px > 0 ? 1.0f : c.scale; // world-sized labels: estimated as cells
-        const Vec2 a = c.to_screen(l.pos, w, h);
-        const float tw = l.px > 0
-                             ? r.left + r.right
-                             : kEmPerChar * l.size * k * static_cast<float>(utf8_length(l.text));
-        const float left = l.px > 0                  ? r.left
-                           : l.align == Align::Left  ? 0.0f
-                           : l.align == Align::Right ? tw
-                                                     : tw / 2;
-        const float up = l.px > 0 ? r.up : 0.85f * l.size * k;
-        const Rect t{a.x - left, a.y - up, tw, up * 1.35f};
-        if (t.x < box.right() && box.x < t.right() && t.y < box.bottom() && box.y < t.bottom())
-            return true;
-    }
-    return false;
-}
-
-Rect free_corner(const Scene& s, const Camera& c, float w, float h, Vec2 size, float margin) {
-    const float x0 = margin, x1 = w - margin - size.x, y0 = margin, y1 = h - margin - size.y;
-    for (const Vec2 at : {Vec2{x0, y1}, Vec2{x1, y1}, Vec2{x1, y0}, Vec2{x0, y0}}) {
-        const Rect box{at.x, at.y, size.x, size.y};
-        if (x1 >= x0 && y1 >= y0 && !covers_anything(s, c, w, h, box))
-            return box;
-    }
-    return {};
-}
-
-Camera follow(const Scene& s, float w, float h, float margin, float closest, float readable) {
+Camera follow(const Scene& s, float w, float h, float margin, float closest, float readable,
+              bool names_beside) {
+    readable /= std::max(s.value_width, 1e-3f); // per value cell, not per world unit
+    closest /= std::max(s.value_width, 1e-3f);
     const Camera all = fit_labelled(s, s.bounds, w, h, margin, closest);
     if (all.scale >= readable)
         return all; // everything can be read: a steady picture while stepping
     const Camera rows = fit_labelled(s, s.focus, w, h, margin, closest);
     if (rows.scale >= readable)
         return rows;
-    // Part of the rows, legible, from the first cell the step touches; the names of the rows
-    // in a column on the left.
+    // Part of the rows, legible, from the first cell the step touches unless that leaves its
+    // own cells out; the names of the rows in a column on the left.
     Camera c;
     c.scale = std::min(readable, closest);
-    const float left = margin + row_label_width(s) + 0.6f * readable;
-    c.center.x = s.detail.x + (w / 2 - left) / c.scale;
+    const float left = margin + (names_beside ? 0.0f : row_label_width(s) + 0.6f * readable);
+    const float view = std::max(w - left - margin, 1.0f) / c.scale; // world units across
+    const float first = std::clamp(s.detail.x, s.written.right() - view, s.written.x);
+    c.center.x = first + (w / 2 - left) / c.scale;
     c.center.y = s.focus.center().y;
     if (s.focus.h * c.scale > h - 2 * margin) // taller than the canvas: the step's own row,
         c.center.y = s.focus.bottom() - (h / 2 - margin) / c.scale; // the lowest, in view

@@ -27,21 +27,17 @@ Camera fit(const Rect& r, float w, float h, float margin, float max_scale = 120.
 Camera fit_labelled(const Scene& s, const Rect& r, float w, float h, float margin, float max_scale);
 
 // The camera that follows a step, never closer than `closest` pixels per unit: the whole
-// scene when its values can be read (cells of at least `readable` pixels); else the rows the
+// scene when its values can be read (cells of Scene::value_width at least `readable`
+// pixels wide); else the rows the
 // step writes and reads, whole, when they can be read; else those rows at `readable` pixels
-// per unit from the first cell the step touches, the rows' names kept beside them: part of
-// the picture, legible, rather than all of it too small to read.
-Camera follow(const Scene& s, float w, float h, float margin, float closest, float readable);
+// per unit from the first cell the step touches (its own cells always in view), the rows'
+// names kept beside them (or, `names_beside`, in a column of their own left of the canvas):
+// part of the picture, legible, rather than all of it too small to read.
+Camera follow(const Scene& s, float w, float h, float margin, float closest, float readable,
+              bool names_beside = false);
 
 // Pixels of the widest row name, as fit_labelled estimates it.
 float row_label_width(const Scene& s);
-
-// Whether a box of the canvas (pixels) would hide a cell, a strip or a label of the scene.
-bool covers_anything(const Scene& s, const Camera& c, float w, float h, const Rect& box);
-
-// A corner of the w x h canvas where a legend of `size` pixels hides nothing (bottom left,
-// bottom right, top right, top left, `margin` from the edges); empty when every corner would.
-Rect free_corner(const Scene& s, const Camera& c, float w, float h, Vec2 size, float margin);
 
 // Zooms by `factor` keeping the world point under screen point `at` where it is.
 Camera zoom_at(const Camera& c, Vec2 at, float factor, float w, float h);

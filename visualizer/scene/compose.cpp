@@ -35,11 +35,10 @@ namespace detail {
 
 namespace {
 
-constexpr float kTextMinPx = 14.0f; // narrower cells show colour, not digits
-constexpr float kLabelPx = 17.0f;   // row labels on screen, before the presenter scale
-constexpr float kMergePx = 2.5f;    // narrower cells merge into one heat-strip quad
+constexpr float kMoverTextPx = 14.0f; // a travelling value narrower than this: no digits
+constexpr float kLabelPx = 17.0f;     // row labels on screen, before the presenter scale
+constexpr float kMergePx = 2.5f;      // narrower cells merge into one heat-strip quad
 constexpr std::size_t kMaxMovers = 700;
-constexpr std::size_t kMaxArrows = 2500;
 
 float smooth(float e0, float e1, float x) {
     const float t = std::clamp((x - e0) / (e1 - e0), 0.0f, 1.0f);
@@ -147,15 +146,21 @@ Composer::Composer(const Model& model, std::size_t frame_, const ViewOptions& o,
     label_size =
         std::clamp(kLabelPx * opt.text_scale / std::max(opt.pixels_per_unit, 1e-3f), 0.42f, 1.7f);
     two_line_labels = label_size <= 0.8f;
+    label_em = world(label_px());
+    label_em_x = label_px() / std::max(opt.pixels_per_unit, 1e-3f);
+}
+
+float Composer::world(float pixels) const {
+    return pixels / std::max(opt.pixels_per_unit * std::max(opt.row_stretch, 1.0f), 1e-3f);
 }
 
 float Composer::label_px(float factor) const {
     return std::max(kLabelPx * factor, kMinTextPx + 1.0f) * opt.text_scale;
 }
 
-When Composer::when(int f) const {
+Progress Composer::progress_of(int f) const {
     const int sf = m.step_of(static_cast<std::size_t>(f));
-    return sf < step ? When::Done : sf == step ? When::Current : When::Future;
+    return sf < step ? Progress::Done : sf == step ? Progress::Current : Progress::Future;
 }
 
 std::vector<int> Composer::frames_of(Step st, int pass, int block_, int warp) const {
@@ -169,7 +174,12 @@ std::vector<int> Composer::frames_of(Step st, int pass, int block_, int warp) co
 }
 
 bool Composer::text_fits(const Grid& g) const {
-    return g.cell_w * opt.pixels_per_unit >= kTextMinPx;
+    // As render::lay_out_text sizes a value (0.42 of the cell's height, three digits within
+    // 86% of its width), at least the legible minimum: otherwise the row shows colour.
+    constexpr float kThreeDigitsEm = 1.65f;
+    const float em =
+        std::min(0.42f * std::min(g.cell_h, 1.6f * g.cell_w), 0.86f * g.cell_w / kThreeDigitsEm);
+    return em * opt.pixels_per_unit >= kMinTextPx * opt.text_scale;
 }
 
 Cell Composer::value_cell(const Rect& rect, float v, const Rgba& fill, CellRole role) const {
@@ -236,6 +246,8 @@ void emit_row(std::vector<Cell>& out, std::vector<Cell> row, const std::vector<f
         }
         if (merged.role != CellRole::Future)
             merged.role = merged.role == CellRole::Written ? CellRole::Written : CellRole::Heat;
+        else // the outline of a step not reached, too thin to draw: a faint band instead
+            merged.fill = with_alpha(pal.future, 0.35f);
         merged.border_width = 0;
         merged.radius = 0;
         out.push_back(std::move(merged));
@@ -245,14 +257,14 @@ void emit_row(std::vector<Cell>& out, std::vector<Cell> row, const std::vector<f
 
 } // namespace
 
-void Composer::place(int f, const Grid& g, const Look& look) {
-    placed_[f] = Placement{g, f, false, false, look};
-    const When w = when(f);
+void Composer::place(int f, const Grid& g, const RowStyle& style) {
+    placed_[f] = Placement{g, f, false, false, style};
+    const Progress w = progress_of(f);
     const Frame& fr = t.frames[static_cast<std::size_t>(f)];
     const std::vector<CellWrite>& writes = m.writes(static_cast<std::size_t>(f));
     const int pred = m.dataflow().predecessor(static_cast<std::size_t>(f));
     const bool landed = anim >= timing::kLand;
-    Shown& sh = shown_[f];
+    CellsPlaced& sh = shown_[f];
     sh.rects.clear();
     std::vector<Cell> row;
     row.reserve(fr.values.size());
@@ -262,14 +274,14 @@ void Composer::place(int f, const Grid& g, const Look& look) {
         const CellWrite& cw = writes[i];
         const bool written = cw.thread >= 0;
         Cell c;
-        if (w == When::Future) {
+        if (w == Progress::Future) {
             c.rect = rect;
             c.fill = with_alpha(pal.background, 0.0f);
             c.border = pal.future;
             c.border_width = 0.035f;
             c.radius = 0.12f * std::min(rect.w, rect.h);
             c.role = CellRole::Future;
-        } else if (w == When::Current && written && !landed) {
+        } else if (w == Progress::Current && written && !landed) {
             // Before the value lands: the slot waits, outlined in the colour of the flow.
             const float before =
                 pred >= 0 ? t.frames[static_cast<std::size_t>(pred)].values[i] : 0.0f;
@@ -279,39 +291,39 @@ void Composer::place(int f, const Grid& g, const Look& look) {
             c.text_color = pal.muted;
             c.border = pal.arrow;
             c.border_width *= 2.0f;
-        } else if (w == When::Current && written) {
+        } else if (w == Progress::Current && written) {
             c = value_cell(rect, fr.values[i], pal.highlight, CellRole::Written);
             legend(pal.highlight, "written by this step");
         } else if (written) {
             c = value_cell(rect, fr.values[i], pal.active, CellRole::Active);
-        } else if (look.in_place) {
+        } else if (style.in_place) {
             c = value_cell(rect, fr.values[i], pal.cell, CellRole::Value);
         } else {
             c = value_cell(rect, fr.values[i], pal.cell, CellRole::Unchanged);
-            if (look.dim_unchanged) {
+            if (style.dim_unchanged) {
                 c.text_color = pal.muted;
                 c.border = pal.future;
             }
         }
-        if (cw.keeps_own && w != When::Future) {
+        if (cw.keeps_own && w != Progress::Future) {
             legend(pal.keeps_own, "lane+offset is outside the warp: the lane adds its own value");
             c.border = pal.keeps_own;
             c.border_width = 0.12f * std::min(rect.w, rect.h);
             if (c.role != CellRole::Read)
                 c.role = CellRole::KeepsOwn;
-            if (w == When::Current && landed)
+            if (w == Progress::Current && landed)
                 c.fill = mix(pal.highlight, pal.keeps_own, 0.45f);
             c.text_color = text_on(c.fill);
         }
-        const bool waiting = w == When::Current && written && !landed;
-        if (w != When::Future && !waiting)
+        const bool waiting = w == Progress::Current && written && !landed;
+        if (w != Progress::Future && !waiting)
             mark_pitfalls(c, fr, static_cast<int>(i), cw);
         c.ref = CellRef{f, static_cast<int>(i)};
         row.push_back(std::move(c));
     }
     const float px = g.cell_w * opt.pixels_per_unit;
     emit_row(s.cells, std::move(row), fr.values, px, text_fits(g), pal, true);
-    if (look.threads && w != When::Future)
+    if (style.threads && w != Progress::Future)
         threads_strip(f, g);
 }
 
@@ -361,20 +373,21 @@ void Composer::mark_never_added(const std::vector<CellRef>& refs) {
     legend(pal.never_added, "never added: the halving loop skips it");
 }
 
-void Composer::place_slot(const std::vector<int>& frames, const Grid& g, const Look& look_) {
-    Look look = look_;
-    look.in_place = true;
+void Composer::place_slot(const std::vector<int>& frames, const Grid& g,
+                          const RowStyle& style_given) {
+    RowStyle style = style_given;
+    style.in_place = true;
     int shown = -1;
     for (const int f : frames)
-        if (when(f) != When::Future)
+        if (progress_of(f) != Progress::Future)
             shown = f;
     if (shown < 0) {
-        place(frames.front(), g, look);
+        place(frames.front(), g, style);
         for (const int f : frames)
             placed_[f] = placed_[frames.front()];
         return;
     }
-    place(shown, g, look);
+    place(shown, g, style);
     Placement p = placed_[shown];
     p.slot = true;
     for (const int f : frames) {
@@ -383,13 +396,13 @@ void Composer::place_slot(const std::vector<int>& frames, const Grid& g, const L
     }
 }
 
-void Composer::place_input(const Grid& g, std::span<const float> values, Tint tint,
+void Composer::place_input(const Grid& g, std::span<const float> values, ColourBy colour_by,
                            int select_first, int select_count) {
     input_.assign(values.begin(), values.end());
-    placed_[CellRef::kInput] = Placement{g, CellRef::kInput, false, false, Look{}};
-    Shown& sh = shown_[CellRef::kInput];
+    placed_[CellRef::kInput] = Placement{g, CellRef::kInput, false, false, RowStyle{}};
+    CellsPlaced& sh = shown_[CellRef::kInput];
     sh.rects.clear();
-    const int B = m.block_size(cur.pass);
+    const int block_dim = m.block_size(cur.pass);
     const int bins = std::max(r.bins, 2);
     std::vector<Cell> row;
     row.reserve(values.size());
@@ -400,32 +413,33 @@ void Composer::place_input(const Grid& g, std::span<const float> values, Tint ti
         Rgba fill = pal.cell;
         const bool selected = select_count > 0 && static_cast<int>(i) >= select_first &&
                               static_cast<int>(i) < select_first + select_count;
-        switch (tint) {
-        case Tint::Plain:
+        switch (colour_by) {
+        case ColourBy::Plain:
             break;
-        case Tint::Thread: {
-            const int thread = static_cast<int>(i % static_cast<std::size_t>(B));
+        case ColourBy::Thread: {
+            const int thread = static_cast<int>(i % static_cast<std::size_t>(block_dim));
             fill = viridis(0.15f + 0.85f * static_cast<float>(thread) /
-                                       static_cast<float>(std::max(B - 1, 1)));
+                                       static_cast<float>(std::max(block_dim - 1, 1)));
             break;
         }
-        case Tint::Bin:
+        case ColourBy::Bin:
             fill = viridis(values[i] / static_cast<float>(bins - 1));
             break;
-        case Tint::Block: {
-            const auto b = static_cast<int>(i / static_cast<std::size_t>(B));
+        case ColourBy::Block: {
+            const auto b = static_cast<int>(i / static_cast<std::size_t>(block_dim));
             fill = b % 2 == 0 ? pal.cell : mix(pal.cell, pal.panel_border, 0.55f);
             break;
         }
         }
         Cell c = value_cell(rect, values[i], fill, CellRole::Value);
-        if (tint == Tint::Thread && select_count > 0) {
+        if (colour_by == ColourBy::Thread && select_count > 0) {
             // Only the selected block's elements matter here: the others fade.
-            const auto b = static_cast<int>((i / static_cast<std::size_t>(B)) %
+            const auto b = static_cast<int>((i / static_cast<std::size_t>(block_dim)) %
                                             static_cast<std::size_t>(m.grid(cur.pass)));
             if (b != block)
                 c.fill = mix(c.fill, pal.background, 0.72f);
-        } else if (tint != Tint::Plain && !selected && select_count > 0 && tint != Tint::Bin) {
+        } else if (colour_by != ColourBy::Plain && !selected && select_count > 0 &&
+                   colour_by != ColourBy::Bin) {
             c.fill = mix(c.fill, pal.background, 0.35f);
         }
         c.text_color = text_on(c.fill);
@@ -433,7 +447,7 @@ void Composer::place_input(const Grid& g, std::span<const float> values, Tint ti
         row.push_back(std::move(c));
     }
     emit_row(s.cells, std::move(row), input_, g.cell_w * opt.pixels_per_unit, text, pal,
-             tint == Tint::Plain || tint == Tint::Block);
+             colour_by == ColourBy::Plain || colour_by == ColourBy::Block);
     // The selected block's slice, in every round when the strip wraps into grid-stride rounds.
     const int total = static_cast<int>(values.size());
     for (int first = select_first; select_count > 0 && first < total; first += g.cols) {
@@ -453,30 +467,29 @@ void Composer::place_bars(const std::vector<int>& frames, const Grid& g, float h
                           bool by_bin) {
     int shown = -1;
     for (const int f : frames)
-        if (when(f) != When::Future)
+        if (progress_of(f) != Progress::Future)
             shown = f;
-    const bool current = shown >= 0 && when(shown) == When::Current;
+    const bool current = shown >= 0 && progress_of(shown) == Progress::Current;
     const int pred = shown >= 0 ? m.dataflow().predecessor(static_cast<std::size_t>(shown)) : -1;
     const float grow = current ? smooth(timing::kTravelStart, timing::kLand, anim) : 1.0f;
-    const int K =
+    const int bin_count =
         static_cast<int>(t.frames[static_cast<std::size_t>(frames.front())].values.size());
     const auto count = [&](int f, int bin) {
         return f < 0 ? 0.0f
                      : t.frames[static_cast<std::size_t>(f)].values[static_cast<std::size_t>(bin)];
     };
-    Placement p{g, shown, true, true, Look{}};
+    Placement p{g, shown, true, true, RowStyle{}};
     p.grid.cell_h = height;
     for (const int f : frames)
         placed_[f] = p;
     std::vector<Rect> tops; // where arrows land: each bar's top
     const float bw = g.cell_w;
-    const bool text = text_fits(g);
     Cell base; // the axis the bars stand on
-    base.rect = {g.x - 0.1f, g.y + height, g.span(0, K).w + 0.2f, 0.05f};
+    base.rect = {g.x - 0.1f, g.y + height, g.span(0, bin_count).w + 0.2f, 0.05f};
     base.fill = pal.muted;
     base.role = CellRole::Panel;
     s.panels.push_back(base);
-    for (int b = 0; b < K; ++b) {
+    for (int b = 0; b < bin_count; ++b) {
         const Rect slot = {g.rect(b).x, g.y, bw, height};
         Cell c;
         c.ref = CellRef{shown >= 0 ? shown : frames.front(), b};
@@ -498,22 +511,13 @@ void Composer::place_bars(const std::vector<int>& frames, const Grid& g, float h
             m.writes(static_cast<std::size_t>(shown))[static_cast<std::size_t>(b)].thread >= 0;
         c.rect = {slot.x, slot.bottom() - h, bw, h};
         tops.push_back({slot.x, c.rect.y - 0.05f, bw, 0.05f});
-        c.fill = by_bin ? viridis(static_cast<float>(b) / static_cast<float>(std::max(K - 1, 1)))
-                        : pal.active;
+        c.fill =
+            by_bin ? viridis(static_cast<float>(b) / static_cast<float>(std::max(bin_count - 1, 1)))
+                   : pal.active;
         // A bar that received atomics in this step wears the highlight.
         c.border = landing ? pal.highlight : with_alpha(pal.cell_border, 0.0f);
         c.border_width = landing ? std::min(0.16f, bw * 0.22f) : 0.0f;
         c.role = landing ? CellRole::Written : CellRole::Bar;
-        if (text && now > 0) { // the count above its bar
-            Label l;
-            l.text = cell_text(std::round(now));
-            l.size = std::min(0.85f * label_size, bw * 0.6f);
-            l.pos = {slot.center().x, c.rect.y - 0.15f};
-            l.align = Align::Center;
-            l.color = landing ? pal.text : pal.muted;
-            l.max_width = bw * 1.1f;
-            s.labels.push_back(l);
-        }
         s.cells.push_back(std::move(c));
     }
     for (const int f : frames)
@@ -522,14 +526,14 @@ void Composer::place_bars(const std::vector<int>& frames, const Grid& g, float h
 
 void Composer::threads_strip(int f, const Grid& g) {
     const Frame& fr = t.frames[static_cast<std::size_t>(f)];
-    const int B = m.block_size(fr.pass);
-    std::vector<char> active(static_cast<std::size_t>(B), 0);
+    const int block_dim = m.block_size(fr.pass);
+    std::vector<char> active(static_cast<std::size_t>(block_dim), 0);
     for (const CellWrite& w : m.writes(static_cast<std::size_t>(f)))
-        if (w.thread >= 0 && w.thread < B)
+        if (w.thread >= 0 && w.thread < block_dim)
             active[static_cast<std::size_t>(w.thread)] = 1;
-    const int warps = (B + kWarpSize - 1) / kWarpSize;
+    const int warps = (block_dim + kWarpSize - 1) / kWarpSize;
     std::vector<char> warp_active(static_cast<std::size_t>(warps), 0);
-    for (int th = 0; th < B; ++th)
+    for (int th = 0; th < block_dim; ++th)
         warp_active[static_cast<std::size_t>(th / kWarpSize)] |=
             active[static_cast<std::size_t>(th)];
     legend(pal.arrow, "thread that works at that level");
@@ -538,7 +542,7 @@ void Composer::threads_strip(int f, const Grid& g) {
     const float h = 0.2f;
     const float y = g.y - 0.32f;
     const bool merge = g.cell_w * opt.pixels_per_unit < kMergePx;
-    for (int th = 0; th < B && th < g.cols; ++th) {
+    for (int th = 0; th < block_dim && th < g.cols; ++th) {
         const Rect cell = g.rect(th - g.offset);
         Cell c;
         c.rect = {cell.x, y, merge ? g.pitch_x : cell.w, h};
@@ -564,7 +568,7 @@ void Composer::row_label(const Grid& g, const std::string& text, const std::stri
         return;
     }
     Label l;
-    l.pos = {g.x - 0.6f * label_size, cy + (sub.empty() ? 0.35f : -0.05f) * label_size};
+    l.pos = {g.x - 0.6f * label_em_x, cy + (sub.empty() ? 0.35f : -0.05f) * label_em};
     l.text = text;
     l.size = label_size;
     l.px = label_px();
@@ -578,7 +582,7 @@ void Composer::row_label(const Grid& g, const std::string& text, const std::stri
         d.size = label_size * 0.78f;
         d.px = label_px(0.78f);
         d.color = pal.muted;
-        d.pos.y = cy + 0.95f * label_size;
+        d.pos.y = cy + 0.95f * label_em;
         s.labels.push_back(d);
     }
 }
@@ -617,7 +621,7 @@ void Composer::barrier(float y, float x0, float x1, const std::string& text) {
     a.dashed = true;
     s.arrows.push_back(a);
     if (!repeat) {
-        note({x1 + 0.4f, y + 0.25f * label_size}, text, pal.barrier, Align::Left, 0.72f);
+        note({x1 + 0.4f, y + 0.25f * label_em}, text, pal.barrier, Align::Left, 0.72f);
         s.labels.back().kind = LabelKind::Line;
     }
 }
@@ -659,7 +663,7 @@ void Composer::box(const Rect& rc) {
 }
 
 void Composer::alias_input(const std::vector<int>& frames) {
-    Shown& sh = shown_[CellRef::kInput];
+    CellsPlaced& sh = shown_[CellRef::kInput];
     sh.rects.clear();
     input_.clear();
     for (const int f : frames) {
@@ -735,7 +739,7 @@ Rgba Composer::arrow_color(int f, int cell, std::size_t source, const CellWrite&
 
 void Composer::connect(int f, bool current) {
     const std::vector<CellWrite>& writes = m.writes(static_cast<std::size_t>(f));
-    const Shown& dst = shown_.at(f);
+    const CellsPlaced& dst = shown_.at(f);
     const float grow = current ? smooth(0.0f, timing::kArrowsGrown, anim) : 1.0f;
     const float travel = smooth(timing::kTravelStart, timing::kLand, anim);
     const bool moving = current && anim > timing::kTravelStart * 0.5f && anim < timing::kLand;
@@ -743,8 +747,9 @@ void Composer::connect(int f, bool current) {
     for (const CellWrite& w : writes)
         total += w.thread >= 0 ? w.from.size() : 0;
     // Thin the flow where it would be a solid sheet: every k-th arrow still shows the pattern.
-    const std::size_t every = std::max<std::size_t>(1, (total + kMaxArrows - 1) / kMaxArrows);
-    const std::size_t every_mover = std::max<std::size_t>(1, (total + kMaxMovers - 1) / kMaxMovers);
+    const std::size_t every = std::max<std::size_t>(1, (total + max_arrows - 1) / max_arrows);
+    const std::size_t movers = std::min(kMaxMovers, max_arrows);
+    const std::size_t every_mover = std::max<std::size_t>(1, (total + movers - 1) / movers);
     std::size_t k = 0;
     for (std::size_t c = 0; c < writes.size(); ++c) {
         const CellWrite& w = writes[c];
@@ -780,7 +785,7 @@ void Composer::connect(int f, bool current) {
                 mv.border = col;
                 mv.border_width = 0.06f * mh;
                 mv.radius = 0.3f * mh;
-                if (mw * opt.pixels_per_unit >= kTextMinPx) {
+                if (mw * opt.pixels_per_unit >= kMoverTextPx * opt.text_scale) {
                     mv.text = cell_text(value(src));
                     mv.text_color = text_on(mv.fill);
                     mv.text_size = 0.42f * mh / 0.7f;
@@ -796,10 +801,10 @@ Scene Composer::finish() {
     for (const auto& [f, p] : placed_) {
         if (f < 0 || p.shown != f)
             continue;
-        const When w = when(f);
-        if (w == When::Current)
+        const Progress w = progress_of(f);
+        if (w == Progress::Current)
             connect(f, true);
-        else if (w == When::Done && opt.past_arrows && p.look.past_flow && !p.slot)
+        else if (w == Progress::Done && opt.past_arrows && p.style.past_flow && !p.slot)
             connect(f, false);
     }
     Rect bounds;
@@ -817,18 +822,23 @@ Scene Composer::finish() {
         bounds = unite(bounds, Rect{x, l.pos.y - l.size, w, l.size * 1.25f});
     }
     s.bounds = inflate(bounds, 0.6f, 0.6f);
-    // Focus: the rows of the step being shown and of every frame it reads; detail: the
-    // cells themselves.
-    Rect rows, cells;
+    // Focus: the rows of the step being shown and of every frame it reads (every cell drawn for
+    // them: a chart's bars and its counts); detail: the cells themselves.
+    std::map<int, Rect> drawn; // by frame
+    for (const Cell& c : s.cells)
+        if (c.ref && c.ref->frame >= 0)
+            drawn[c.ref->frame] = unite(drawn[c.ref->frame], c.rect);
+    Rect rows, cells, written;
     if (const auto it = shown_.find(static_cast<int>(frame)); it != shown_.end()) {
         const auto& writes = m.writes(frame);
-        std::vector<int> sources;
+        std::vector<int> sources = {static_cast<int>(frame)};
         for (const Rect& rc : it->second.rects)
             rows = unite(rows, rc);
         for (std::size_t c = 0; c < it->second.rects.size() && c < writes.size(); ++c) {
             if (writes[c].thread < 0)
                 continue;
             cells = unite(cells, it->second.rects[c]);
+            written = unite(written, it->second.rects[c]);
             for (const CellRef& ref : writes[c].from) {
                 if (const Rect* rc = where(ref))
                     cells = unite(cells, *rc);
@@ -836,15 +846,41 @@ Scene Composer::finish() {
                     sources.push_back(ref.frame);
             }
         }
-        for (const int f : sources)
+        for (const int f : sources) {
             if (const auto src = shown_.find(f); src != shown_.end())
                 for (const Rect& rc : src->second.rects)
                     rows = unite(rows, rc);
+            if (const auto d = drawn.find(f); d != drawn.end())
+                rows = unite(rows, d->second);
+        }
     }
     const float pad = 1.5f * label_size;
     s.focus = rows.empty() ? s.bounds : inflate(rows, pad, pad);
     s.detail = cells.empty() ? s.focus : inflate(cells, pad, pad);
+    s.written = written.empty() ? s.detail : inflate(written, pad, pad);
+    stretch_rows(std::max(opt.row_stretch, 1.0f));
     return std::move(s);
+}
+
+void Composer::stretch_rows(float by) {
+    s.row_stretch = by;
+    if (by == 1.0f)
+        return;
+    const auto rect = [by](Rect& box) {
+        box.y *= by;
+        box.h *= by;
+    };
+    for (std::vector<Cell>* layer : {&s.panels, &s.cells, &s.movers})
+        for (Cell& c : *layer)
+            rect(c.rect);
+    for (Arrow& a : s.arrows) {
+        a.from.y *= by;
+        a.to.y *= by;
+    }
+    for (Label& l : s.labels)
+        l.pos.y *= by;
+    for (Rect* box : {&s.bounds, &s.focus, &s.detail, &s.written})
+        rect(*box);
 }
 
 } // namespace detail

@@ -39,22 +39,22 @@ Grid fitted(float x, float y, int cols, float width, float cell_h = kCell);
 // One unit per cell, 32-lane groups set apart when `warps`.
 Grid unit_row(float x, float y, int cols, bool warps = false);
 
-enum class When { Done, Current, Future };
+enum class Progress { Done, Current, Future };
 
 // How a strip of values is coloured.
-enum class Tint {
+enum class ColourBy {
     Plain,  // neutral cells: the value is the point
     Thread, // by the thread of the block that reads the element (grid-stride pattern)
     Bin,    // by histogram bin (the value is a bin number)
     Block,  // by block: alternate shades, the selected block outlined
 };
 
-struct Look {
+struct RowStyle {
     bool dim_unchanged = false; // values no thread will read again (the tree's right half)
     bool threads = false;       // a strip above the row: which of the block's threads worked
     bool past_flow = true;      // keep this frame's arrows, faint, once its step is past
     bool in_place = false;      // a slot: cells the step left alone are simply values
-    Tint tint = Tint::Plain;
+    ColourBy colour_by = ColourBy::Plain;
 };
 
 class Composer {
@@ -75,12 +75,21 @@ public:
     // while the cells grow and shrink with the zoom; a sub-label gets its own line when small.
     float label_size = 0.45f;
     bool two_line_labels = true;
+    // A row label's em in world units at this zoom, however far out: labels keep their size
+    // in pixels, so what is placed above or below a text (a second line, a title over a row)
+    // is offset by this (`label_em_x`: beside it). The row stretch included.
+    float label_em = 0.45f;
+    float label_em_x = 0.45f;
+    // World units (vertically, the row stretch included) for `pixels` on screen at this zoom.
+    float world(float pixels) const;
+    // Arrows drawn into one frame at most: past it every k-th shows the pattern.
+    std::size_t max_arrows = 2500;
     // A label's em height in pixels: the row labels' size times `factor`, never under the
     // smallest legible text.
     float label_px(float factor = 1.0f) const;
     Scene s;
 
-    When when(int f) const;
+    Progress progress_of(int f) const;
     int find(Step st, int pass, int level, int block_, int warp = -1) const {
         return m.dataflow().find(st, pass, level, block_, warp);
     }
@@ -88,17 +97,18 @@ public:
     std::vector<int> frames_of(Step st, int pass, int block_, int warp = -1) const;
 
     // A frame's values as cells on `g` (a new row of the picture).
-    void place(int f, const Grid& g, const Look& look = {});
+    void place(int f, const Grid& g, const RowStyle& style = {});
     // One row updated in place by several frames (grid-stride rounds, running sums, bins):
     // shows the latest of `frames` reached; ghost cells before the first.
-    void place_slot(const std::vector<int>& frames, const Grid& g, const Look& look = {});
+    void place_slot(const std::vector<int>& frames, const Grid& g, const RowStyle& style = {});
     // An input array (frame kInput of the pass being shown).
-    void place_input(const Grid& g, std::span<const float> values, Tint tint, int select_first = -1,
-                     int select_count = 0);
+    void place_input(const Grid& g, std::span<const float> values, ColourBy colour_by,
+                     int select_first = -1, int select_count = 0);
     // Frame kInput of the pass shown is cell 0 of each of `frames`, already placed (a later
     // pass reads the block totals of the one before).
     void alias_input(const std::vector<int>& frames);
-    // Histogram bars for the latest of `frames` reached, `height` units for `max` counts.
+    // Histogram bars for the latest of `frames` reached, `height` units for `max` counts; the
+    // step's arrows land on their tops.
     void place_bars(const std::vector<int>& frames, const Grid& g, float height, float max,
                     bool by_bin);
 
@@ -131,13 +141,15 @@ private:
         int shown = -1; // the frame whose values the cells show (slots: the latest reached)
         bool slot = false;
         bool bars = false;
-        Look look;
+        RowStyle style;
     };
-    struct Shown {
+    struct CellsPlaced {
         std::vector<Rect> rects; // where each cell landed (bars: the full slot)
     };
 
     void connect(int f, bool current);
+    // ViewOptions::row_stretch applied to everything composed.
+    void stretch_rows(float by);
     Rgba arrow_color(int f, int cell, std::size_t source, const CellWrite& w, bool current) const;
     void threads_strip(int f, const Grid& g);
     // The pitfalls' marks on a settled cell: race, undefined, hazard, lanes not taking part.
@@ -146,7 +158,7 @@ private:
     bool text_fits(const Grid& g) const;
 
     std::map<int, Placement> placed_;
-    std::map<int, Shown> shown_;
+    std::map<int, CellsPlaced> shown_;
     std::vector<float> input_;
     std::string last_barrier_;
 };

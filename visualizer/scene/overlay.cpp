@@ -79,6 +79,7 @@ void mark_answers(Scene& s, const std::vector<AnswerRow>& rows, const Palette& p
         const Rect around = inflate(marked, 0.8f, 0.8f);
         s.focus = unite(s.focus, around);
         s.detail = unite(s.detail, around);
+        s.written = unite(s.written, around);
         s.bounds = unite(s.bounds, around);
     }
 }

@@ -110,6 +110,7 @@ struct Label {
     // size while the cells grow and shrink); `size` then only spaced the picture.
     float px = 0;
     LabelKind kind = LabelKind::Note;
+    float em_width = 0; // the text's width in ems once measured with the font; 0: estimated
 };
 
 // A colour's meaning, drawn by the canvas in screen space (a corner of the view), so that it
@@ -121,9 +122,10 @@ struct LegendItem {
 };
 
 struct Scene {
-    Rect bounds; // everything, for "fit"
-    Rect focus;  // the rows the current step writes and reads, for "follow"
-    Rect detail; // within them, the cells it writes and reads (for rows too wide to read)
+    Rect bounds;  // everything, for "fit"
+    Rect focus;   // the rows the current step writes and reads, for "follow"
+    Rect detail;  // within them, the cells it writes and reads (for rows too wide to read)
+    Rect written; // within those, the cells it writes: a camera showing part keeps them
     Rgba background;
     std::vector<Cell> panels; // group boxes and bands, drawn first
     std::vector<Arrow> arrows;
@@ -133,6 +135,10 @@ struct Scene {
     std::string caption;      // the chapter's words for the step
     std::vector<LegendItem> legend;
     float text_scale = 1; // the presenter scale it was built for: no text under 11 px times it
+    // The width of the cells whose values the step is about (world units): a camera reads
+    // them at its legible number of pixels per cell (histogram bars are wider than one unit).
+    float value_width = 1;
+    float row_stretch = 1; // ViewOptions::row_stretch it was built with
 };
 
 // The smallest text drawn, in pixels at presenter scale 100%: anything smaller is left out

@@ -17,6 +17,10 @@ struct ViewOptions {
     float pixels_per_unit = 40.0f;
     bool past_arrows = true; // earlier steps' data flow, faint
     float text_scale = 1.0f; // presenter scale: labels this many times their normal size
+    // Every y coordinate multiplied by this once the view is composed: a scene zoomed far out
+    // (Fit all of a block of 1024) keeps its rows as far apart as their names need, each row a
+    // band of colour rather than a hairline.
+    float row_stretch = 1.0f;
 };
 
 // Phases of the transition into a step, as fractions of its duration.

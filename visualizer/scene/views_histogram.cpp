@@ -1,4 +1,9 @@
 // The histograms of §8.8: global atomics, a private histogram per block, one per warp.
+//
+// A chart is the bars of the latest of its frames reached, the arrows of the step landing on
+// their tops; under its axis, out of the arrows' way, a table: the bin numbers, the counts
+// (the trace's values, lit when the step writes them, colour when too narrow to read: hover
+// shows them) and the atomics that queued on each bin.
 #include "views.hpp"
 
 #include "pplab/plan.hpp"
@@ -9,6 +14,9 @@ namespace pplab::scene::detail {
 
 namespace {
 
+// Arrows from the elements into their bins: enough to show the pattern, not a solid sheet.
+constexpr std::size_t kHistogramArrows = 400;
+
 float max_of(const Model& m, const std::vector<int>& frames) {
     float mx = 0;
     for (const int f : frames)
@@ -17,33 +25,50 @@ float max_of(const Model& m, const std::vector<int>& frames) {
     return mx;
 }
 
-// Bin numbers under a chart's axis, when there is room to read them.
-void bin_numbers(Composer& c, const Grid& g, float y) {
-    const int K = g.cols;
-    const float px = g.pitch_x * c.opt.pixels_per_unit;
+// The rows under a chart's axis, in world units at the current zoom: tall enough for their
+// text at its size in pixels.
+struct Table {
+    float bins_baseline = 0; // the bin numbers
+    float counts = 0;        // top of the counts' row
+    float contention = 0;    // top of the atomics' row
+    float row_h = 0;         // height of a row of cells
+    float bottom = 0;
+};
+
+Table table_under(const Composer& c, float axis, bool contention) {
+    const float s = c.opt.text_scale;
+    const float bin_px = c.label_px(0.7f);
+    Table t;
+    t.row_h = c.world(30.0f * s);
+    t.bins_baseline = axis + c.world(4.0f * s + 0.8f * bin_px);
+    t.counts = axis + c.world(8.0f * s + 1.1f * bin_px);
+    t.contention = t.counts + t.row_h + c.world(12.0f * s); // room for two-line names
+    t.bottom = contention ? t.contention + t.row_h : t.counts + t.row_h;
+    return t;
+}
+
+// Bin numbers under a chart's axis, every bin or every few when they are narrow.
+void bin_numbers(Composer& c, const Grid& g, float baseline) {
+    const float px = g.pitch_x * c.opt.pixels_per_unit / c.opt.text_scale;
     const int every = px >= 22 ? 1 : px >= 11 ? 2 : px >= 5 ? 8 : 32;
-    for (int b = 0; b < K; b += every)
-        c.note({g.rect(b).center().x, y + 0.75f * c.label_size}, std::to_string(b), c.pal.muted,
-               Align::Center, 0.6f);
+    for (int b = 0; b < g.cols; b += every)
+        c.note({g.rect(b).center().x, baseline}, std::to_string(b), c.pal.muted, Align::Center,
+               0.7f);
 }
 
 // Atomics per bin in the accumulate step a chart shows: the contention privatisation spreads.
-float contention_row(Composer& c, const std::vector<int>& frames, const Grid& bars, float y,
-                     bool label = true) {
+void contention_row(Composer& c, const std::vector<int>& frames, Grid g, bool label) {
     int shown = -1;
     for (const int f : frames)
-        if (c.when(f) != When::Future &&
+        if (c.progress_of(f) != Progress::Future &&
             c.t.frames[static_cast<std::size_t>(f)].step == Step::HistAccumulate)
             shown = f;
-    const int K = bars.cols;
-    Grid g = bars;
-    g.y = y;
-    g.cell_h = std::max(0.8f, 1.1f * c.label_size);
-    std::vector<int> atomics(static_cast<std::size_t>(K), 0);
+    const int bins = g.cols;
+    std::vector<int> atomics(static_cast<std::size_t>(bins), 0);
     int busiest = 0;
     if (shown >= 0) {
         const auto& w = c.m.writes(static_cast<std::size_t>(shown));
-        for (int b = 0; b < K; ++b) {
+        for (int b = 0; b < bins; ++b) {
             atomics[static_cast<std::size_t>(b)] = w[static_cast<std::size_t>(b)].atomics;
             busiest = std::max(busiest, atomics[static_cast<std::size_t>(b)]);
         }
@@ -65,123 +90,140 @@ float contention_row(Composer& c, const std::vector<int>& frames, const Grid& ba
                         ? "atomics per bin, round " +
                               std::to_string(c.t.frames[static_cast<std::size_t>(shown)].level)
                         : "atomics per bin");
-    return y + g.cell_h;
 }
 
 struct Chart {
-    Grid grid;
-    float height = 0;
+    std::string name, sub; // the bars' row name ("s_hist[]", "shared, block 0")
+    bool names = true;     // the rows' names (only the first chart of a row of charts)
+    bool contention = false;
+    float max = 0; // the count a full-height bar stands for
 };
 
-// A bar chart of `bins` bars over `width` world units at (x, y).
-Chart chart_at(float x, float y, int bins, float width, float height) {
-    Chart ch;
-    ch.grid = fitted(x, y, bins, width);
-    ch.height = height;
-    return ch;
+// Bars of `frames` over `width` at (x, y), `height` tall, with the table under them. Returns
+// the y below it.
+float chart(Composer& c, const std::vector<int>& frames, float x, float y, float width,
+            float height, const Chart& ch) {
+    const int bins = c.r.bins;
+    const Grid bars = fitted(x, y, bins, width);
+    c.s.value_width =
+        c.s.value_width == 1.0f ? bars.cell_w : std::min(c.s.value_width, bars.cell_w);
+    const Table t = table_under(c, y + height, ch.contention);
+    Grid counts = bars;
+    counts.y = t.counts;
+    counts.cell_h = t.row_h;
+    // The counts first, as a row of the trace's values; the bars then take the arrows.
+    c.place_slot(frames, counts);
+    c.place_bars(frames, bars, height, ch.max, true);
+    bin_numbers(c, bars, t.bins_baseline);
+    if (ch.names) {
+        Grid middle = bars;
+        middle.y = y + height / 2 - 0.5f;
+        c.row_label(middle, ch.name, ch.sub);
+        c.row_label(counts, "count", "per bin");
+    }
+    if (ch.contention) {
+        Grid atomics = counts;
+        atomics.y = t.contention;
+        contention_row(c, frames, atomics, ch.names);
+    }
+    return t.bottom;
 }
 
-void chart_label(Composer& c, const Chart& ch, const std::string& text, const std::string& sub) {
-    Grid at = ch.grid;
-    at.y = ch.grid.y + ch.height / 2 - 0.5f;
-    c.row_label(at, text, sub);
+// The input as grid-stride rounds, coloured by bin; returns the y below it.
+float data_rows(Composer& c, float width, bool global) {
+    const int block_size = c.m.block_size(0), grid = c.m.grid(0), n = c.r.n();
+    const int rounds = grid_stride_rounds(n, grid, block_size);
+    const Grid in = rounds_grid(c, 0, n, grid * block_size, width);
+    c.title(0, -0.55f * c.label_em,
+            "data[]: n = " + std::to_string(n) + " in " + std::to_string(rounds) +
+                (rounds == 1 ? " round" : " rounds") + " of " + std::to_string(grid) + " × " +
+                std::to_string(block_size) + " threads; colour = bin",
+            1.0f);
+    c.place_input(in, c.r.input, ColourBy::Bin, global ? -1 : c.block * block_size,
+                  global ? 0 : block_size);
+    for (int round = 0; round < rounds; ++round) {
+        Grid rg = in;
+        rg.y = static_cast<float>(round) * in.pitch_y;
+        c.row_label(rg, "round " + std::to_string(round + 1));
+    }
+    return static_cast<float>(rounds) * in.pitch_y;
+}
+
+// histogramPerWarp: one chart per warp, side by side in rows of at most four, each titled
+// under its table; then their merge. Returns the y below the merge.
+float per_warp_charts(Composer& c, float y, float width, float bar_h) {
+    const int warps = c.m.block_size(0) / kWarpSize, b = c.block;
+    const int per_row = std::min(warps, 4);
+    const float gap = 2.0f;
+    const float cw = (width - gap * static_cast<float>(per_row - 1)) / static_cast<float>(per_row);
+    const float wh = std::max(bar_h * 0.6f, 3.5f);
+    float mx = 0;
+    for (int w = 0; w < warps; ++w)
+        mx = std::max(mx, max_of(c.m, c.frames_of(Step::HistAccumulate, 0, b, w)));
+    const float title_px = c.label_px(0.8f);
+    const float block_h = table_under(c, wh, true).bottom + c.world(10.0f * c.opt.text_scale) +
+                          c.world(1.4f * title_px) + 1.0f;
+    for (int w = 0; w < warps; ++w) {
+        const float x = static_cast<float>(w % per_row) * (cw + gap);
+        const float top = y + static_cast<float>(w / per_row) * block_h;
+        std::vector<int> frames = c.frames_of(Step::HistZero, 0, b, w);
+        for (const int f : c.frames_of(Step::HistAccumulate, 0, b, w))
+            frames.push_back(f);
+        const float below = chart(c, frames, x, top, cw, wh,
+                                  {"private", "one per warp", w % per_row == 0, true, mx});
+        c.note({x, below + c.world(6.0f * c.opt.text_scale) + c.world(0.85f * title_px)},
+               "warp " + std::to_string(w) + ": its own s_hist", c.pal.muted, Align::Left, 0.8f);
+    }
+    y += static_cast<float>((warps + per_row - 1) / per_row) * block_h + 1.5f;
+    c.barrier(y - 1.2f, 0, width, "__syncthreads()");
+    const int merge = c.find(Step::HistMerge, 0, 0, b);
+    const float below =
+        chart(c, {merge}, 0, y, width, bar_h,
+              {"merged", "block " + std::to_string(b), true, false, max_of(c.m, {merge})});
+    return below + 3.2f;
 }
 
 } // namespace
 
 void view_histogram(Composer& c) {
     const Model& m = c.m;
-    const int B = m.block_size(0), G = m.grid(0), K = c.r.bins, b = c.block;
-    const int warps = B / kWarpSize;
+    const int block_size = m.block_size(0), grid = m.grid(0), b = c.block;
     const bool global = c.r.algorithm == Algorithm::HistGlobal;
-    const bool per_warp = c.r.algorithm == Algorithm::HistPerWarp;
-    const int n = c.r.n();
-    const float W = std::clamp(static_cast<float>(G * B) * kPitch, 24 * kPitch, 64 * kPitch);
-    const float bar_h = std::clamp(W * 0.16f, 4.0f, 11.0f);
-    const float under = 1.2f * c.label_size + 0.3f; // bin numbers under an axis
+    const float width =
+        std::clamp(static_cast<float>(grid * block_size) * kPitch, 24 * kPitch, 64 * kPitch);
+    // Bars about 180 pixels tall at whatever zoom: a legible close-up does not make towers.
+    const float bar_h = std::clamp(c.world(180.0f * c.opt.text_scale), 0.5f, 11.0f);
+    c.max_arrows = kHistogramArrows;
 
-    const int rounds = grid_stride_rounds(n, G, B);
-    Grid in = rounds_grid(c, 0, n, G * B, W);
-    c.title(0, -0.55f * c.label_size,
-            "data[]: n = " + std::to_string(n) + " in " + std::to_string(rounds) +
-                (rounds == 1 ? " round" : " rounds") + " of " + std::to_string(G) + " × " +
-                std::to_string(B) + " threads; colour = bin",
-            1.0f);
-    c.place_input(in, c.r.input, Tint::Bin, global ? -1 : b * B, global ? 0 : B);
-    for (int round = 0; round < rounds; ++round) {
-        Grid rg = in;
-        rg.y = static_cast<float>(round) * in.pitch_y;
-        c.row_label(rg, "round " + std::to_string(round + 1));
-    }
-    float y = static_cast<float>(rounds) * in.pitch_y + 3.5f;
-
+    float y = data_rows(c, width, global) + 3.5f;
     if (global) {
         const std::vector<int> frames = c.frames_of(Step::HistAccumulate, 0, -1);
-        const Chart ch = chart_at(0, y, K, W, bar_h);
-        c.place_bars(frames, ch.grid, bar_h, max_of(m, frames), true);
-        chart_label(c, ch, "g_hist[]", "global atomics");
-        bin_numbers(c, ch.grid, y + bar_h);
-        contention_row(c, frames, ch.grid, y + bar_h + under);
+        chart(c, frames, 0, y, width, bar_h,
+              {"g_hist[]", "global atomics", true, true, max_of(m, frames)});
         return;
     }
-
-    if (per_warp) {
-        // One chart per warp, side by side in rows of at most four.
-        const int per_row = std::min(warps, 4);
-        const float gap = 2.0f;
-        const float cw = (W - gap * static_cast<float>(per_row - 1)) / static_cast<float>(per_row);
-        const float wh = std::max(bar_h * 0.6f, 3.5f);
-        float mx = 0;
-        for (int w = 0; w < warps; ++w)
-            mx = std::max(mx, max_of(m, c.frames_of(Step::HistAccumulate, 0, b, w)));
-        const float block_h =
-            wh + under + std::max(0.8f, 1.1f * c.label_size) + 2.2f + c.label_size;
-        for (int w = 0; w < warps; ++w) {
-            const float x = static_cast<float>(w % per_row) * (cw + gap);
-            const float top = y + static_cast<float>(w / per_row) * block_h;
-            std::vector<int> frames = c.frames_of(Step::HistZero, 0, b, w);
-            for (const int f : c.frames_of(Step::HistAccumulate, 0, b, w))
-                frames.push_back(f);
-            const Chart ch = chart_at(x, top, K, cw, wh);
-            c.place_bars(frames, ch.grid, wh, mx, true);
-            c.note({x, top - 1.1f * c.label_size}, "warp " + std::to_string(w) + ": its own s_hist",
-                   c.pal.muted, Align::Left, 0.8f);
-            if (w % per_row == 0)
-                chart_label(c, ch, "private", "one per warp");
-            bin_numbers(c, ch.grid, top + wh);
-            contention_row(c, frames, ch.grid, top + wh + under, w % per_row == 0);
-        }
-        y += static_cast<float>((warps + per_row - 1) / per_row) * block_h + 1.0f;
-        c.barrier(y - 1.2f, 0, W, "__syncthreads()");
-        const int merge = c.find(Step::HistMerge, 0, 0, b);
-        const Chart ch = chart_at(0, y, K, W, bar_h);
-        c.place_bars({merge}, ch.grid, bar_h, max_of(m, {merge}), true);
-        chart_label(c, ch, "merged", "block " + std::to_string(b));
-        bin_numbers(c, ch.grid, y + bar_h);
-        y += bar_h + under + 3.0f;
+    if (c.r.algorithm == Algorithm::HistPerWarp) {
+        y = per_warp_charts(c, y, width, bar_h);
     } else {
         std::vector<int> frames = c.frames_of(Step::HistZero, 0, b);
         for (const int f : c.frames_of(Step::HistAccumulate, 0, b))
             frames.push_back(f);
         std::vector<int> finals; // every block's full private histogram: one scale for all
-        for (int bb = 0; bb < G; ++bb)
+        for (int bb = 0; bb < grid; ++bb)
             if (const auto acc = c.frames_of(Step::HistAccumulate, 0, bb); !acc.empty())
                 finals.push_back(acc.back());
-        const Chart ch = chart_at(0, y, K, W, bar_h);
-        c.place_bars(frames, ch.grid, bar_h, max_of(m, finals), true);
-        chart_label(c, ch, "s_hist[]", "shared, block " + std::to_string(b));
-        bin_numbers(c, ch.grid, y + bar_h);
-        y = contention_row(c, frames, ch.grid, y + bar_h + under) + 3.2f;
-        c.barrier(y - 1.4f, 0, W, "__syncthreads()");
+        y = chart(
+                c, frames, 0, y, width, bar_h,
+                {"s_hist[]", "shared, block " + std::to_string(b), true, true, max_of(m, finals)}) +
+            3.2f;
+        c.barrier(y - 1.4f, 0, width, "__syncthreads()");
     }
     std::vector<int> folds; // one per block, in block order: the global bins after each
-    for (int bb = 0; bb < G; ++bb)
+    for (int bb = 0; bb < grid; ++bb)
         folds.push_back(c.find(Step::HistFold, 0, 0, bb));
-    const Chart ch = chart_at(0, y, K, W, bar_h);
-    c.place_bars(folds, ch.grid, bar_h, max_of(m, {folds.back()}), true);
-    chart_label(c, ch, "g_hist[]",
-                c.r.options.skip_empty ? "fold, empty bins skipped" : "fold, every bin");
-    bin_numbers(c, ch.grid, y + bar_h);
+    chart(c, folds, 0, y, width, bar_h,
+          {"g_hist[]", c.r.options.skip_empty ? "fold, empty bins skipped" : "fold, every bin",
+           true, false, max_of(m, {folds.back()})});
 }
 
 } // namespace pplab::scene::detail

@@ -29,7 +29,7 @@ float input_strip(Composer& c, float y, float width, int block_size, bool funnel
     Grid g = n * kPitch <= width * 1.001f ? unit_row(0, y, n) : fitted(0, y, n, width);
     const int first = c.block * block_size;
     const int count = std::max(0, std::min(block_size, n - first));
-    c.place_input(g, in, Tint::Block, first, count);
+    c.place_input(g, in, ColourBy::Block, first, count);
     c.row_label(g, "in[]", "n = " + std::to_string(n));
     if (funnel_to_row && count > 0) {
         Grid r = row;
@@ -43,17 +43,17 @@ float input_strip(Composer& c, float y, float width, int block_size, bool funnel
 // The grid-stride input, one row per round, each element coloured by the thread that reads it.
 float rounds_strip(Composer& c, float y, float width, const std::string& what) {
     const int p = c.cur.pass;
-    const int B = c.m.block_size(p), G = c.m.grid(p);
+    const int block_dim = c.m.block_size(p), grid_dim = c.m.grid(p);
     const std::vector<float> in = pass_input(c.m, p);
     const int n = static_cast<int>(in.size());
-    const int rounds = grid_stride_rounds(n, G, B);
-    Grid g = rounds_grid(c, y, n, G * B, width);
-    c.title(0, y - 0.55f * c.label_size,
+    const int rounds = grid_stride_rounds(n, grid_dim, block_dim);
+    Grid g = rounds_grid(c, y, n, grid_dim * block_dim, width);
+    c.title(0, y - 0.55f * c.label_em,
             what + ": n = " + std::to_string(n) + ", read in " + std::to_string(rounds) +
-                (rounds == 1 ? " round" : " rounds") + " of " + std::to_string(G) + " × " +
-                std::to_string(B) + " threads; colour = the reading thread",
+                (rounds == 1 ? " round" : " rounds") + " of " + std::to_string(grid_dim) + " × " +
+                std::to_string(block_dim) + " threads; colour = the reading thread",
             1.0f);
-    c.place_input(g, in, Tint::Thread, c.block * B, B);
+    c.place_input(g, in, ColourBy::Thread, c.block * block_dim, block_dim);
     for (int round = 0; round < rounds; ++round) {
         Grid rg = g;
         rg.y = y + static_cast<float>(round) * g.pitch_y;
@@ -64,12 +64,13 @@ float rounds_strip(Composer& c, float y, float width, const std::string& what) {
 
 // Out[] of a pass: each block's total, in block order.
 float totals_row(Composer& c, float y, float width, int pass, const std::string& sub) {
-    const int G = c.m.grid(pass);
-    Grid g = G * kPitch <= width * 1.001f ? unit_row(0, y, G) : fitted(0, y, G, width);
-    for (int b = 0; b < G; ++b) {
+    const int grid_dim = c.m.grid(pass);
+    Grid g = grid_dim * kPitch <= width * 1.001f ? unit_row(0, y, grid_dim)
+                                                 : fitted(0, y, grid_dim, width);
+    for (int b = 0; b < grid_dim; ++b) {
         Grid one = g;
         one.offset = b;
-        c.place(c.find(Step::BlockTotal, pass, 0, b), one, Look{.past_flow = b == c.block});
+        c.place(c.find(Step::BlockTotal, pass, 0, b), one, RowStyle{.past_flow = b == c.block});
     }
     c.row_label(g, "out[]", sub);
     return y + g.cell_h + kRowGap;
@@ -101,7 +102,7 @@ void never_added(Composer& c, float y) {
     if (load < 0 || total < 0)
         return;
     const std::set<std::pair<int, int>> seen = reaching(c, total);
-    const int B = c.m.block_size(0);
+    const int block_dim = c.m.block_size(0);
     std::vector<int> chain = {load};
     for (int level = 0;; ++level) {
         const int f = c.find(Step::TreeLevel, 0, level, c.block);
@@ -124,28 +125,28 @@ void never_added(Composer& c, float y) {
     std::string slots;
     double right = 0;
     const std::vector<float>& loaded = c.t.frames[static_cast<std::size_t>(load)].values;
-    for (int k = 0; k < B; ++k) {
+    for (int k = 0; k < block_dim; ++k) {
         right += static_cast<double>(loaded[static_cast<std::size_t>(k)]);
         if (seen.count({load, k}))
             continue;
         slots += (slots.empty() ? "s[" : ", s[") + std::to_string(k) + "]";
-        const int element = c.block * B + k;
+        const int element = c.block * block_dim + k;
         if (element < c.r.n())
             lost.push_back({CellRef::kInput, element});
     }
     if (slots.empty())
         return;
     for (const int f : chain)
-        for (int k = 0; k < B; ++k) {
+        for (int k = 0; k < block_dim; ++k) {
             const CellRef o = origin(f, k);
             if (!seen.count({o.frame, o.cell}))
                 lost.push_back({f, k});
         }
     c.mark_never_added(lost);
     const float got = c.t.frames[static_cast<std::size_t>(total)].values.at(0);
-    c.note({0, y + 0.9f * c.label_size}, slots + " never added", c.pal.never_added, Align::Left,
+    c.note({0, y + 0.9f * c.label_em}, slots + " never added", c.pal.never_added, Align::Left,
            0.95f);
-    c.note({0, y + 2.1f * c.label_size},
+    c.note({0, y + 2.1f * c.label_em},
            "out[" + std::to_string(c.block) + "] = " + cell_text(got) + ", not " +
                cell_text(static_cast<float>(right)),
            c.pal.never_added, Align::Left, 0.95f);
@@ -154,10 +155,10 @@ void never_added(Composer& c, float y) {
 } // namespace
 
 void view_naive(Composer& c) {
-    const int n = c.r.n(), B = c.m.block_size(0);
+    const int n = c.r.n(), block_dim = c.m.block_size(0);
     const float width = std::min(n, 48) * kPitch;
     Grid in = n * kPitch <= width * 1.001f ? unit_row(0, 0, n) : fitted(0, 0, n, width);
-    c.place_input(in, c.r.input, Tint::Plain);
+    c.place_input(in, c.r.input, ColourBy::Plain);
     c.row_label(in, "in[]", "n = " + std::to_string(n));
     Grid sums = in;
     sums.y = in.cell_h + kRowGap;
@@ -166,7 +167,7 @@ void view_naive(Composer& c) {
         for (int i = 0; i < n; ++i) {
             Grid one = sums;
             one.offset = i;
-            c.place(i, one, Look{.past_flow = n <= 64});
+            c.place(i, one, RowStyle{.past_flow = n <= 64});
         }
     } else {
         // Too many to place one by one: the sums reached so far as a strip, the step itself placed.
@@ -184,69 +185,71 @@ void view_naive(Composer& c) {
             }
     }
     c.row_label(sums, "sum", "after each addition");
-    Grid threads = B * kPitch <= width * 1.001f ? unit_row(0, 0, B) : fitted(0, 0, B, width);
+    Grid threads = block_dim * kPitch <= width * 1.001f ? unit_row(0, 0, block_dim)
+                                                        : fitted(0, 0, block_dim, width);
     threads.y = sums.y + sums.cell_h + kRowGap;
     threads.cell_h = 0.45f;
-    std::vector<Rgba> fills(static_cast<std::size_t>(B), c.pal.idle_warp);
+    std::vector<Rgba> fills(static_cast<std::size_t>(block_dim), c.pal.idle_warp);
     fills[0] = c.pal.arrow;
     c.strip(threads, fills, {}, CellRole::IdleWarp);
     c.row_label(threads, "threads",
-                B > 1 ? "1 works, " + std::to_string(B - 1) + " idle" : "1 works");
+                block_dim > 1 ? "1 works, " + std::to_string(block_dim - 1) + " idle" : "1 works");
 }
 
 void view_tree(Composer& c) {
-    const int B = c.m.block_size(0), b = c.block, L = log2i(B);
+    const int block_dim = c.m.block_size(0), b = c.block, tree_levels = log2i(block_dim);
     const bool coarse = c.r.algorithm == Algorithm::ReduceCoarsened;
-    Grid row = unit_row(0, 0, B, B > kWarpSize);
-    const float W = row.width();
+    Grid row = unit_row(0, 0, block_dim, block_dim > kWarpSize);
+    const float view_width = row.width();
     float y = 0;
     if (coarse) {
-        y = rounds_strip(c, y, W, "in[]");
+        y = rounds_strip(c, y, view_width, "in[]");
         Grid reg = row;
         reg.y = y;
-        c.place_slot(c.frames_of(Step::Accumulate, 0, b), reg, Look{.past_flow = false});
+        c.place_slot(c.frames_of(Step::Accumulate, 0, b), reg, RowStyle{.past_flow = false});
         c.row_label(reg, "sum", "registers");
         y += kRowPitch;
     } else {
-        y = input_strip(c, y, W, B, true, row);
+        y = input_strip(c, y, view_width, block_dim, true, row);
     }
     // Row 0 is the load; row k + 1 is tree level k (levels count from 0, as in the chapter).
-    for (int row_index = 0; row_index <= L; ++row_index) {
+    for (int row_index = 0; row_index <= tree_levels; ++row_index) {
         const bool loaded = row_index == 0;
         const int level = row_index - 1;
         const int f = loaded ? c.find(Step::Load, 0, 0, b) : c.find(Step::TreeLevel, 0, level, b);
         Grid g = row;
         g.y = y;
         if (!loaded)
-            c.barrier(y - 0.95f, 0, W, "__syncthreads()");
-        c.place(f, g,
-                Look{.dim_unchanged = !loaded, .threads = !loaded, .past_flow = !loaded || coarse});
+            c.barrier(y - 0.95f, 0, view_width, "__syncthreads()");
+        c.place(
+            f, g,
+            RowStyle{.dim_unchanged = !loaded, .threads = !loaded, .past_flow = !loaded || coarse});
         if (loaded)
             c.row_label(g, coarse ? "s[t] = sum" : "s[] load", "block " + std::to_string(b));
         else
             c.row_label(g, "level " + std::to_string(level),
-                        "stride " + std::to_string(B >> (level + 1)));
+                        "stride " + std::to_string(block_dim >> (level + 1)));
         y += kRowPitch;
     }
-    const float below = totals_row(c, y, W, 0, "block totals");
+    const float below = totals_row(c, y, view_width, 0, "block totals");
     if (c.r.options.pitfall == Pitfall::NonPowerOfTwo)
         never_added(c, below - kRowGap);
 }
 
 void view_shuffle(Composer& c) {
-    const int B = c.m.block_size(0), warps = B / kWarpSize, b = c.block;
-    const float W = warp_x(warps - 1) + kWarpSize * kPitch - (kPitch - kCell);
-    Grid lanes = unit_row(0, 0, B, true);
-    float y = input_strip(c, 0, W, B, true, lanes);
+    const int block_dim = c.m.block_size(0), warps = block_dim / kWarpSize, b = c.block;
+    const float view_width = warp_x(warps - 1) + kWarpSize * kPitch - (kPitch - kCell);
+    Grid lanes = unit_row(0, 0, block_dim, true);
+    float y = input_strip(c, 0, view_width, block_dim, true, lanes);
     for (int w = 0; w < warps; ++w) {
         Grid g = unit_row(warp_x(w), y, kWarpSize);
-        c.note({g.x, y - 0.5f * c.label_size}, "warp " + std::to_string(w), c.pal.muted,
-               Align::Left, 0.8f);
+        c.note({g.x, y - 0.5f * c.label_em}, "warp " + std::to_string(w), c.pal.muted, Align::Left,
+               0.8f);
         for (int level = 0; level <= 5; ++level) {
             g.y = y + static_cast<float>(level) * kRowPitch;
             const int f =
                 level == 0 ? c.find(Step::Load, 0, 0, b, w) : c.find(Step::Shuffle, 0, level, b, w);
-            c.place(f, g, Look{.past_flow = level > 0});
+            c.place(f, g, RowStyle{.past_flow = level > 0});
             if (w == 0)
                 c.row_label(g, level == 0 ? "val" : "shuffle " + std::to_string(level),
                             level == 0 ? "in[i] per lane"
@@ -254,25 +257,26 @@ void view_shuffle(Composer& c) {
         }
     }
     const float last = y + 5 * kRowPitch;
-    c.note({0, last + kCell + 0.9f * c.label_size},
+    c.note({0, last + kCell + 0.9f * c.label_em},
            "lane 0 of each warp holds the warp's total; no barrier, no shared memory", c.pal.muted,
            Align::Left, 0.85f);
 }
 
 void view_full(Composer& c) {
-    const int p = c.cur.pass, B = c.m.block_size(p), G = c.m.grid(p), warps = B / kWarpSize,
-              b = c.block;
-    const float W =
+    const int p = c.cur.pass, block_dim = c.m.block_size(p), grid_dim = c.m.grid(p),
+              warps = block_dim / kWarpSize, b = c.block;
+    const float view_width =
         std::max(warp_x(warps - 1) + kWarpSize * kPitch - (kPitch - kCell), 24 * kPitch);
-    float y = rounds_strip(c, 0, W, p == 0 ? "in[]" : "Second pass: the first pass's block totals");
-    Grid reg = unit_row(0, y, B, true);
-    c.place_slot(c.frames_of(Step::Accumulate, p, b), reg, Look{.past_flow = false});
+    float y = rounds_strip(c, 0, view_width,
+                           p == 0 ? "in[]" : "Second pass: the first pass's block totals");
+    Grid reg = unit_row(0, y, block_dim, true);
+    c.place_slot(c.frames_of(Step::Accumulate, p, b), reg, RowStyle{.past_flow = false});
     c.row_label(reg, "sum", "registers, block " + std::to_string(b));
     y += kRowPitch + 0.5f;
     for (int w = 0; w < warps; ++w) {
         Grid g = unit_row(warp_x(w), y, kWarpSize);
-        c.note({g.x, y - 0.45f * c.label_size}, "warp " + std::to_string(w), c.pal.muted,
-               Align::Left, 0.8f);
+        c.note({g.x, y - 0.45f * c.label_em}, "warp " + std::to_string(w), c.pal.muted, Align::Left,
+               0.8f);
         for (int level = 1; level <= 5; ++level) {
             g.y = y + static_cast<float>(level - 1) * kRowPitch;
             c.place(c.find(Step::Shuffle, p, level, b, w), g);
@@ -288,7 +292,7 @@ void view_full(Composer& c) {
     const bool race = c.r.options.pitfall == Pitfall::EveryLaneWrites;
     c.row_label(slots, "s[WARPS]", race ? "every lane writes" : "lane 0 of each warp");
     if (race) // Exercise 2: what comes out of the race, never an invented number
-        c.note({slots.rect(0).right() + 0.8f, y + 0.5f + 0.3f * c.label_size},
+        c.note({slots.rect(0).right() + 0.8f, y + 0.5f + 0.3f * c.label_em},
                c.t.backend == "cpu"
                    ? "32 writes race for each slot; one wins, the code does not say which: "
                      "? = one of the 32 lane sums"
@@ -296,30 +300,31 @@ void view_full(Composer& c) {
                      "another run may keep another",
                c.pal.race, Align::Left, 0.85f);
     y += kCell + 0.75f;
-    c.barrier(y, 0, W, "__syncthreads(): the only barrier");
+    c.barrier(y, 0, view_width, "__syncthreads(): the only barrier");
     y += 0.7f;
     for (int level = 0; level <= 5; ++level) {
         Grid g = unit_row(0, y, kWarpSize);
-        c.place(c.find(Step::FinalShuffle, p, level, b), g, Look{.past_flow = level > 0});
+        c.place(c.find(Step::FinalShuffle, p, level, b), g, RowStyle{.past_flow = level > 0});
         c.row_label(g, level == 0 ? "first warp" : "shuffle " + std::to_string(level),
                     level == 0 ? "v = s[lane] or 0"
                                : "offset " + std::to_string(kWarpSize >> level));
         y += kRowPitch;
     }
-    y = totals_row(c, y, W, p, G > 1 ? "block totals" : "the sum");
+    y = totals_row(c, y, view_width, p, grid_dim > 1 ? "block totals" : "the sum");
     if (p == 0 && c.m.passes() > 1)
-        c.note({0, y - kRowGap + 0.9f * c.label_size},
-               "a second launch of the same kernel reduces these " + std::to_string(G) + " totals",
+        c.note({0, y - kRowGap + 0.9f * c.label_em},
+               "a second launch of the same kernel reduces these " + std::to_string(grid_dim) +
+                   " totals",
                c.pal.muted, Align::Left, 0.85f);
 }
 
 void view_atomic(Composer& c) {
-    const int B = c.m.block_size(0), G = c.m.grid(0);
+    const int block_dim = c.m.block_size(0), grid_dim = c.m.grid(0);
     const float pitch = 1.7f;
-    const float W = std::max(G * pitch, 16 * kPitch);
-    Grid row = unit_row(0, 0, B);
-    float y = input_strip(c, 0, W, B, false, row);
-    y = totals_row(c, y, W, 0, "each block reduced as reduceFull does");
+    const float view_width = std::max(grid_dim * pitch, 16 * kPitch);
+    Grid row = unit_row(0, 0, block_dim);
+    float y = input_strip(c, 0, view_width, block_dim, false, row);
+    y = totals_row(c, y, view_width, 0, "each block reduced as reduceFull does");
     y += 0.6f;
     // The arrivals, in order: each frame's block is the block whose atomicAdd landed.
     int k = 0;
@@ -332,8 +337,8 @@ void view_atomic(Composer& c) {
         g.y = y;
         g.pitch_y = kCell + 1.1f;
         c.place(static_cast<int>(f), g);
-        const bool known = c.when(static_cast<int>(f)) != When::Future;
-        c.note({g.x + 0.5f, y - 0.35f * c.label_size},
+        const bool known = c.progress_of(static_cast<int>(f)) != Progress::Future;
+        c.note({g.x + 0.5f, y - 0.35f * c.label_em},
                known ? "block " + std::to_string(fr.block) : "?", c.pal.muted, Align::Center, 0.7f);
     }
     Grid top;

@@ -17,8 +17,8 @@ int log2i(int x) {
 
 // scanBlock's rows for one block of one launch, from y; returns the y below them.
 float blelloch_chain(Composer& c, int pass, int block, float y, const Grid& row) {
-    const int B = c.m.block_size(pass), L = log2i(B);
-    const float W = row.width();
+    const int block_dim = c.m.block_size(pass), tree_levels = log2i(block_dim);
+    const float view_width = row.width();
     const auto put = [&](int f, const std::string& label, const std::string& sub, bool threads,
                          const char* barrier_before) {
         if (f < 0)
@@ -26,38 +26,38 @@ float blelloch_chain(Composer& c, int pass, int block, float y, const Grid& row)
         Grid g = row;
         g.y = y;
         if (barrier_before)
-            c.barrier(y - 0.95f, row.x, row.x + W, barrier_before);
-        c.place(f, g, Look{.threads = threads, .past_flow = threads});
+            c.barrier(y - 0.95f, row.x, row.x + view_width, barrier_before);
+        c.place(f, g, RowStyle{.threads = threads, .past_flow = threads});
         c.row_label(g, label, sub);
         y += kRowPitch;
     };
     put(c.find(Step::Load, pass, 0, block), "s[] load", "block " + std::to_string(block), false,
         nullptr);
-    for (int level = 0; level < L; ++level)
+    for (int level = 0; level < tree_levels; ++level)
         put(c.find(Step::Upsweep, pass, level, block), "upsweep " + std::to_string(level),
             "stride " + std::to_string(1 << level), true, "__syncthreads()");
     put(c.find(Step::ClearRoot, pass, 0, block), "clear root",
-        "s[" + std::to_string(B - 1) + "] = 0", true, nullptr);
-    for (int level = 0; level < L; ++level)
+        "s[" + std::to_string(block_dim - 1) + "] = 0", true, nullptr);
+    for (int level = 0; level < tree_levels; ++level)
         put(c.find(Step::Downsweep, pass, level, block), "downsweep " + std::to_string(level),
-            "stride " + std::to_string(B >> (level + 1)), true, "__syncthreads()");
-    if (L > 0) {
+            "stride " + std::to_string(block_dim >> (level + 1)), true, "__syncthreads()");
+    if (tree_levels > 0) {
         c.legend(c.pal.carry, "carry: the old s[t], passed down");
         c.legend(c.pal.left_sum, "left sum s[t−stride], added on the right");
     }
     const int shift = c.find(Step::InclusiveShift, pass, 0, block);
     const char* final_barrier = "__syncthreads(): the final barrier";
-    if (c.r.options.pitfall == Pitfall::NoFinalSync && L > 0) {
+    if (c.r.options.pitfall == Pitfall::NoFinalSync && tree_levels > 0) {
         // The pitfall: where the final barrier belongs, nothing; the reads after it race.
-        c.note({row.x, y - 0.95f + 0.3f * c.label_size},
+        c.note({row.x, y - 0.95f + 0.3f * c.label_em},
                "no __syncthreads() here: the reads that follow are not ordered after the writes",
                c.pal.hazard, Align::Left, 0.8f);
         final_barrier = nullptr;
     }
     if (shift >= 0) {
         put(shift, "inclusive", "s[t] = s[t+1]", false, final_barrier);
-    } else if (final_barrier && L > 0) {
-        c.barrier(y - 0.95f, row.x, row.x + W, final_barrier);
+    } else if (final_barrier && tree_levels > 0) {
+        c.barrier(y - 0.95f, row.x, row.x + view_width, final_barrier);
     }
     return y;
 }
@@ -65,19 +65,19 @@ float blelloch_chain(Composer& c, int pass, int block, float y, const Grid& row)
 } // namespace
 
 void view_blelloch(Composer& c) {
-    const int B = c.m.block_size(0), n = c.r.n();
-    Grid row = unit_row(0, 0, B, B > kWarpSize);
-    Grid in = unit_row(0, 0, n, B > kWarpSize);
-    c.place_input(in, c.r.input, Tint::Plain);
+    const int block_dim = c.m.block_size(0), n = c.r.n();
+    Grid row = unit_row(0, 0, block_dim, block_dim > kWarpSize);
+    Grid in = unit_row(0, 0, n, block_dim > kWarpSize);
+    c.place_input(in, c.r.input, ColourBy::Plain);
     c.row_label(in, "in[]", "n = " + std::to_string(n));
     blelloch_chain(c, 0, 0, kRowPitch, row);
 }
 
 void view_multiblock(Composer& c) {
-    const int n = c.r.n(), B = c.r.block;
-    const std::vector<ScanLevel> levels = scan_levels(n, B);
-    Grid row = unit_row(0, 0, B, B > kWarpSize);
-    const float W = std::max(row.width() + 8.0f, std::min(n, 64) * kPitch);
+    const int n = c.r.n(), block_dim = c.r.block;
+    const std::vector<ScanLevel> levels = scan_levels(n, block_dim);
+    Grid row = unit_row(0, 0, block_dim, block_dim > kWarpSize);
+    const float view_width = std::max(row.width() + 8.0f, std::min(n, 64) * kPitch);
     // Which level's block the detail shows: the launch being traced, or level 0 while carries
     // flow back.
     std::size_t detail_level = 0;
@@ -88,19 +88,20 @@ void view_multiblock(Composer& c) {
     const int detail_block = c.block;
 
     float y = 0;
-    Grid in = n * kPitch <= W * 1.001f ? unit_row(0, y, n) : fitted(0, y, n, W);
-    in.group = B;
+    Grid in = n * kPitch <= view_width * 1.001f ? unit_row(0, y, n) : fitted(0, y, n, view_width);
+    in.group = block_dim;
     in.group_gap = in.pitch_x < kPitch ? 0.0f : 0.4f;
-    const int first = detail_level == 0 ? detail_block * B : 0;
-    c.place_input(in, c.r.input, Tint::Block, detail_level == 0 ? first : -1,
-                  detail_level == 0 ? std::max(0, std::min(B, n - first)) : 0);
-    c.row_label(in, "in[]", "n = " + std::to_string(n) + ", blocks of " + std::to_string(B));
+    const int first = detail_level == 0 ? detail_block * block_dim : 0;
+    c.place_input(in, c.r.input, ColourBy::Block, detail_level == 0 ? first : -1,
+                  detail_level == 0 ? std::max(0, std::min(block_dim, n - first)) : 0);
+    c.row_label(in, "in[]",
+                "n = " + std::to_string(n) + ", blocks of " + std::to_string(block_dim));
     y += in.cell_h + 2.8f;
     // The detail sits under the array it scans: in[] for level 0, else the totals of the
     // level above. Its rows are reserved here and placed once the totals they read are.
-    const int L = log2i(B);
+    const int tree_levels = log2i(block_dim);
     const bool inclusive0 = c.r.options.inclusive;
-    const int detail_rows = 2 * L + 2 + ((inclusive0 && detail_level == 0) ? 1 : 0);
+    const int detail_rows = 2 * tree_levels + 2 + ((inclusive0 && detail_level == 0) ? 1 : 0);
     const float detail_h = static_cast<float>(detail_rows) * kRowPitch + 0.8f;
     float detail_y = y;
     if (detail_level == 0)
@@ -110,15 +111,15 @@ void view_multiblock(Composer& c) {
     std::vector<std::vector<int>> totals(levels.size());
     for (std::size_t k = 0; k + 1 < levels.size(); ++k) {
         const ScanLevel& lv = levels[k];
-        Grid g =
-            lv.grid * kPitch <= W * 1.001f ? unit_row(0, y, lv.grid) : fitted(0, y, lv.grid, W);
-        g.group = B;
+        Grid g = lv.grid * kPitch <= view_width * 1.001f ? unit_row(0, y, lv.grid)
+                                                         : fitted(0, y, lv.grid, view_width);
+        g.group = block_dim;
         g.group_gap = g.pitch_x < kPitch ? 0.0f : 0.4f;
         for (int b = 0; b < lv.grid; ++b) {
             Grid one = g;
             one.offset = b;
             const int f = c.find(Step::BlockTotal, lv.scan_pass, 0, b);
-            c.place(f, one, Look{.past_flow = k == detail_level && b == detail_block});
+            c.place(f, one, RowStyle{.past_flow = k == detail_level && b == detail_block});
             totals[k].push_back(f);
         }
         c.row_label(g, "totals[]", "level " + std::to_string(k + 1) + ": one per block");
@@ -145,9 +146,9 @@ void view_multiblock(Composer& c) {
         if (lv.grid == 1) {
             if (k == detail_level)
                 continue; // already in the detail rows
-            const int f = c.find(Step::Downsweep, lv.scan_pass, L - 1, 0);
-            Grid g = unit_row(0, y, B, B > kWarpSize);
-            c.place(f, g, Look{.past_flow = false});
+            const int f = c.find(Step::Downsweep, lv.scan_pass, tree_levels - 1, 0);
+            Grid g = unit_row(0, y, block_dim, block_dim > kWarpSize);
+            c.place(f, g, RowStyle{.past_flow = false});
             c.row_label(g, "carries", "level " + std::to_string(k) + ": scan of the totals");
             y += kRowPitch;
         }
@@ -155,15 +156,16 @@ void view_multiblock(Composer& c) {
     for (std::size_t k = levels.size() - 1; k-- > 0;) {
         const ScanLevel& lv = levels[k];
         const int count = lv.n;
-        Grid g = count * kPitch <= W * 1.001f ? unit_row(0, y, lv.grid * B)
-                                              : fitted(0, y, lv.grid * B, W);
-        g.group = B;
+        Grid g = count * kPitch <= view_width * 1.001f
+                     ? unit_row(0, y, lv.grid * block_dim)
+                     : fitted(0, y, lv.grid * block_dim, view_width);
+        g.group = block_dim;
         g.group_gap = g.pitch_x < kPitch ? 0.0f : 0.4f;
         for (int b = 0; b < lv.grid; ++b) {
             Grid part = g;
-            part.offset = b * B;
+            part.offset = b * block_dim;
             c.place(c.find(Step::AddCarries, lv.carry_pass, 0, b), part,
-                    Look{.past_flow = b == c.block});
+                    RowStyle{.past_flow = b == c.block});
         }
         c.row_label(g, k == 0 ? "out[]" : "carries",
                     k == 0 ? "block scan + carries[block]"
@@ -173,20 +175,20 @@ void view_multiblock(Composer& c) {
 }
 
 void view_hillis_steele(Composer& c) {
-    const int B = c.m.block_size(0), n = c.r.n(), L = log2i(B);
-    Grid row = unit_row(0, 0, B, B > kWarpSize);
-    Grid in = unit_row(0, 0, n, B > kWarpSize);
-    c.place_input(in, c.r.input, Tint::Plain);
+    const int block_dim = c.m.block_size(0), n = c.r.n(), tree_levels = log2i(block_dim);
+    Grid row = unit_row(0, 0, block_dim, block_dim > kWarpSize);
+    Grid in = unit_row(0, 0, n, block_dim > kWarpSize);
+    c.place_input(in, c.r.input, ColourBy::Plain);
     c.row_label(in, "in[]", "n = " + std::to_string(n));
     float y = kRowPitch;
-    for (int level = 0; level <= L; ++level) {
+    for (int level = 0; level <= tree_levels; ++level) {
         Grid g = row;
         g.y = y;
         const int f =
             level == 0 ? c.find(Step::Load, 0, 0, 0) : c.find(Step::HillisSteele, 0, level, 0);
         if (level > 0)
             c.barrier(y - 0.95f, 0, row.width(), "2 × __syncthreads()");
-        c.place(f, g, Look{.threads = level > 0});
+        c.place(f, g, RowStyle{.threads = level > 0});
         c.row_label(g, level == 0 ? "s[] load" : "step " + std::to_string(level),
                     level == 0 ? "" : "offset " + std::to_string(1 << (level - 1)));
         y += kRowPitch;

@@ -1,0 +1,478 @@
+#include "canvas_layout.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pplab::render {
+
+namespace {
+
+using scene::Rect;
+
+bool overlaps(const Rect& a, const Rect& b) {
+    return a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom();
+}
+
+bool inside(const Rect& a, const Rect& b) {
+    return a.x >= b.x && a.right() <= b.right() && a.y >= b.y && a.bottom() <= b.bottom();
+}
+
+Rect intersect(const Rect& a, const Rect& b) {
+    const float x = std::max(a.x, b.x), y = std::max(a.y, b.y);
+    return {x, y, std::min(a.right(), b.right()) - x, std::min(a.bottom(), b.bottom()) - y};
+}
+
+Rect on_screen(const scene::Camera& c, const Rect& world, float w, float h) {
+    const scene::Vec2 a = c.to_screen({world.x, world.y}, w, h);
+    return {a.x, a.y, world.w * c.scale, world.h * c.scale};
+}
+
+// What a box over the canvas could hide: cells and bars with something drawn, the threads'
+// strips. Group boxes and bands behind the picture do not count.
+bool shows_something(const scene::Cell& c) {
+    return c.role != scene::CellRole::Panel && (c.fill.a > 0 || c.border_width > 0);
+}
+
+// The camera for `picture` (canvas pixels) of a canvas of r.width x r.height; `names_beside`:
+// the rows' names have a column of their own left of it.
+scene::Camera aim(const scene::Scene& s, const CanvasRequest& r, const Rect& picture,
+                  bool names_beside = false) {
+    if (r.framing == Framing::Free)
+        return r.camera;
+    const float margin = kCanvasMarginPx * r.scale;
+    scene::Camera c = scene::follow(s, picture.w, picture.h, margin, kClosestPx * r.scale,
+                                    kReadablePx * r.scale, names_beside);
+    if (r.framing == Framing::Fit) {
+        // The whole scene; never smaller than the follow view when that shows it whole.
+        const scene::Camera fit =
+            scene::fit_labelled(s, s.bounds, picture.w, picture.h, margin, kClosestPx * r.scale);
+        const Rect whole = on_screen(c, s.bounds, picture.w, picture.h);
+        if (fit.scale >= c.scale || !inside(whole, {0, 0, picture.w, picture.h}))
+            c = fit;
+    }
+    return moved(c, {picture.x, picture.y}, picture.w, picture.h, r.width, r.height);
+}
+
+// A row the picture's top or bottom edge would cut in half (its cells, or its name below them)
+// is left out whole: the edge moves to the gap between rows, by at most a third of the picture.
+Rect without_cut_rows(const scene::Scene& s, const scene::Camera& c, const CanvasRequest& r,
+                      Rect picture) {
+    constexpr float kGapPx = 2.0f;
+    std::vector<Rect> boxes; // the cells' and the strips' on screen, beside the picture or in it
+    for (const std::vector<scene::Cell>* layer : {&s.cells, &s.panels})
+        for (const scene::Cell& cell : *layer)
+            if (shows_something(cell)) {
+                const Rect box = on_screen(c, cell.rect, r.width, r.height);
+                if (box.x < picture.right() && box.right() > picture.x)
+                    boxes.push_back(box);
+            }
+    float top = picture.y, bottom = picture.bottom();
+    for (const Rect& box : boxes) {
+        if (box.y < picture.bottom() && box.bottom() > picture.bottom() && box.y > picture.y)
+            bottom = std::min(bottom, box.y - kGapPx);
+        if (box.y < picture.y && box.bottom() > picture.y && box.bottom() < picture.bottom())
+            top = std::max(top, box.bottom() + kGapPx);
+    }
+    // A row's name reaching past the bottom edge (or into the margin text keeps from it)
+    // takes its row along.
+    for (const scene::Label& l : s.labels) {
+        if (l.kind != scene::LabelKind::Row || l.px <= 0)
+            continue;
+        const float y = c.to_screen(l.pos, r.width, r.height).y;
+        if (y - 0.8f * l.px >= bottom || y + 0.25f * l.px + kTextEdgePx <= bottom)
+            continue;
+        float row_top = y - 0.8f * l.px;
+        for (const Rect& box : boxes)
+            if (box.bottom() > y - 2.2f * l.px && box.y < y)
+                row_top = std::min(row_top, box.y);
+        bottom = std::min(bottom, row_top - kGapPx);
+    }
+    const float most = picture.h / 3;
+    top = std::min(top, picture.y + most);
+    bottom = std::max(bottom, picture.bottom() - most);
+    return {picture.x, top, picture.w, bottom - top};
+}
+
+// The width of a column for the names of rows that begin left of `area` (0: none does).
+float names_width(const FontAtlas& font, const scene::Scene& s, const scene::Camera& c,
+                  const CanvasRequest& r, const Rect& area) {
+    float widest = 0;
+    for (const scene::Label& l : s.labels) {
+        if (l.kind != scene::LabelKind::Row || l.px <= 0)
+            continue;
+        const scene::Vec2 at = c.to_screen(l.pos, r.width, r.height);
+        const float tw = font.width(l.text) * l.px;
+        const float x = l.align == scene::Align::Right    ? at.x - tw
+                        : l.align == scene::Align::Center ? at.x - tw / 2
+                                                          : at.x;
+        if (x < area.x + kTextEdgePx && at.y > area.y && at.y < area.bottom())
+            widest = std::max(widest, tw);
+    }
+    return widest > 0 ? widest + 3 * kTextEdgePx : 0.0f;
+}
+
+// Whether the name of a row on screen was left out (rows closer than a name is tall).
+bool names_left_out(const scene::Scene& s, const CanvasFrame& f) {
+    for (const scene::Label& l : s.labels) {
+        if (l.kind != scene::LabelKind::Row || l.px <= 0)
+            continue;
+        const float y = f.camera.to_screen(l.pos, f.width, f.height).y;
+        if (y - 0.8f * l.px < f.picture.y + kTextEdgePx ||
+            y + 0.25f * l.px > f.picture.bottom() - kTextEdgePx)
+            continue;
+        if (std::none_of(f.text.begin(), f.text.end(),
+                         [&](const TextRun& t) { return t.text == l.text; }))
+            return true;
+    }
+    return false;
+}
+
+// Which of the step's rows are on screen when not all of them are, or that its values are too
+// small to read; empty when neither.
+std::string notice_text(const scene::Scene& s, const scene::Model& m, std::size_t frame,
+                        const CanvasRequest& r, const CanvasFrame& framed) {
+    const scene::Camera& cam = framed.camera;
+    const Rect& picture = framed.picture;
+    const scene::StepGroup& g = m.steps().at(static_cast<std::size_t>(m.step_of(frame)));
+    const Frame& cur = m.trace().frames.at(frame);
+    int first = -1, last = -1, total = 0, values = 0, legible = 0;
+    const bool by_warp = cur.warp >= 0;
+    const bool by_bin = cur.step == Step::HistZero || cur.step == Step::HistAccumulate ||
+                        cur.step == Step::HistMerge || cur.step == Step::HistFold;
+    for (const scene::Cell& c : s.cells) {
+        if (!c.ref || c.ref->frame < g.first || c.ref->frame > g.last)
+            continue;
+        const Frame& f = m.trace().frames.at(static_cast<std::size_t>(c.ref->frame));
+        if (f.block != cur.block)
+            continue;
+        const int index = by_warp ? f.warp : c.ref->cell;
+        total = std::max(total, index + 1);
+        const Rect box = on_screen(cam, c.rect, r.width, r.height);
+        if (!overlaps(box, picture))
+            continue;
+        first = first < 0 ? index : std::min(first, index);
+        last = std::max(last, index);
+        ++values;
+        legible += box.w >= kReadablePx * r.scale * 0.8f;
+    }
+    if (first >= 0 && (first > 0 || last + 1 < total)) {
+        const std::string what = by_warp ? "warp" : by_bin ? "bin" : "thread";
+        std::string text = first == last ? "showing " + what + " " + std::to_string(first)
+                                         : "showing " + what + "s " + std::to_string(first) + "–" +
+                                               std::to_string(last);
+        text += " of " + std::to_string(total);
+        if (r.interactive)
+            text += r.framing == Framing::Follow ? " · drag, or Fit all for the whole"
+                                                 : " · drag to see the rest";
+        return text;
+    }
+    std::string text;
+    if (values > 0 && legible < values)
+        text = r.interactive ? "values too small to read here: hover a cell, or zoom in (wheel)"
+                             : "values too small to read at this size";
+    if (framed.legend_hidden) {
+        text += text.empty() ? "" : " · ";
+        text += "no room for the legend at this size";
+    }
+    if (names_left_out(s, framed)) {
+        text += text.empty() ? "rows" : " · rows";
+        text += r.interactive ? " too close to name each: Follow, or zoom in"
+                              : " too close to name each at this size";
+    }
+    return text;
+}
+
+struct LegendStyle {
+    float px = 0, line = 0, pad = 0, swatch = 0, gap = 0;
+    explicit LegendStyle(float scale)
+        : px(kLegendPx * scale), line(std::round(kLegendPx * scale * 1.3f)),
+          pad(std::round(kLegendPx * scale * 0.5f)), swatch(std::round(kLegendPx * scale * 1.2f)),
+          gap(std::round(kLegendPx * scale * 0.5f)) {}
+};
+
+// The legend's entries laid out in a box at (0, 0): stacked with their texts wrapped to
+// `text_w` pixels, or (`flow`) side by side in lines no wider than `text_w`.
+struct LegendLayout {
+    scene::Vec2 size;
+    std::vector<LegendEntry> entries;
+    std::vector<std::vector<std::string>> lines; // each entry's text, line by line
+};
+
+LegendLayout legend_layout(const FontAtlas& font, const scene::Scene& s, const LegendStyle& st,
+                           float text_w, bool flow) {
+    LegendLayout out;
+    float x = st.pad, y = st.pad, widest = 0;
+    const float room = text_w + st.swatch + st.gap;
+    for (const scene::LegendItem& item : s.legend) {
+        std::vector<std::string> lines = wrap(font, item.text, st.px, text_w);
+        float tw = 0;
+        for (const std::string& l : lines)
+            tw = std::max(tw, font.width(l) * st.px);
+        const float ew = st.swatch + st.gap + tw;
+        const float eh = static_cast<float>(lines.size()) * st.line;
+        if (flow && x > st.pad && x + ew > st.pad + room) { // the next line of the band
+            x = st.pad;
+            y += st.line;
+        }
+        out.entries.push_back({{x, y, ew, eh}, item.text, st.px});
+        out.lines.push_back(std::move(lines));
+        widest = std::max(widest, x + ew);
+        if (flow) {
+            x += ew + 2 * st.swatch;
+        } else {
+            y += eh + st.line * 0.25f;
+        }
+    }
+    const float bottom = flow ? y + st.line : y - st.line * 0.25f;
+    out.size = {widest + st.pad, bottom + st.pad};
+    return out;
+}
+
+// The legend's overlay at `box`: a floating card or a docked band, swatches and texts.
+void draw_legend(CanvasFrame& f, const LegendLayout& l, const scene::Scene& s,
+                 const scene::Palette& pal, const LegendStyle& st) {
+    scene::Cell card;
+    card.rect = f.legend_box;
+    card.fill = f.legend_docked ? pal.panel : scene::with_alpha(pal.background, 0.94f);
+    card.border = pal.panel_border;
+    card.border_width = f.legend_docked ? 0.0f : std::max(1.0f, st.px / 16);
+    card.radius = f.legend_docked ? 0.0f : st.pad;
+    f.overlay_cells.push_back(card);
+    for (std::size_t i = 0; i < l.entries.size(); ++i) {
+        LegendEntry e = l.entries[i];
+        e.rect.x += f.legend_box.x;
+        e.rect.y += f.legend_box.y;
+        scene::Cell sw;
+        const float mid = e.rect.y + st.line * 0.5f;
+        sw.rect = {e.rect.x, mid - st.px * 0.25f, st.swatch, st.px * 0.5f};
+        sw.fill = s.legend[i].color;
+        sw.radius = 2;
+        f.overlay_cells.push_back(sw);
+        float baseline = e.rect.y + st.line * 0.5f + st.px * 0.3f;
+        for (const std::string& text : l.lines[i]) {
+            scene::Label t;
+            t.pos = {e.rect.x + st.swatch + st.gap, baseline};
+            t.text = text;
+            t.size = st.px;
+            t.px = st.px;
+            t.color = pal.text;
+            f.overlay_labels.push_back(t);
+            baseline += st.line;
+        }
+        f.legend.push_back(std::move(e));
+    }
+}
+
+// Whether `box` (canvas pixels) would hide a cell or a text of the picture.
+bool covers_picture(const scene::Scene& s, const CanvasFrame& f, const Rect& box) {
+    for (const std::vector<scene::Cell>* layer : {&s.cells, &s.panels})
+        for (const scene::Cell& c : *layer)
+            if (shows_something(c)) {
+                const Rect seen =
+                    intersect(on_screen(f.camera, c.rect, f.width, f.height), f.picture);
+                // Outside the picture the intersection turns inside out; a bar of count 0
+                // (no height, its border drawn) is still a line the legend must not hide.
+                if (seen.w >= 0 && seen.h >= 0 && overlaps(seen, box))
+                    return true;
+            }
+    return std::any_of(f.text.begin(), f.text.end(),
+                       [&](const TextRun& t) { return overlaps(t.rect, box); });
+}
+
+// The camera for `area`, the drawing's part of it (less the rows' names column and the rows
+// the edges would cut), and the texts.
+void frame_text(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
+                const CanvasRequest& r, const Rect& area) {
+    f.camera = aim(s, r, area);
+
+    f.picture = area;
+    f.names = {};
+    if (const float names = names_width(font, s, f.camera, r, area);
+        names > 0 && names < 0.4f * area.w) {
+        f.picture = {area.x + names, area.y, area.w - names, area.h};
+        f.names = {area.x, area.y, names, area.h};
+        f.camera = aim(s, r, f.picture, true);
+    }
+    if (r.framing != Framing::Free) {
+        f.picture = without_cut_rows(s, f.camera, r, f.picture);
+        if (!f.names.empty())
+            f.names = {f.names.x, f.picture.y, f.names.w, f.picture.h};
+    }
+    f.text = scene_text(font, s, f.camera, f.width, f.height, f.picture, f.names);
+}
+
+// The legend in a corner where it hides nothing; else docked in a column on the right of a
+// wide canvas, or a band under the picture. A docked legend takes its room from the picture.
+void place_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
+                  const CanvasRequest& r, const Rect& area) {
+    if (s.legend.empty())
+        return;
+    const scene::Palette pal = scene::palette(r.theme);
+    const LegendStyle st(r.scale);
+    // A card in a corner, as wide as the texts want or narrower (their lines wrapped).
+    for (const float share : {0.4f, 0.3f, 0.22f}) {
+        const float card_text =
+            std::max(share * area.w - 2 * st.pad - st.swatch - st.gap, 8 * st.px);
+        const LegendLayout card = legend_layout(font, s, st, card_text, false);
+        const float x0 = area.x + st.pad, x1 = area.right() - st.pad - card.size.x;
+        const float y0 = area.y + st.pad, y1 = area.bottom() - st.pad - card.size.y;
+        if (x1 < x0 || y1 < y0)
+            continue;
+        for (const scene::Vec2 at : {scene::Vec2{x0, y1}, {x1, y1}, {x1, y0}, {x0, y0}}) {
+            const Rect box{at.x, at.y, card.size.x, card.size.y};
+            if (!covers_picture(s, f, box)) {
+                f.legend_box = box;
+                draw_legend(f, card, s, pal, st);
+                return;
+            }
+        }
+    }
+    // Docked where it costs the picture less: a column on the right, or a band underneath.
+    f.legend_docked = true;
+    float widest = 0;
+    for (const scene::LegendItem& item : s.legend)
+        widest = std::max(widest, font.width(item.text) * st.px);
+    const float column_text =
+        std::min(widest, area.w / 3 - 2 * st.pad - st.swatch - st.gap); // wrapped beyond
+    const LegendLayout column = legend_layout(font, s, st, column_text, false);
+    const LegendLayout band =
+        legend_layout(font, s, st, area.w - 2 * st.pad - st.swatch - st.gap, true);
+    // Docked, it never takes more than a third of the canvas: a canvas too small for that
+    // shows the drawing alone and says where the colours are explained.
+    const bool column_fits = column.size.y <= area.h && column_text >= std::min(widest, 8 * st.px);
+    const bool band_fits = band.size.y <= area.h / 3;
+    if (!column_fits && !band_fits) {
+        f.legend_docked = false;
+        f.legend_hidden = true;
+        return;
+    }
+    const Rect beside{area.x, area.y, area.w - column.size.x, area.h};
+    const Rect above{area.x, area.y, area.w, area.h - band.size.y};
+    bool use_column = column_fits;
+    if (column_fits && band_fits) {
+        // The one that leaves the drawing larger; at the same zoom the column when the step's
+        // rows fit beside it (the band would hide rows below them), else the smaller.
+        const float by_column = aim(s, r, beside).scale, by_band = aim(s, r, above).scale;
+        const bool rows_fit_beside =
+            s.focus.w * by_column <= beside.w - 2 * kCanvasMarginPx * r.scale;
+        use_column = std::abs(by_column - by_band) > 0.02f * by_band
+                         ? by_column > by_band
+                         : rows_fit_beside || column.size.x * area.h < band.size.y * area.w;
+    }
+    const Rect rest = use_column ? beside : above;
+    f.legend_box = use_column ? Rect{beside.right(), area.y, column.size.x, area.h}
+                              : Rect{area.x, above.bottom(), area.w, band.size.y};
+    frame_text(f, font, s, r, rest);
+    draw_legend(f, f.legend_box.w < area.w ? column : band, s, pal, st);
+}
+
+// The picture in `area` with its legend; the overlay starts afresh.
+void lay_out(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s, const CanvasRequest& r,
+             const Rect& area) {
+    f.legend_box = {};
+    f.legend_docked = false;
+    f.legend_hidden = false;
+    f.legend.clear();
+    f.overlay_cells.clear();
+    f.overlay_labels.clear();
+    frame_text(f, font, s, r, area);
+    place_legend(f, font, s, r, area);
+}
+
+} // namespace
+
+scene::Camera moved(const scene::Camera& c, scene::Vec2 at, float canvas_w, float canvas_h, float w,
+                    float h) {
+    scene::Camera out = c;
+    out.center.x -= (at.x + canvas_w / 2 - w / 2) / c.scale;
+    out.center.y -= (at.y + canvas_h / 2 - h / 2) / c.scale;
+    return out;
+}
+
+namespace {
+
+// Fit all of a scene so wide that its rows would be hairlines: stretched vertically until
+// they are a row's name apart, as far as the picture's height allows.
+float wanted_stretch(const scene::Scene& s, const CanvasRequest& r, const CanvasFrame& f) {
+    if (r.framing != Framing::Fit)
+        return r.framing == Framing::Free ? s.row_stretch : 1.0f;
+    constexpr float kRowPitch = 2.45f; // world units between two rows of a view, unstretched
+    constexpr float kMost = 24.0f;
+    const float k = std::max(f.camera.scale, 1e-4f);
+    if (k * s.value_width >= kReadablePx * r.scale)
+        return 1.0f; // legible values: rows far enough apart, and Follow's framing
+    const float wanted = kRowNamesPx * r.scale / (kRowPitch * k);
+    const float unstretched_px = s.bounds.h / std::max(s.row_stretch, 1.0f) * k;
+    const float room =
+        (f.picture.h - 2 * kCanvasMarginPx * r.scale) / std::max(unstretched_px, 1.0f);
+    return std::clamp(std::min(wanted, room), 1.0f, kMost);
+}
+
+// The camera, the notice, the legend and the texts.
+CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
+                   std::size_t frame, const CanvasRequest& r) {
+    CanvasFrame f;
+    f.width = r.width;
+    f.height = r.height;
+    lay_out(f, font, s, r, {0, 0, r.width, r.height});
+    // The notice, when there is one, takes a band at the top: the rest is framed again.
+    std::string notice = notice_text(s, m, frame, r, f);
+    if (notice.empty())
+        return f;
+    const scene::Palette pal = scene::palette(r.theme);
+    const LegendStyle st(r.scale);
+    f.notice_box = {0, 0, r.width, st.line + st.pad};
+    lay_out(f, font, s, r, {0, f.notice_box.bottom(), r.width, r.height - f.notice_box.bottom()});
+    // Said for the camera finally chosen (the first guess when that shows all of the step).
+    if (std::string now = notice_text(s, m, frame, r, f); !now.empty())
+        notice = std::move(now);
+    scene::Cell band;
+    band.rect = f.notice_box;
+    band.fill = pal.panel;
+    f.overlay_cells.insert(f.overlay_cells.begin(), band);
+    scene::Label l;
+    l.pos = {st.pad, f.notice_box.y + st.pad * 0.5f + st.line * 0.5f + st.px * 0.3f};
+    l.text = notice;
+    l.size = l.px = st.px;
+    l.color = pal.muted;
+    l.max_width = r.width - 2 * st.pad; // pixels: the overlay's camera is the identity
+    f.overlay_labels.insert(f.overlay_labels.begin(), l);
+    f.notice = std::move(notice);
+    return f;
+}
+
+} // namespace
+
+CanvasFrame frame_canvas(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
+                         std::size_t frame, const CanvasRequest& r) {
+    CanvasFrame f = framed(font, s, m, frame, r);
+    f.stretch = wanted_stretch(s, r, f);
+    return f;
+}
+
+Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t frame,
+                      const CanvasRequest& r, scene::ViewOptions vo, float anim) {
+    vo.theme = r.theme;
+    vo.text_scale = r.scale;
+    if (r.framing == Framing::Free)
+        vo.pixels_per_unit = r.camera.scale;
+    Canvas c;
+    c.scene = scene::build(m, frame, vo, anim);
+    measure_labels(c.scene, font);
+    c.frame = frame_canvas(font, c.scene, m, frame, r);
+    for (int round = 0; round < 5 && r.framing != Framing::Free; ++round) {
+        const float zoom = c.frame.camera.scale, stretch = c.frame.stretch;
+        if (std::abs(zoom - vo.pixels_per_unit) < 0.01f * zoom &&
+            std::abs(stretch - vo.row_stretch) < 0.01f * stretch)
+            break;
+        vo.pixels_per_unit = zoom;
+        vo.row_stretch = stretch;
+
+        c.scene = scene::build(m, frame, vo, anim);
+        measure_labels(c.scene, font);
+        c.frame = frame_canvas(font, c.scene, m, frame, r);
+    }
+    return c;
+}
+
+} // namespace pplab::render

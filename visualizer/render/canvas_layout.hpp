@@ -1,0 +1,92 @@
+// The canvas as the class sees it, laid out in its pixels before anything is drawn: where the
+// camera goes (following the step, fitting the whole, or where the user left it), the line
+// that says which part of the step is on screen, the legend where it covers nothing (or docked
+// beside or under the drawing), and every text. Pure (font metrics, no GL): the window, every
+// picture, `pplab render --layout` and the layout tests all use this one function.
+#pragma once
+
+#include "font.hpp"
+#include "text_layout.hpp"
+
+#include "scene/camera.hpp"
+#include "scene/model.hpp"
+#include "scene/view.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pplab::render {
+
+enum class Framing : std::uint8_t {
+    Follow, // the whole scene when its values can be read; else the step's rows, legibly
+    Fit,    // the whole scene, whatever its size
+    Free,   // where the user left the camera
+};
+
+// Canvas sizes at presenter scale 100%, in pixels.
+inline constexpr float kCanvasMarginPx = 18.0f; // around a framed scene
+inline constexpr float kClosestPx = 72.0f;      // the camera never zooms closer: pixels per cell
+inline constexpr float kReadablePx = 28.0f;     // a cell this wide shows its value at 11 px
+inline constexpr float kLegendPx = 16.0f;       // the legend's and the notice's text
+inline constexpr float kRowNamesPx = 26.0f;     // a row's name, one line: rows at least apart
+
+struct CanvasRequest {
+    float width = 0, height = 0; // pixels
+    float scale = 1;             // the presenter scale
+    scene::Theme theme = scene::Theme::Light;
+    Framing framing = Framing::Follow;
+    scene::Camera camera;     // Framing::Free: the user's camera (world -> canvas pixels)
+    bool interactive = false; // the window: the notice says how to see the rest
+    bool operator==(const CanvasRequest&) const = default;
+};
+
+struct LegendEntry {
+    scene::Rect rect; // pixels: swatch and text
+    std::string text;
+    float text_px = 0;
+};
+
+struct CanvasFrame {
+    float width = 0, height = 0;
+    scene::Camera camera; // world -> canvas pixels
+    // The part of the canvas the drawing has: below the notice, beside or above a docked
+    // legend, and short of a row the edge would cut in half. Nothing of the scene is drawn
+    // outside it.
+    scene::Rect picture;
+    // Left of it, when the camera shows rows from part-way along: a column for their names.
+    scene::Rect names;
+    std::string notice; // "showing threads 0–63 of 1024 …", or that values are too small
+    scene::Rect notice_box;
+    scene::Rect legend_box; // empty: no legend
+    bool legend_docked = false;
+    bool legend_hidden = false; // no room for it (a canvas a few rows tall): the notice says so
+    std::vector<LegendEntry> legend;
+    std::vector<scene::Cell> overlay_cells;   // pixels: the notice's band, the legend's box
+    std::vector<scene::Label> overlay_labels; // pixels: their texts
+    std::vector<TextRun> text; // the scene's values and labels as drawn (moving values apart)
+    // The row stretch (ViewOptions::row_stretch) the scene wants for this framing: Fit all of
+    // a scene zoomed far out keeps its rows a name's height apart.
+    float stretch = 1;
+};
+
+// The framing of a scene built for the camera's zoom.
+CanvasFrame frame_canvas(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
+                         std::size_t frame, const CanvasRequest& r);
+
+struct Canvas {
+    scene::Scene scene;
+    CanvasFrame frame;
+};
+
+// The scene of `frame` built at the zoom its framing gives it (its labels and level of detail
+// follow the zoom: a few rounds settle it), and framed.
+Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t frame,
+                      const CanvasRequest& r, scene::ViewOptions vo, float anim = 1.0f);
+
+// A canvas-local camera for the same picture drawn with the canvas's corner at `at` in an
+// area of w x h pixels.
+scene::Camera moved(const scene::Camera& c, scene::Vec2 at, float canvas_w, float canvas_h, float w,
+                    float h);
+
+} // namespace pplab::render
