@@ -23,9 +23,9 @@ struct RunOptions {
     double timeout = 10.0;
 };
 
-void print_hazards(const sim::RunResult& res) {
+void print_hazards(const sim::RunResult& res, const std::string& file) {
     for (const sim::Hazard& h : res.hazards) {
-        std::cerr << "kernel.cu:" << h.line << ": " << sim::hazard_id(h.kind) << ": " << h.message;
+        std::cerr << file << ":" << h.line << ": " << sim::hazard_id(h.kind) << ": " << h.message;
         if (h.count > 1)
             std::cerr << " (" << h.count << " times)";
         std::cerr << "\n";
@@ -54,13 +54,13 @@ int run_student(const RequestOptions& opts, const RunOptions& run) {
         std::cerr << "pplab: the kernel does not compile\n";
         return kExitBadInput;
     }
-    print_hazards(res);
+    print_hazards(res, run.kernel);
     if (!res.ok()) {
         std::cerr << "pplab: " << res.message << "\n";
         return kExitBadInput;
     }
     if (!run.check) {
-        const std::string text = run.format == "json"       ? to_json(res.trace)
+        const std::string text = run.format == "json"       ? sim::to_json(res)
                                  : run.format == "markdown" ? to_markdown(res.trace)
                                                             : to_text(res.trace);
         write_output(run.out, text);
@@ -68,7 +68,12 @@ int run_student(const RequestOptions& opts, const RunOptions& run) {
     }
     const Trace chapter = make_cpu_backend()->trace(res.trace.request);
     const sim::Difference d = sim::first_difference(res.trace, chapter);
-    write_output(run.out, sim::describe(d) + "\n");
+    std::string text = sim::describe(d) + "\n";
+    if (!res.hazards.empty())
+        text += "Your kernel also has " + std::to_string(res.hazards.size()) + " hazard" +
+                (res.hazards.size() == 1 ? "" : "s") +
+                " (above): what CUDA leaves undefined may give other values on a GPU.\n";
+    write_output(run.out, text);
     return d.same && res.hazards.empty() ? 0 : kExitWrong;
 }
 

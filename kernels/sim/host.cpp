@@ -7,6 +7,7 @@
 #include "pplab/io.hpp"
 #include "pplab/plan.hpp"
 #include "pplab_sim_resources.hpp"
+#include "trace/decode.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -57,6 +58,7 @@ std::string_view header_text() {
 
 struct ChildExit {
     bool timed_out = false;
+    bool cancelled = false;
     bool exited = false;
     int code = 0;
     int signal = 0;
@@ -65,7 +67,7 @@ struct ChildExit {
 
 // Runs argv with its output (stdout and stderr) in `output`, under the limits; never a shell.
 ChildExit run_child(const std::vector<std::string>& argv, const std::string& output, double seconds,
-                    std::size_t memory) {
+                    std::size_t memory, const std::atomic<bool>* cancel) {
     // Everything the child needs is made before fork: after it, only system calls.
     std::vector<char*> args;
     for (const auto& a : argv)
@@ -102,11 +104,12 @@ ChildExit run_child(const std::vector<std::string>& argv, const std::string& out
         e.seconds = std::chrono::duration<double>(Clock::now() - start).count();
         if (done == pid)
             break;
-        if (e.seconds > seconds) {
+        const bool cancelled = cancel && cancel->load();
+        if (e.seconds > seconds || cancelled) {
             ::kill(-pid, SIGKILL);
             ::kill(pid, SIGKILL);
             ::waitpid(pid, &status, 0);
-            e.timed_out = true;
+            (cancelled ? e.cancelled : e.timed_out) = true;
             return e;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -148,15 +151,25 @@ std::vector<CompileError> compiler_errors(const std::string& text) {
     return errors;
 }
 
+// The runner beside pplab (a build folder's layout), in ../libexec/pplab (an installed one, as
+// `cmake --install` lays it out), or where this build put it.
 std::string runner_path() {
+    std::vector<fs::path> places;
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {
-        const fs::path beside = self.parent_path() / "pplab-sim-runner";
-        if (fs::exists(beside))
-            return beside.string();
+        places.push_back(self.parent_path() / "pplab-sim-runner");
+        places.push_back(self.parent_path().parent_path() / PPLAB_SIM_LIBEXEC / "pplab-sim-runner");
     }
-    return PPLAB_SIM_RUNNER;
+    places.emplace_back(PPLAB_SIM_RUNNER);
+    std::string looked;
+    for (const fs::path& p : places) {
+        if (::access(p.c_str(), X_OK) == 0)
+            return p.string();
+        looked += (looked.empty() ? "" : ", ") + p.string();
+    }
+    throw InputError("pplab's kernel runner (pplab-sim-runner) is not installed: looked for " +
+                     looked);
 }
 
 std::string status_message(const ChildExit& e, const Limits& limits) {
@@ -176,15 +189,17 @@ std::string status_message(const ChildExit& e, const Limits& limits) {
            " (out of memory? the limit is " + std::to_string(limits.memory_bytes >> 20) + " MiB)";
 }
 
-// Compiles the rewritten source into `so` unless the cache has it. False: `res` says why.
-bool compile(const Rewritten& rw, const fs::path& folder, RunResult& res) {
+// Compiles the source into a library unless the cache has it; its path, or empty when it
+// does not compile (`res` says why).
+fs::path compile(const std::string& text, const fs::path& folder, const Limits& limits,
+                 RunResult& res) {
     const fs::path include = folder / ("include-" + hex_hash(header_text()));
-    const std::string key = hex_hash(std::string(header_text()) + rw.text + PPLAB_SIM_CXX);
+    const std::string key = hex_hash(std::string(header_text()) + text + PPLAB_SIM_CXX);
     const fs::path dir = folder / ("k-" + key);
     const fs::path so = dir / "kernel.so";
     if (fs::exists(so)) {
         res.compiled_from_cache = true;
-        return true;
+        return so;
     }
     fs::create_directories(include);
     fs::create_directories(dir);
@@ -198,48 +213,100 @@ bool compile(const Rewritten& rw, const fs::path& folder, RunResult& res) {
     const std::string mine = std::to_string(::getpid());
     const fs::path source = dir / ("kernel-" + mine + ".cpp");
     const fs::path log = dir / ("compile-" + mine + ".txt");
-    write_atomically(source.string(), rw.text);
+    write_atomically(source.string(), text);
     std::vector<std::string> argv{PPLAB_SIM_CXX};
     for (const char* f : kFlags)
         argv.emplace_back(f);
     const std::string part = so.string() + "." + mine + ".part";
     argv.insert(argv.end(), {"-I", include.string(), "-o", part, source.string()});
     const auto start = Clock::now();
-    const ChildExit e = run_child(argv, log.string(), kCompileSeconds, 0);
+    const ChildExit e = run_child(argv, log.string(), kCompileSeconds, 0, limits.cancel);
     res.compile_seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (e.exited && e.code == 0) {
         move_into_place(part, so.string());
-        return true;
+        return so;
     }
     std::error_code ec;
     fs::remove(part, ec);
+    if (e.cancelled) {
+        res.status = RunResult::Status::Cancelled;
+        res.message = "cancelled";
+        return {};
+    }
     res.status = RunResult::Status::CompileFailed;
     res.errors = e.timed_out ? std::vector<CompileError>{{0, 0, "the compiler took too long"}}
                              : compiler_errors(read_all(log.string()));
     const CompileError& first = res.errors.front();
     res.message = first.line > 0 ? "line " + std::to_string(first.line) + ": " + first.message
                                  : first.message;
-    return false;
+    return {};
 }
 
-void read_runner(const fs::path& run, const ChildExit& e, const Limits& limits, RunResult& res) {
-    res.printed = read_all((run / "printed.txt").string());
+// The file as compiled: the launch's constants it uses without defining them, defined with the
+// launch's values above its first line (`#line` keeps its numbering).
+std::string with_launch_constants(const Rewritten& rw, const Request& r) {
+    std::string defines;
+    for (const std::string& name : rw.launch_constants) {
+        const int value = name == "TILE" ? r.block : name == "WARPS" ? r.block / kWarpSize : r.bins;
+        defines += "#define " + name + " " + std::to_string(value) + "\n";
+    }
+    std::string text = rw.text;
+    text.insert(text.find('\n') + 1, defines); // after the header's #include
+    return text;
+}
+
+// The run's own folder in the cache, removed with everything in it when the run is over.
+class RunFolder {
+public:
+    explicit RunFolder(const fs::path& cache) {
+        std::string dir = (cache / "run-XXXXXX").string();
+        if (!::mkdtemp(dir.data()))
+            throw InputError("cannot make a folder for the run in " + cache.string());
+        path_ = dir;
+    }
+    ~RunFolder() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    RunFolder(const RunFolder&) = delete;
+    RunFolder& operator=(const RunFolder&) = delete;
+    std::string operator/(const char* name) const { return (path_ / name).string(); }
+
+private:
+    fs::path path_;
+};
+
+void read_runner(const RunFolder& run, const ChildExit& e, const Limits& limits, const Plan& plan,
+                 RunResult& res) {
+    res.printed = read_all(run / "printed.txt");
     if (res.printed.size() > kPrintedBytes)
         res.printed.resize(kPrintedBytes);
+    if (e.cancelled) {
+        res.status = RunResult::Status::Cancelled;
+        res.message = "cancelled";
+        return;
+    }
     if (e.timed_out || !e.exited || e.code != 0 || !fs::exists(run / "result.json")) {
         res.status = e.timed_out ? RunResult::Status::TimedOut : RunResult::Status::Crashed;
         res.message = status_message(e, limits);
         return;
     }
-    const RunnerOutput out = output_from_json(read_all((run / "result.json").string()));
+    const RunnerOutput out = output_from_json(read_all(run / "result.json"));
     if (!out.error.empty()) {
         res.status = RunResult::Status::Faulted;
         res.message = out.error;
         return;
     }
-    res.trace = trace_from_json(out.trace_json);
+    Recording rec = recording_from_bytes(read_all(run / "trace.bin"));
+    if (rec.words.size() != plan.words || rec.result.size() != result_size(res.trace.request))
+        throw InputError("the runner's recording does not fit the request's plan");
+    res.trace.backend = "sim";
+    res.trace.device = "CUDA-on-CPU simulator (your kernel)";
+    res.trace.frames = decode(plan, rec.words);
+    res.trace.result = std::move(rec.result);
     res.hazards = out.hazards;
     res.notes = out.notes;
+    res.counted = out.counted;
     if (out.faulted) {
         res.status = RunResult::Status::Faulted;
         for (const Hazard& h : res.hazards)
@@ -264,7 +331,7 @@ std::string cache_folder() {
 RunResult run_kernel(const Request& request, std::string_view source, const Limits& limits) {
     RunResult res;
     res.trace.request = normalize(request);
-    make_plan(res.trace.request); // the same refusals as the built-in kernels
+    const Plan plan = make_plan(res.trace.request); // the same refusals as the built-in kernels
     const Preprocessed pre = preprocess(source);
     if (!pre.ok) {
         res.status = RunResult::Status::CompileFailed;
@@ -275,26 +342,19 @@ RunResult run_kernel(const Request& request, std::string_view source, const Limi
     const fs::path folder = cache_folder();
     try {
         fs::create_directories(folder);
-        if (!compile(pre.rewritten, folder, res))
+        const fs::path so =
+            compile(with_launch_constants(pre.rewritten, res.trace.request), folder, limits, res);
+        if (so.empty())
             return res;
-        const std::string key =
-            hex_hash(std::string(header_text()) + pre.rewritten.text + PPLAB_SIM_CXX);
-        char tmpl[] = "run-XXXXXX";
-        const fs::path pattern = folder / tmpl;
-        std::string dir = pattern.string();
-        if (!::mkdtemp(dir.data()))
-            throw InputError("cannot make a folder for the run in " + folder.string());
-        const fs::path run = dir;
-        write_atomically((run / "request.json").string(), request_to_json(res.trace.request));
+        const RunFolder run(folder);
+        write_atomically(run / "request.json", request_to_json(res.trace.request));
         const auto start = Clock::now();
         const ChildExit e =
-            run_child({runner_path(), (folder / ("k-" + key) / "kernel.so").string(),
-                       (run / "request.json").string(), (run / "result.json").string()},
-                      (run / "printed.txt").string(), limits.seconds, limits.memory_bytes);
+            run_child({runner_path(), so.string(), run / "request.json", run / "trace.bin",
+                       run / "result.json"},
+                      run / "printed.txt", limits.seconds, limits.memory_bytes, limits.cancel);
         res.run_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-        read_runner(run, e, limits, res);
-        std::error_code ec;
-        fs::remove_all(run, ec);
+        read_runner(run, e, limits, plan, res);
     } catch (const fs::filesystem_error& e) {
         throw InputError(std::string("pplab's kernel cache is not usable: ") + e.what());
     }

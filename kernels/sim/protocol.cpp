@@ -1,5 +1,6 @@
 #include "protocol.hpp"
 
+#include "pplab/io.hpp"
 #include "pplab/trace.hpp"
 
 #include <nlohmann/json.hpp>
@@ -72,28 +73,68 @@ Request request_from_json(std::string_view text) {
     }
 }
 
+namespace {
+
+Json hazard_to_json(const Hazard& h) {
+    return {{"kind", std::string(hazard_id(h.kind))},
+            {"line", h.line},
+            {"other_line", h.other_line},
+            {"pass", h.pass},
+            {"block", h.block},
+            {"threads", h.threads},
+            {"array", h.array},
+            {"index", h.index},
+            {"address", h.address},
+            {"frame", h.frame},
+            {"fatal", h.fatal},
+            {"count", h.count},
+            {"message", h.message}};
+}
+
+constexpr std::array<std::pair<const char*, std::int64_t Counters::*>, 9> kCounted = {{
+    {"barriers", &Counters::barriers},
+    {"shared_reads", &Counters::shared_reads},
+    {"shared_writes", &Counters::shared_writes},
+    {"shuffles", &Counters::shuffles},
+    {"shared_atomics", &Counters::shared_atomics},
+    {"global_atomics", &Counters::global_atomics},
+    {"global_reads", &Counters::global_reads},
+    {"global_writes", &Counters::global_writes},
+    {"additions", &Counters::additions},
+}};
+
+} // namespace
+
+std::string to_json(const RunResult& r) {
+    std::string text = pplab::to_json(r.trace);
+    text.erase(text.find_last_of('}')); // the object stays open for three more fields
+    while (!text.empty() && text.back() == '\n')
+        text.pop_back();
+    text += ",\n  \"hazards\": [";
+    for (std::size_t k = 0; k < r.hazards.size(); ++k)
+        text += (k ? ",\n    " : "\n    ") + hazard_to_json(r.hazards[k]).dump();
+    text += r.hazards.empty() ? "],\n" : "\n  ],\n";
+    text += "  \"notes\": " + Json(r.notes).dump() + ",\n";
+    Json counted = Json::object();
+    for (const auto& [name, field] : kCounted)
+        if (field != &Counters::additions)
+            counted[name] = r.counted.*field;
+    return text + "  \"counted\": " + counted.dump() + "\n}\n";
+}
+
 std::string output_to_json(const RunnerOutput& o) {
     Json j;
     j["faulted"] = o.faulted;
-    j["trace"] = o.trace_json;
     j["notes"] = o.notes;
     j["error"] = o.error;
     Json hazards = Json::array();
     for (const Hazard& h : o.hazards)
-        hazards.push_back({{"kind", std::string(hazard_id(h.kind))},
-                           {"line", h.line},
-                           {"other_line", h.other_line},
-                           {"pass", h.pass},
-                           {"block", h.block},
-                           {"threads", h.threads},
-                           {"array", h.array},
-                           {"index", h.index},
-                           {"address", h.address},
-                           {"frame", h.frame},
-                           {"fatal", h.fatal},
-                           {"count", h.count},
-                           {"message", h.message}});
+        hazards.push_back(hazard_to_json(h));
     j["hazards"] = hazards;
+    Json counted = Json::object();
+    for (const auto& [name, field] : kCounted)
+        counted[name] = o.counted.*field;
+    j["counted"] = counted;
     return j.dump();
 }
 
@@ -102,7 +143,8 @@ RunnerOutput output_from_json(std::string_view text) {
         const Json j = Json::parse(text.begin(), text.end());
         RunnerOutput o;
         o.faulted = j.at("faulted").get<bool>();
-        o.trace_json = j.at("trace").get<std::string>();
+        for (const auto& [name, field] : kCounted)
+            o.counted.*field = j.at("counted").at(name).get<std::int64_t>();
         o.notes = j.at("notes").get<std::vector<std::string>>();
         o.error = j.at("error").get<std::string>();
         for (const auto& jh : j.at("hazards")) {
@@ -128,6 +170,40 @@ RunnerOutput output_from_json(std::string_view text) {
     } catch (const std::exception& e) {
         throw InputError(std::string("the runner's answer is not readable: ") + e.what());
     }
+}
+
+namespace {
+constexpr char kMagic[8] = {'p', 'p', 'l', 'a', 'b', 'r', 'e', 'c'};
+constexpr std::uint32_t kVersion = 1;
+} // namespace
+
+// magic, version, word count, result count (u64 each after the magic), words, result floats.
+std::string recording_to_bytes(const Recording& r) {
+    const std::uint64_t head[3] = {kVersion, r.words.size(), r.result.size()};
+    std::string bytes(kMagic, sizeof kMagic);
+    bytes.append(reinterpret_cast<const char*>(head), sizeof head);
+    bytes.append(reinterpret_cast<const char*>(r.words.data()), r.words.size() * 4);
+    bytes.append(reinterpret_cast<const char*>(r.result.data()), r.result.size() * 4);
+    return bytes;
+}
+
+Recording recording_from_bytes(std::string_view bytes) {
+    std::uint64_t head[3] = {};
+    if (bytes.size() < sizeof kMagic + sizeof head ||
+        std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+        throw InputError("the runner's recording is not readable (no header)");
+    std::memcpy(head, bytes.data() + sizeof kMagic, sizeof head);
+    const std::uint64_t body = bytes.size() - sizeof kMagic - sizeof head;
+    if (head[0] != kVersion || head[1] > body / 4 || head[2] > body / 4 ||
+        (head[1] + head[2]) * 4 != body)
+        throw InputError("the runner's recording is not readable (its sizes do not add up)");
+    Recording r;
+    r.words.resize(head[1]);
+    r.result.resize(head[2]);
+    const char* at = bytes.data() + sizeof kMagic + sizeof head;
+    std::memcpy(r.words.data(), at, r.words.size() * 4);
+    std::memcpy(r.result.data(), at + r.words.size() * 4, r.result.size() * 4);
+    return r;
 }
 
 } // namespace pplab::sim

@@ -1,6 +1,6 @@
 // pplab-sim-runner: the child process that runs a student's compiled kernel.
 //
-//   pplab-sim-runner KERNEL.so REQUEST.json RESULT.json
+//   pplab-sim-runner KERNEL.so REQUEST.json TRACE.bin RESULT.json
 //
 // Loads the kernel (its static initialisers register every __global__ function), makes the
 // request's buffers, runs the launches the chapter's algorithm takes (the plan's), and maps what
@@ -14,6 +14,7 @@
 
 #include "pplab/files.hpp"
 #include "pplab/io.hpp"
+#include "pplab/rng.hpp"
 
 #include <dlfcn.h>
 
@@ -70,7 +71,8 @@ public:
             prefill(l);
     }
 
-    RunnerOutput run();
+    // Runs the request's launches; the record buffer and the output values go to `recording`.
+    RunnerOutput run(Recording& recording);
 
 private:
     // Every record of the launch as "?" until the kernel gives it.
@@ -109,12 +111,15 @@ private:
 
     const KernelEntry& kernel(const Launch& l, const std::vector<Expected>& expected);
     Buffer& buffer(std::string name, Elem elem, const std::vector<float>& values);
+    LaunchSpec launch_spec(const Launch& l, const KernelEntry& k, std::vector<Arg> args, int input,
+                           RoundRule rounds) const;
     bool launch(const Launch& l, const KernelEntry& k, std::vector<Arg> args, int input,
                 RoundRule rounds, const std::function<void(const BlockObservation&)>& on_block);
 
     // Per family.
     bool reduce();
     bool reduce_full_pass(const Launch& l, Buffer& in, Buffer& out);
+    bool reduce_atomic(const Launch& l, Buffer& in);
     bool scan();
     bool scan_blocks(const Launch& l, Buffer& in, Buffer& out, Buffer* totals);
     bool add_carries(const Launch& l, Buffer& out, Buffer& carries);
@@ -199,9 +204,8 @@ Buffer& Session::buffer(std::string name, Elem elem, const std::vector<float>& v
     return b;
 }
 
-bool Session::launch(const Launch& l, const KernelEntry& k, std::vector<Arg> args, int input,
-                     RoundRule rounds,
-                     const std::function<void(const BlockObservation&)>& on_block) {
+LaunchSpec Session::launch_spec(const Launch& l, const KernelEntry& k, std::vector<Arg> args,
+                                int input, RoundRule rounds) const {
     LaunchSpec spec;
     spec.kernel = &k;
     spec.grid = l.grid;
@@ -211,7 +215,13 @@ bool Session::launch(const Launch& l, const KernelEntry& k, std::vector<Arg> arg
     spec.dynamic_shared_bytes = shared_bytes(r_);
     spec.input_region = input;
     spec.rounds = rounds;
-    return rt_.launch(spec, on_block);
+    return spec;
+}
+
+bool Session::launch(const Launch& l, const KernelEntry& k, std::vector<Arg> args, int input,
+                     RoundRule rounds,
+                     const std::function<void(const BlockObservation&)>& on_block) {
+    return rt_.launch(launch_spec(l, k, std::move(args), input, rounds), on_block);
 }
 
 void Session::shared_frames(const Launch& l, const BlockObservation& o, const StepList& steps) {
@@ -330,6 +340,37 @@ bool Session::reduce_full_pass(const Launch& l, Buffer& in, Buffer& out) {
                   });
 }
 
+// §8.6 "Determinism": the blocks run in the seeded arrival order the CPU model uses (the
+// order a GPU's scheduler happens to pick), so each atomicAdd on `out` arrives as it does there.
+bool Session::reduce_atomic(const Launch& l, Buffer& in) {
+    Buffer& out = buffer("out", Elem::Float, {0.0f});
+    const KernelEntry& k = kernel(l, {kInFloat, kOutFloat, kN});
+    LaunchSpec spec = launch_spec(l, k, {{&in.region, 0}, {&out.region, 0}, {nullptr, in.count()}},
+                                  in.region.id, RoundRule::GridStride);
+    spec.block_order = arrival_order(l.grid, r_.options.order_seed);
+    int arrived = 0;
+    const bool ok = rt_.launch(spec, [&](const BlockObservation& o) {
+        float total = 0.0f;
+        int adds = 0;
+        for (const AtomicRecord& at : o.atomics)
+            if (at.region == out.region.id) {
+                total += static_cast<float>(at.delta);
+                ++adds;
+            }
+        if (adds != 1)
+            note("atomics per block", "block " + std::to_string(o.block) + " added " +
+                                          std::to_string(adds) +
+                                          " values into out where the chapter's kernel adds its "
+                                          "block total once (thread 0's atomicAdd)");
+        const float block_total = adds == 1 ? total : kUnknown;
+        record(l, Step::BlockTotal, 0, o.block, -1, {block_total});
+        record(l, Step::AtomicAdd, ++arrived, o.block, -1, {block_total, out.value(0)});
+        place_hazards(l, o, {{Step::BlockTotal, 0}});
+    });
+    result_ = {out.value(0)};
+    return ok;
+}
+
 bool Session::reduce() {
     const Launch& l = plan_.launches.front();
     Buffer& in = buffer("in", Elem::Float, r_.input);
@@ -348,9 +389,7 @@ bool Session::reduce() {
         return ok;
     }
     if (r_.algorithm == Algorithm::ReduceAtomic)
-        throw InputError("reduce-atomic's kernel is not run by pplab's simulator yet: its "
-                         "blocks' arrival order is the point, and the simulator runs blocks in "
-                         "order; run reduce-full instead");
+        return reduce_atomic(l, in);
     Buffer& out = buffer("out", Elem::Float, std::vector<float>(result_size(r_), 0.0f));
     const KernelEntry& k = kernel(l, {kInFloat, kOutFloat, kN});
     const Algorithm a = r_.algorithm;
@@ -536,7 +575,7 @@ bool Session::histogram() {
     return ok;
 }
 
-RunnerOutput Session::run() {
+RunnerOutput Session::run(Recording& recording) {
     RunnerOutput out;
     bool ok = true;
     switch (info(r_.algorithm).family) {
@@ -550,23 +589,21 @@ RunnerOutput Session::run() {
         ok = histogram();
         break;
     }
-    Trace t;
-    t.request = r_;
-    t.backend = "sim";
-    t.device = "CUDA-on-CPU simulator (your kernel)";
-    t.frames = decode(plan_, words_);
     result_.resize(result_size(r_), kUnknown);
-    t.result = result_;
-    out.trace_json = to_json(t);
     out.hazards = rt_.hazards();
-    for (const auto& [index, key] : hazard_frames_) {
-        const auto [pass, step, level, block] = key;
-        for (std::size_t f = 0; f < t.frames.size(); ++f) {
-            const Frame& fr = t.frames[f];
-            if (fr.pass == pass && fr.step == step && fr.level == level &&
-                (fr.block == block || fr.block == -1)) {
-                out.hazards[index].frame = static_cast<int>(f);
-                break;
+    out.counted = rt_.counted();
+    if (!hazard_frames_.empty()) {
+        // Where each hazard is drawn: its frame's index in the canonical order.
+        const std::vector<Frame> frames = decode(plan_, words_);
+        for (const auto& [index, key] : hazard_frames_) {
+            const auto [pass, step, level, block] = key;
+            for (std::size_t f = 0; f < frames.size(); ++f) {
+                const Frame& fr = frames[f];
+                if (fr.pass == pass && fr.step == step && fr.level == level &&
+                    (fr.block == block || fr.block == -1)) {
+                    out.hazards[index].frame = static_cast<int>(f);
+                    break;
+                }
             }
         }
     }
@@ -574,6 +611,8 @@ RunnerOutput Session::run() {
     if (ok)
         out.notes = notes_;
     out.faulted = !ok;
+    recording.words = std::move(words_);
+    recording.result = std::move(result_);
     return out;
 }
 
@@ -583,21 +622,26 @@ RunnerOutput Session::run() {
 
 int main(int argc, char** argv) {
     using namespace pplab;
-    if (argc != 4) {
-        std::fprintf(stderr, "usage: pplab-sim-runner KERNEL.so REQUEST.json RESULT.json\n");
+    if (argc != 5) {
+        std::fprintf(stderr,
+                     "usage: pplab-sim-runner KERNEL.so REQUEST.json TRACE.bin RESULT.json\n");
         return 2;
     }
     sim::RunnerOutput out;
+    sim::Recording recording;
     try {
         const Request r = normalize(sim::request_from_json(read_text_file(argv[2])));
         if (!::dlopen(argv[1], RTLD_NOW | RTLD_LOCAL))
             throw InputError(std::string("the compiled kernel does not load: ") + ::dlerror());
-        out = sim::Session(r).run();
+        out = sim::Session(r).run(recording);
     } catch (const std::exception& e) {
         out.error = e.what();
     }
     try {
-        write_atomically(argv[3], sim::output_to_json(out));
+        // The recording first: RESULT.json appearing says that everything is there.
+        if (out.error.empty())
+            write_atomically(argv[3], sim::recording_to_bytes(recording));
+        write_atomically(argv[4], sim::output_to_json(out));
     } catch (const std::exception& e) {
         std::fprintf(stderr, "pplab-sim-runner: %s\n", e.what());
         return 2;

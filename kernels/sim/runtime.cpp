@@ -430,6 +430,7 @@ struct Runtime::Impl {
                 fatal(std::move(h));
             }
         end_interval();
+        ++owner.counted_.barriers;
         ++epoch;
         arrived = 0;
         for (Thread& o : threads)
@@ -629,9 +630,10 @@ struct Runtime::Impl {
             o.state = State::Runnable;
         }
         (void)mask;
-        if (first.kind == WarpOpKind::Shuffle)
+        if (first.kind == WarpOpKind::Shuffle) {
             obs.shuffles[static_cast<std::size_t>(warp)].push_back(step);
-        else if (first.kind == WarpOpKind::SyncWarp)
+            ++owner.counted_.shuffles;
+        } else if (first.kind == WarpOpKind::SyncWarp)
             ++warp_sync[static_cast<std::size_t>(warp)];
     }
 
@@ -765,8 +767,11 @@ struct Runtime::Impl {
         Thread& t = *self;
         if (r->space == Space::Shared) {
             shared_read(array_of(r), index, line);
-        } else if (r->id == spec->input_region) {
-            input_read(t, index);
+            ++owner.counted_.shared_reads;
+        } else {
+            ++owner.counted_.global_reads;
+            if (r->id == spec->input_region)
+                input_read(t, index);
         }
         std::uint64_t bits = 0;
         std::memcpy(&bits, r->base + index * r->elem_size, static_cast<std::size_t>(r->elem_size));
@@ -777,8 +782,12 @@ struct Runtime::Impl {
         check(r, index, line, "write to");
         Thread& t = *self;
         close_accumulation(t);
-        if (r->space == Space::Shared)
+        if (r->space == Space::Shared) {
             shared_write(array_of(r), index, bits, line, false);
+            ++owner.counted_.shared_writes;
+        } else {
+            ++owner.counted_.global_writes;
+        }
         std::memcpy(r->base + index * r->elem_size, &bits, static_cast<std::size_t>(r->elem_size));
     }
 
@@ -904,6 +913,7 @@ std::uint64_t Runtime::Impl::atomic(AtomicOp op, const Region* r, long long inde
         fatal_message(t, line, "atomics work on float, int and unsigned here");
     }
     if (r->space == Space::Shared) {
+        ++owner.counted_.shared_atomics;
         SharedArray& a = array_of(r);
         if (!a.cells[static_cast<std::size_t>(index)].written)
             shared_read(a, index, line); // an atomic on never-written memory reads garbage
@@ -911,6 +921,7 @@ std::uint64_t Runtime::Impl::atomic(AtomicOp op, const Region* r, long long inde
         if (&a == primary)
             obs.atomics.push_back({t.round, -1, index, delta, obs.block, t.tid});
     } else {
+        ++owner.counted_.global_atomics;
         close_accumulation(t);
         const double operand_value =
             r->elem == Elem::Float ? from_bits<float>(operand) : static_cast<double>(delta);
@@ -932,7 +943,8 @@ bool Runtime::launch(const LaunchSpec& spec,
     impl_->faulted = false;
     impl_->seen.clear();
     g_impl = impl_;
-    for (int b = 0; b < spec.grid; ++b) {
+    for (int k = 0; k < spec.grid; ++k) {
+        const int b = spec.block_order.empty() ? k : spec.block_order[static_cast<std::size_t>(k)];
         const bool ok = impl_->run_block(b);
         on_block(impl_->obs);
         if (!ok)

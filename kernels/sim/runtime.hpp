@@ -6,6 +6,7 @@
 
 #include "cuda_sim.hpp"
 #include "pplab/sim.hpp"
+#include "pplab/stats.hpp"
 
 #include <array>
 #include <cstdint>
@@ -65,6 +66,8 @@ struct LaunchSpec {
     long long dynamic_shared_bytes = 0;
     int input_region = -1; // reads of it start rounds
     RoundRule rounds = RoundRule::GridStride;
+    // The order the blocks run in; empty: 0, 1, 2, ... (reduce-atomic's seeded arrivals).
+    std::vector<int> block_order;
 };
 
 class Runtime {
@@ -81,12 +84,16 @@ public:
 
     const std::vector<Hazard>& hazards() const { return hazards_; }
     std::vector<Hazard>& hazards() { return hazards_; }
+    // What the kernel did, counted as it ran, over every launch so far (additions excepted:
+    // they are not observed).
+    const Counters& counted() const { return counted_; }
 
     struct Impl;
 
 private:
     Impl* impl_;
     std::vector<Hazard> hazards_;
+    Counters counted_;
 };
 
 // The kernels the loaded library registered.

@@ -37,4 +37,13 @@ inline std::string hazards_text(const sim::RunResult& res) {
     return s;
 }
 
+inline std::string counters_text(const Counters& c) {
+    return "barriers " + std::to_string(c.barriers) + ", shared reads " +
+           std::to_string(c.shared_reads) + ", shared writes " + std::to_string(c.shared_writes) +
+           ", shuffles " + std::to_string(c.shuffles) + ", shared atomics " +
+           std::to_string(c.shared_atomics) + ", global atomics " +
+           std::to_string(c.global_atomics) + ", global reads " + std::to_string(c.global_reads) +
+           ", global writes " + std::to_string(c.global_writes) + "\n";
+}
+
 } // namespace pplab::simtest

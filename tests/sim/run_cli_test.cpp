@@ -66,9 +66,34 @@ TEST_F(RunCli, AWrongKernelIsExplainedAtItsFirstDifference) {
     wrong.replace(at, 41, "s[threadIdx.x] = s[threadIdx.x + stride]");
     const Ran r = pplab_run("--kernel " + write("wrong.cu", wrong) + kTree + " --check");
     EXPECT_EQ(r.code, 1) << r.output;
-    EXPECT_NE(r.output.find("First difference: block 0 tree-level 0, cell 0"), std::string::npos)
+    EXPECT_NE(r.output.find("The first: block 0 tree-level 0, s[0]: yours left "),
+              std::string::npos)
         << r.output;
-    EXPECT_NE(r.output.find("Thread 0 wrote it"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("In the chapter's kernel, thread 0 wrote it: s[0] = s[0] + s[32]"),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(r.output.find("you wrote"), std::string::npos)
+        << "a hand-trace's words: " << r.output;
+}
+
+// --format json is the trace as `pplab trace` writes it, with the hazards (each with its line,
+// threads and element) and what the kernel did, counted as it ran.
+TEST_F(RunCli, JsonCarriesTheHazardsBesideTheTrace) {
+    std::string racy = listing_;
+    racy.replace(racy.find("__syncthreads();"), 16, "");
+    const std::string path = write("racy.cu", racy);
+    const Ran r = pplab_run("--kernel " + path + kTree + " --format json");
+    EXPECT_EQ(r.code, 1) << r.output;
+    const std::string json = r.output.substr(r.output.find('{'));
+    const auto at = [&](const std::string& key) { return json.find("\"" + key + "\": "); };
+    EXPECT_NE(at("frames"), std::string::npos) << json;
+    ASSERT_NE(at("hazards"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"kind\":\"race\"", at("hazards")), std::string::npos) << json;
+    EXPECT_NE(json.find("\"threads\":[", at("hazards")), std::string::npos) << json;
+    EXPECT_NE(at("counted"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"barriers\":0", at("counted")), std::string::npos)
+        << "the barrier is gone: " << json;
+    EXPECT_NE(r.output.find(path + ":"), std::string::npos) << "hazards name the file";
 }
 
 TEST_F(RunCli, CompileErrorsNameTheStudentsLine) {

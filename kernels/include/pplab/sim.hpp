@@ -4,8 +4,10 @@
 // (races, divergent barriers, bad shuffle masks, out-of-bounds accesses) it ran into.
 #pragma once
 
+#include "pplab/stats.hpp"
 #include "pplab/trace.hpp"
 
+#include <atomic>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +25,10 @@ struct SourceError {
 struct Rewritten {
     std::string text;                 // compiles against cuda_sim.hpp; `#line` keeps the lines
     std::vector<std::string> kernels; // the __global__ functions, in order
+    // The launch's constants (TILE, WARPS, BINS) the file uses without defining or declaring
+    // them: the runner defines them with the launch's values, so a puzzle's skeleton (or a
+    // listing whose `#define` was deleted) runs at any block size.
+    std::vector<std::string> launch_constants;
 };
 
 struct Preprocessed {
@@ -71,7 +77,7 @@ struct CompileError {
 };
 
 struct RunResult {
-    enum class Status { Ran, CompileFailed, Faulted, TimedOut, Crashed };
+    enum class Status { Ran, CompileFailed, Faulted, TimedOut, Crashed, Cancelled };
     Status status = Status::Ran;
     Trace trace;                      // frames as the chapter's kernel names them
     std::vector<Hazard> hazards;      // in the order they happened
@@ -79,6 +85,9 @@ struct RunResult {
     std::vector<CompileError> errors; // Status::CompileFailed
     std::string message;              // one line: what went wrong, for anything but Ran
     std::string printed;              // what the kernel printed (printf), cut to 64 KiB
+    // What the kernel did, counted as it ran: barriers (per block), shared reads and writes,
+    // shuffles (per warp), atomics, global reads and writes; additions are not observed.
+    Counters counted;
     double compile_seconds = 0, run_seconds = 0;
     bool compiled_from_cache = false;
 
@@ -88,7 +97,14 @@ struct RunResult {
 struct Limits {
     double seconds = 10.0;                 // wall clock for the run (compile has its own)
     std::size_t memory_bytes = 2ull << 30; // address space of the child
+    // Set by another thread (the window's Cancel): the compiler or the runner is killed at
+    // once and the result is Status::Cancelled.
+    const std::atomic<bool>* cancel = nullptr;
 };
+
+// The trace's JSON (pplab trace --format json's, which sessions and the checker read) with the
+// run's hazards, notes and counts added beside it ("hazards", "notes", "counted").
+std::string to_json(const RunResult& r);
 
 // Compiles `source` (cached by content) and runs the request's launches through it.
 // Throws InputError for a request the algorithm cannot run (as Backend::trace does); every
@@ -99,13 +115,17 @@ RunResult run_kernel(const Request& request, std::string_view source, const Limi
 
 struct Difference {
     bool same = true; // every frame and the result, bit for bit
+    int frames = 0;   // levels the chapter's kernel records
     int frame = -1;   // the first frame that differs (-1: only the result, or none)
     int cell = -1;    // its first differing cell
     float expected = 0, got = 0;
     std::string label;       // the frame's label ("tree-level 3", "block 1 upsweep 2")
+    std::string cell_name;   // "s[3]", "lane 5", "g_hist[7]"
     std::string explanation; // which thread wrote the cell from which cells, in the chapter
     int frames_differing = 0;
     bool result_differs = false;
+    int result_index = -1; // the first output value that differs (-1: none, or the sizes)
+    float result_expected = 0, result_got = 0;
 };
 
 // Compares level by level in the canonical order; both traces are of the same request.
