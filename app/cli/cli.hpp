@@ -1,4 +1,4 @@
-// The command-line front end: `pplab list | trace | check | render | bench`.
+// The command-line front end: `pplab list | trace | check | run | puzzle | render | bench`.
 #pragma once
 
 #include "pplab/request.hpp"
@@ -49,7 +49,8 @@ void add_check(CLI::App& app);
 void add_render(CLI::App& app);
 #endif
 void add_bench(CLI::App& app);
-void add_run(CLI::App& app); // a student's kernel (kernels/sim)
+void add_run(CLI::App& app);    // a student's kernel (kernels/sim)
+void add_puzzle(CLI::App& app); // the puzzles (pplab/puzzles.hpp)
 
 // Parses and runs; returns the exit code. `window` runs when no subcommand is given.
 int run(int argc, char** argv, int (*window)());

@@ -97,6 +97,7 @@ int run(int argc, char** argv, int (*window)()) {
     add_trace(app);
     add_check(app);
     add_run(app);
+    add_puzzle(app);
 #if defined(PPLAB_HAVE_GUI)
     add_render(app);
 #endif

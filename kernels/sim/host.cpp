@@ -332,6 +332,10 @@ RunResult run_kernel(const Request& request, std::string_view source, const Limi
     RunResult res;
     res.trace.request = normalize(request);
     const Plan plan = make_plan(res.trace.request); // the same refusals as the built-in kernels
+    if (info(request.algorithm).family == Family::Histogram && res.trace.request.bins > 256)
+        throw InputError("the chapter's histogram kernels read bytes (const unsigned char* "
+                         "data), so your kernel runs with at most 256 bins; this launch has " +
+                         std::to_string(res.trace.request.bins));
     const Preprocessed pre = preprocess(source);
     if (!pre.ok) {
         res.status = RunResult::Status::CompileFailed;

@@ -4,6 +4,7 @@
 #include "helpers.hpp"
 
 #include "pplab/files.hpp"
+#include "pplab/puzzles.hpp"
 
 #include <gtest/gtest.h>
 
@@ -20,8 +21,8 @@ struct Ran {
     std::string output; // stdout and stderr
 };
 
-Ran pplab_run(const std::string& args) {
-    const std::string cmd = std::string(PPLAB_BINARY) + " run " + args + " 2>&1";
+Ran pplab(const std::string& args) {
+    const std::string cmd = std::string(PPLAB_BINARY) + " " + args + " 2>&1";
     FILE* pipe = ::popen(cmd.c_str(), "r");
     Ran r{-1, ""};
     char buf[4096];
@@ -30,6 +31,10 @@ Ran pplab_run(const std::string& args) {
     const int status = ::pclose(pipe);
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return r;
+}
+
+Ran pplab_run(const std::string& args) {
+    return pplab("run " + args);
 }
 
 class RunCli : public ::testing::Test {
@@ -123,6 +128,41 @@ TEST_F(RunCli, HazardsAndFaultsAndMissingFiles) {
     EXPECT_EQ(fault.code, 2) << fault.output;
     EXPECT_NE(fault.output.find("out-of-bounds"), std::string::npos) << fault.output;
     EXPECT_EQ(pplab_run("--kernel " + (dir_ / "missing.cu").string() + kTree).code, 2);
+}
+
+// `pplab puzzle` as a student uses it: the list, the statement and a skeleton written to a new
+// file (never over an existing one), and a check's exit code: 0 solved, 1 not yet (with what
+// failed), 2 it does not compile or names no puzzle.
+TEST_F(RunCli, PuzzlesFromTheCommandLine) {
+    const Ran list = pplab("puzzle list");
+    EXPECT_EQ(list.code, 0) << list.output;
+    for (const sim::Puzzle& p : sim::puzzles())
+        EXPECT_NE(list.output.find(std::string(p.id)), std::string::npos) << p.id;
+    const std::string mine = (dir_ / "mine.cu").string();
+    const Ran show = pplab("puzzle show tree-loop --out " + mine);
+    EXPECT_EQ(show.code, 0) << show.output;
+    EXPECT_NE(show.output.find("threads 0..TILE/2-1"), std::string::npos) << show.output;
+    EXPECT_EQ(show.output.find("Hint:"), std::string::npos) << "the hint only when asked";
+    EXPECT_EQ(read_text_file(mine), sim::find_puzzle("tree-loop").skeleton());
+    write_atomically(mine, "my work");
+    EXPECT_EQ(pplab("puzzle show tree-loop --out " + mine).code, 2);
+    EXPECT_EQ(read_text_file(mine), "my work") << "a student's file is never replaced";
+
+    const std::string skeleton = sim::find_puzzle("tree-loop").skeleton();
+    const Ran solved = pplab("puzzle check tree-loop " +
+                             write("tree.cu", simtest::puzzle_solution(skeleton, "tree-loop")));
+    EXPECT_EQ(solved.code, 0) << solved.output;
+    EXPECT_NE(solved.output.find("4 of 4 tests pass"), std::string::npos) << solved.output;
+    const Ran wrong =
+        pplab("puzzle check tree-loop " +
+              write("wrong.cu", simtest::puzzle_solution(skeleton, "tree-loop-wrong")));
+    EXPECT_EQ(wrong.code, 1) << wrong.output;
+    EXPECT_NE(wrong.output.find("FAIL  1000 floats in blocks of 256"), std::string::npos)
+        << wrong.output;
+    EXPECT_NE(wrong.output.find("The first: "), std::string::npos) << wrong.output;
+    EXPECT_EQ(
+        pplab("puzzle check tree-loop " + write("bad.cu", "__global__ void reduceTree(")).code, 2);
+    EXPECT_EQ(pplab("puzzle check no-such-puzzle " + mine).code, 2);
 }
 
 } // namespace
