@@ -307,6 +307,7 @@ void read_runner(const RunFolder& run, const ChildExit& e, const Limits& limits,
     res.hazards = out.hazards;
     res.notes = out.notes;
     res.counted = out.counted;
+    res.step_lines = out.step_lines;
     if (out.faulted) {
         res.status = RunResult::Status::Faulted;
         for (const Hazard& h : res.hazards)

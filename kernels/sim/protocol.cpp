@@ -135,6 +135,13 @@ std::string output_to_json(const RunnerOutput& o) {
     for (const auto& [name, field] : kCounted)
         counted[name] = o.counted.*field;
     j["counted"] = counted;
+    Json lines = Json::array();
+    for (const StepLines& l : o.step_lines)
+        lines.push_back({{"pass", l.pass},
+                         {"step", std::string(step_id(l.step))},
+                         {"level", l.level},
+                         {"lines", l.lines}});
+    j["step_lines"] = lines;
     return j.dump();
 }
 
@@ -145,6 +152,10 @@ RunnerOutput output_from_json(std::string_view text) {
         o.faulted = j.at("faulted").get<bool>();
         for (const auto& [name, field] : kCounted)
             o.counted.*field = j.at("counted").at(name).get<std::int64_t>();
+        for (const auto& jl : j.at("step_lines"))
+            o.step_lines.push_back(
+                {jl.at("pass").get<int>(), find_step(jl.at("step").get<std::string>()),
+                 jl.at("level").get<int>(), jl.at("lines").get<std::vector<int>>()});
         o.notes = j.at("notes").get<std::vector<std::string>>();
         o.error = j.at("error").get<std::string>();
         for (const auto& jh : j.at("hazards")) {

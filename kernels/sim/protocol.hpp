@@ -20,7 +20,8 @@ struct RunnerOutput {
     bool faulted = false;
     std::vector<Hazard> hazards;
     std::vector<std::string> notes;
-    Counters counted;  // what the kernel did, as it ran
+    Counters counted; // what the kernel did, as it ran
+    std::vector<StepLines> step_lines;
     std::string error; // the run could not start (a kernel missing, a wrong signature)
 };
 

@@ -99,6 +99,11 @@ private:
         values.resize(seg.count, kUnknown);
         cpu::Recorder(words_, l)(step, level, block, warp, values);
     }
+    // The source lines that did the work of (pass, step, level), for the window to light.
+    void light(const Launch& l, Step step, int level, const std::vector<int>& lines) {
+        auto& at = step_lines_[{l.pass(), static_cast<int>(step), level}];
+        at.insert(lines.begin(), lines.end());
+    }
     int levels(const Launch& l, Step step) const {
         const int si = l.segment(step);
         return si < 0 ? 0 : l.layout.seg[si].levels;
@@ -141,6 +146,7 @@ private:
     std::set<std::string> noted_;
     // Where each hazard is drawn: (pass, step, level, block), found among the frames at the end.
     std::map<std::size_t, std::tuple<int, Step, int, int>> hazard_frames_;
+    std::map<std::tuple<int, int, int>, std::set<int>> step_lines_;
     std::vector<float> result_;
 };
 
@@ -230,6 +236,8 @@ void Session::shared_frames(const Launch& l, const BlockObservation& o, const St
         const auto [step, level] = steps[k];
         const int si = l.segment(step);
         const int warps = si < 0 ? 0 : l.layout.seg[si].warps;
+        if (k < o.shared_lines.size())
+            light(l, step, level, o.shared_lines[k]);
         if (warps == 0) {
             record(l, step, level, o.block, -1, o.shared[k]);
             continue;
@@ -284,6 +292,7 @@ void Session::register_rounds(const Launch& l, const BlockObservation& o, Step s
                 static_cast<std::size_t>(k - 1) < rounds.size() ? rounds[k - 1] : o.round_close[t];
         }
         record(l, step, k, o.block, -1, std::move(v));
+        light(l, step, k, o.input_lines);
     }
 }
 
@@ -301,12 +310,17 @@ void Session::lanes(const Launch& l, const BlockObservation& o, int warp, int fi
                  " shuffle steps where the chapter's kernel runs " + std::to_string(count) +
                  ": the missing ones are shown as ?");
     if (static_cast<int>(steps.size()) > first)
+        light(l, load, 0,
+              load == Step::Load ? o.input_lines
+                                 : std::vector<int>{steps[static_cast<std::size_t>(first)].line});
+    if (static_cast<int>(steps.size()) > first)
         record(l, load, 0, o.block, rec_warp,
                {steps[static_cast<std::size_t>(first)].in.begin(),
                 steps[static_cast<std::size_t>(first)].in.end()});
     for (int k = 1; k <= count && first + k - 1 < static_cast<int>(steps.size()); ++k) {
         const auto& s = steps[static_cast<std::size_t>(first + k - 1)];
         record(l, step, k, o.block, rec_warp, {s.after.begin(), s.after.end()});
+        light(l, step, k, {s.line});
     }
 }
 
@@ -337,6 +351,7 @@ bool Session::reduce_full_pass(const Launch& l, Buffer& in, Buffer& out) {
                       lanes(l, o, 0, 5, Step::FinalShuffle, Step::FinalShuffle, 5);
                       shared_frames(l, o, steps);
                       record(l, Step::BlockTotal, 0, o.block, -1, {out.value(o.block)});
+                      light(l, Step::BlockTotal, 0, o.output_lines);
                   });
 }
 
@@ -365,6 +380,8 @@ bool Session::reduce_atomic(const Launch& l, Buffer& in) {
         const float block_total = adds == 1 ? total : kUnknown;
         record(l, Step::BlockTotal, 0, o.block, -1, {block_total});
         record(l, Step::AtomicAdd, ++arrived, o.block, -1, {block_total, out.value(0)});
+        light(l, Step::BlockTotal, 0, o.output_lines);
+        light(l, Step::AtomicAdd, arrived, o.output_lines);
         place_hazards(l, o, {{Step::BlockTotal, 0}});
     });
     result_ = {out.value(0)};
@@ -412,6 +429,7 @@ bool Session::reduce() {
                        register_rounds(l, o, Step::Accumulate);
                    shared_frames(l, o, tree_steps(l));
                    record(l, Step::BlockTotal, 0, o.block, -1, {out.value(o.block)});
+                   light(l, Step::BlockTotal, 0, o.output_lines);
                });
     result_.resize(result_size(r_));
     for (std::size_t i = 0; i < result_.size(); ++i)
@@ -454,6 +472,7 @@ bool Session::scan_blocks(const Launch& l, Buffer& in, Buffer& out, Buffer* tota
                       shared_frames(l, o, scan_steps(l));
                       if (totals)
                           record(l, Step::BlockTotal, 0, o.block, -1, {totals->value(o.block)});
+                      light(l, Step::BlockTotal, 0, o.output_lines);
                   });
 }
 
@@ -467,6 +486,7 @@ bool Session::add_carries(const Launch& l, Buffer& out, Buffer& carries) {
                           slice[static_cast<std::size_t>(t)] =
                               out.value(static_cast<long long>(o.block) * l.block + t);
                       record(l, Step::AddCarries, 0, o.block, -1, std::move(slice));
+                      light(l, Step::AddCarries, 0, o.output_lines);
                       place_hazards(l, o, {{Step::AddCarries, 0}});
                   });
 }
@@ -526,6 +546,13 @@ bool Session::histogram() {
                                for (const AtomicRecord& at : o.atomics)
                                    if (at.region == hist.region.id)
                                        global_atomics.push_back(at);
+                               for (int round = 1; round <= rounds; ++round) {
+                                   light(l, Step::HistAccumulate, round, o.input_lines);
+                                   if (a == Algorithm::HistGlobal)
+                                       light(l, Step::HistAccumulate, round, o.output_lines);
+                                   else if (o.shared_lines.size() > 1)
+                                       light(l, Step::HistAccumulate, round, o.shared_lines[1]);
+                               }
                                if (a == Algorithm::HistGlobal) {
                                    place_hazards(l, o, {{Step::HistAccumulate, 1}});
                                    return;
@@ -560,6 +587,7 @@ bool Session::histogram() {
                                for (int b = 0; b < bins; ++b)
                                    g[static_cast<std::size_t>(b)] = hist.value(b);
                                record(l, Step::HistFold, 0, o.block, -1, std::move(g));
+                               light(l, Step::HistFold, 0, o.output_lines);
                                place_hazards(l, o, steps);
                            });
     if (a == Algorithm::HistGlobal)
@@ -592,6 +620,11 @@ RunnerOutput Session::run(Recording& recording) {
     result_.resize(result_size(r_), kUnknown);
     out.hazards = rt_.hazards();
     out.counted = rt_.counted();
+    for (const auto& [key, lines] : step_lines_) {
+        const auto [pass, step, level] = key;
+        out.step_lines.push_back(
+            {pass, static_cast<Step>(step), level, std::vector<int>(lines.begin(), lines.end())});
+    }
     if (!hazard_frames_.empty()) {
         // Where each hazard is drawn: its frame's index in the canonical order.
         const std::vector<Frame> frames = decode(plan_, words_);

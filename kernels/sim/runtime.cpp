@@ -115,6 +115,9 @@ struct Thread {
     float close_value = kUndefined;
     // The shuffle whose "after" value the watched register will give.
     int watch_step = -1;
+    // Lines of this thread's shared-memory reads since its last write to the first shared
+    // array: they did the step's work if a write follows before the barrier.
+    std::vector<int> pending_lines;
 };
 
 // One cell of a shared array: who touched it in this barrier interval (racecheck's view).
@@ -208,6 +211,10 @@ struct Runtime::Impl {
     std::vector<float> interval_start;
     std::vector<WriteLog> interval_log;
     bool interval_dirty = false;
+    // Lines of this interval's work, by the generation of the write they led to (a thread's
+    // second write of a cell in one interval is generation 2: the clear-root after the last
+    // upsweep level); index 0 holds the barrier that began the interval.
+    std::vector<std::vector<int>> interval_lines;
     int arrived = 0;
     bool faulted = false;
     std::map<std::tuple<int, int, int>, std::size_t> seen; // (kind, line, other) -> hazard
@@ -321,6 +328,7 @@ struct Runtime::Impl {
         interval_start.clear();
         interval_log.clear();
         interval_dirty = false;
+        interval_lines.clear();
         arrived = 0;
         start_threads(block);
         while (!faulted) {
@@ -430,6 +438,9 @@ struct Runtime::Impl {
                 fatal(std::move(h));
             }
         end_interval();
+        lines_of_generation(0).push_back(line); // the barrier begins the next step
+        for (Thread& o : threads)
+            o.pending_lines.clear(); // reads after a thread's last write finished the step
         ++owner.counted_.barriers;
         ++epoch;
         arrived = 0;
@@ -441,11 +452,22 @@ struct Runtime::Impl {
     void end_interval() {
         if (!primary) {
             interval_log.clear();
+            interval_lines.clear();
             return;
         }
         int maxgen = 0;
         for (const WriteLog& w : interval_log)
             maxgen = std::max(maxgen, w.gen);
+        // Generation g's snapshot lights its own lines (the first also the barrier).
+        const auto lines_up_to = [&](int first, int last) {
+            std::vector<int> lines;
+            for (int g = first; g <= last && g < static_cast<int>(interval_lines.size()); ++g)
+                lines.insert(lines.end(), interval_lines[static_cast<std::size_t>(g)].begin(),
+                             interval_lines[static_cast<std::size_t>(g)].end());
+            std::sort(lines.begin(), lines.end());
+            lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+            return lines;
+        };
         if (maxgen > 1) {
             for (int g = 1; g < maxgen; ++g) {
                 std::vector<float> state = interval_start;
@@ -454,13 +476,30 @@ struct Runtime::Impl {
                         state[static_cast<std::size_t>(w.index)] = as_float(
                             primary->region.elem, reinterpret_cast<const unsigned char*>(&w.bits));
                 obs.shared.push_back(std::move(state));
+                obs.shared_lines.push_back(lines_up_to(g == 1 ? 0 : g, g));
             }
         }
-        if (maxgen > 0 || interval_dirty)
+        if (maxgen > 0 || interval_dirty) {
             obs.shared.push_back(primary_values());
+            obs.shared_lines.push_back(
+                lines_up_to(maxgen > 1 ? maxgen : 0, static_cast<int>(interval_lines.size())));
+        }
         interval_start = primary_values();
         interval_log.clear();
         interval_dirty = false;
+        interval_lines.clear();
+    }
+
+    std::vector<int>& lines_of_generation(int gen) {
+        if (static_cast<int>(interval_lines.size()) <= gen)
+            interval_lines.resize(static_cast<std::size_t>(gen) + 1);
+        return interval_lines[static_cast<std::size_t>(gen)];
+    }
+
+    static void note_line(std::vector<int>& lines, int line) {
+        const auto at = std::lower_bound(lines.begin(), lines.end(), line);
+        if (at == lines.end() || *at != line)
+            lines.insert(at, line);
     }
 
     std::vector<float> primary_values() const {
@@ -511,6 +550,7 @@ struct Runtime::Impl {
     // ---- warp rendezvous -------------------------------------------------------------------
     std::uint32_t warp_op(WarpOp op) {
         Thread& t = *self;
+        t.pending_lines.clear(); // what it read went into the shuffle, a step of its own
         close_accumulation(t);
         resolve_watch(t);
         if (op.width != 32)
@@ -608,6 +648,7 @@ struct Runtime::Impl {
                 ballot |= 1u << lane;
         }
         step.lanes = present;
+        step.line = first.line;
         const int index = static_cast<int>(obs.shuffles[static_cast<std::size_t>(warp)].size());
         for (int lane = 0; lane < 32; ++lane) {
             if (!((present >> lane) & 1u))
@@ -702,6 +743,7 @@ struct Runtime::Impl {
 
     void shared_read(SharedArray& a, long long index, int line) {
         Thread& t = *self;
+        t.pending_lines.push_back(line);
         Cell& c = a.cells[static_cast<std::size_t>(index)];
         if (!c.written) {
             Hazard h;
@@ -733,6 +775,8 @@ struct Runtime::Impl {
 
     void shared_write(SharedArray& a, long long index, std::uint64_t& bits, int line, bool atomic) {
         Thread& t = *self;
+        if (&a != primary)
+            t.pending_lines.push_back(line);
         Cell& c = a.cells[static_cast<std::size_t>(index)];
         const bool same_interval = c.written && c.write_epoch == epoch;
         if (same_interval && c.writer != t.tid && !(atomic && c.atomic_write) &&
@@ -755,6 +799,12 @@ struct Runtime::Impl {
         c.written = true;
         c.atomic_write = atomic;
         if (&a == primary) {
+            // The reads that led to this write did the step's work with it.
+            std::vector<int>& lines = lines_of_generation(gen);
+            for (const int read : t.pending_lines)
+                note_line(lines, read);
+            t.pending_lines.clear();
+            note_line(lines, line);
             if (atomic)
                 interval_dirty = true;
             else
@@ -770,8 +820,10 @@ struct Runtime::Impl {
             ++owner.counted_.shared_reads;
         } else {
             ++owner.counted_.global_reads;
-            if (r->id == spec->input_region)
+            if (r->id == spec->input_region) {
                 input_read(t, index);
+                note_line(obs.input_lines, line);
+            }
         }
         std::uint64_t bits = 0;
         std::memcpy(&bits, r->base + index * r->elem_size, static_cast<std::size_t>(r->elem_size));
@@ -787,6 +839,7 @@ struct Runtime::Impl {
             ++owner.counted_.shared_writes;
         } else {
             ++owner.counted_.global_writes;
+            note_line(obs.output_lines, line);
         }
         std::memcpy(r->base + index * r->elem_size, &bits, static_cast<std::size_t>(r->elem_size));
     }
@@ -922,6 +975,7 @@ std::uint64_t Runtime::Impl::atomic(AtomicOp op, const Region* r, long long inde
             obs.atomics.push_back({t.round, -1, index, delta, obs.block, t.tid});
     } else {
         ++owner.counted_.global_atomics;
+        note_line(obs.output_lines, line);
         close_accumulation(t);
         const double operand_value =
             r->elem == Elem::Float ? from_bits<float>(operand) : static_cast<double>(delta);

@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <tuple>
+
 namespace pplab {
 namespace {
 
@@ -65,6 +68,41 @@ TEST_P(ListingEquality, SimulatorGivesTheCpuModelsTrace) {
                 ++runs;
             }
     EXPECT_GT(runs, 0);
+}
+
+// The lines the simulator lights for each step of a listing's run (the lines that did that
+// step's work, as observed) include a line the listing tags with that step, and none that the
+// listing tags only with other steps, except a barrier: it separates two steps, and either may
+// claim it.
+TEST_P(ListingEquality, LitLinesAreTheListingsLinesOfTheStep) {
+    const Algorithm a = GetParam();
+    const bool histogram = info(a).family == Family::Histogram;
+    Request r = simtest::request(a, {}, 64);
+    r.input = generate(histogram ? Generator::Skewed : Generator::RandomInt, 60, 4,
+                       histogram ? r.bins : 0);
+    const Listing shown = listing(normalize(r));
+    const sim::RunResult res = sim::run_kernel(r, simtest::listing_text(r));
+    ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
+    std::set<std::tuple<int, Step, int>> steps;
+    for (const Frame& f : res.trace.frames)
+        steps.insert({f.pass, f.step, f.level});
+    for (const auto& [pass, step, level] : steps) {
+        const std::string name = std::string(step_id(step)) + " " + std::to_string(level);
+        std::vector<int> lit;
+        for (const sim::StepLines& l : res.step_lines)
+            if (l.pass == pass && l.step == step && l.level == level)
+                lit = l.lines;
+        bool tagged = false;
+        for (const int line : lit) {
+            const auto i = static_cast<std::size_t>(line - 1);
+            ASSERT_LT(i, shown.lines.size()) << name;
+            tagged |= shown.runs(i, step);
+            const bool barrier = shown.lines[i].find("__syncthreads()") != std::string::npos;
+            EXPECT_TRUE(shown.steps[i].empty() || shown.runs(i, step) || barrier)
+                << name << ": line " << line << " belongs to other steps: " << shown.lines[i];
+        }
+        EXPECT_TRUE(tagged) << name << " lights no line the listing tags with it";
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Chapter, ListingEquality,

@@ -76,6 +76,16 @@ struct CompileError {
     std::string message;
 };
 
+// The source lines that did one step's work (the accesses to shared memory between two
+// barriers and the barrier that began them, the shuffle, the reads of the input, the final
+// writes): what the window lights for that step of a student's trace.
+struct StepLines {
+    int pass = 0;
+    Step step = Step::Load;
+    int level = 0;
+    std::vector<int> lines; // from 1, ascending
+};
+
 struct RunResult {
     enum class Status { Ran, CompileFailed, Faulted, TimedOut, Crashed, Cancelled };
     Status status = Status::Ran;
@@ -88,6 +98,7 @@ struct RunResult {
     // What the kernel did, counted as it ran: barriers (per block), shared reads and writes,
     // shuffles (per warp), atomics, global reads and writes; additions are not observed.
     Counters counted;
+    std::vector<StepLines> step_lines;
     double compile_seconds = 0, run_seconds = 0;
     bool compiled_from_cache = false;
 
