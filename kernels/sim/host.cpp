@@ -255,6 +255,28 @@ std::string with_launch_constants(const Rewritten& rw, const Request& r) {
     return text;
 }
 
+// A constant the file sets to another value than the launch's: the kernel then indexes its
+// arrays and loops for another block (or bin count) than it runs with. Said, not refused: it
+// may be the student's experiment.
+std::vector<std::string> launch_mismatches(const Rewritten& rw, const Request& r) {
+    std::vector<std::string> notes;
+    for (const auto& [name, value] : rw.defined_constants) {
+        const long long want = name == "TILE"    ? r.block
+                               : name == "WARPS" ? r.block / kWarpSize
+                                                 : r.bins;
+        if (value == want)
+            continue;
+        const std::string what = name == "BINS" ? std::to_string(r.bins) + " bins"
+                                 : name == "TILE"
+                                     ? "blocks of " + std::to_string(r.block) + " threads"
+                                     : std::to_string(want) + " warps per block";
+        notes.push_back("your file defines " + name + " as " + std::to_string(value) +
+                        ", but this launch has " + what + ": set it to " + std::to_string(want) +
+                        ", or delete the #define and pplab sets it to the launch's value");
+    }
+    return notes;
+}
+
 // The run's own folder in the cache, removed with everything in it when the run is over.
 class RunFolder {
 public:
@@ -360,6 +382,9 @@ RunResult run_kernel(const Request& request, std::string_view source, const Limi
                       run / "printed.txt", limits.seconds, limits.memory_bytes, limits.cancel);
         res.run_seconds = std::chrono::duration<double>(Clock::now() - start).count();
         read_runner(run, e, limits, plan, res);
+        const std::vector<std::string> mismatches =
+            launch_mismatches(pre.rewritten, res.trace.request);
+        res.notes.insert(res.notes.begin(), mismatches.begin(), mismatches.end());
     } catch (const fs::filesystem_error& e) {
         throw InputError(std::string("pplab's kernel cache is not usable: ") + e.what());
     }

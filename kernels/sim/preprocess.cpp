@@ -173,6 +173,7 @@ public:
         }
         p.ok = true;
         p.rewritten.kernels = kernels_;
+        p.rewritten.defined_constants = defined_values_;
         for (const std::string_view name : kLaunchConstants)
             if (constant_uses_.count(std::string(name)) &&
                 !constant_defined_.count(std::string(name)))
@@ -246,6 +247,12 @@ private:
             if (std::regex_search(text, m, define)) {
                 constant_defined_.insert(m[1]);
                 body = m.suffix();
+                static const std::regex number(R"(^\s+\(?\s*(\d+)\s*\)?\s*(//.*)?$)");
+                std::smatch value;
+                const bool launch = std::find(kLaunchConstants.begin(), kLaunchConstants.end(),
+                                              m[1].str()) != kLaunchConstants.end();
+                if (launch && std::regex_match(body, value, number))
+                    defined_values_.emplace_back(m[1], std::stoll(value[1]));
             }
             static const std::regex word(R"([A-Za-z_]\w*)");
             for (auto it = std::sregex_iterator(body.begin(), body.end(), word);
@@ -472,6 +479,7 @@ private:
     std::set<std::string> tracked_;
     std::vector<std::string> kernels_;
     std::set<std::string> constant_uses_, constant_defined_;
+    std::vector<std::pair<std::string, long long>> defined_values_;
 };
 
 } // namespace

@@ -89,6 +89,12 @@ TEST(Preprocess, NamesTheLaunchConstantsTheFileUsesButDoesNotDefine) {
               Names{});
     EXPECT_EQ(constants("__global__ void k(int* o) { if (o[0] == BINS) o[1] = WARPS; }\n"),
               (Names{"WARPS", "BINS"}));
+    // The values it sets as plain numbers, to be compared with the launch's.
+    const sim::Preprocessed p = sim::preprocess(
+        "#define TILE 256   // block size\n#define WARPS (TILE / 32)\n#define BINS (16)\n"
+        "__global__ void k(int* o) { o[0] = TILE + WARPS + BINS; }\n");
+    using Values = std::vector<std::pair<std::string, long long>>;
+    EXPECT_EQ(p.rewritten.defined_constants, (Values{{"TILE", 256}, {"BINS", 16}}));
 }
 
 struct Refused {

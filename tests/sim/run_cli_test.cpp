@@ -64,6 +64,19 @@ TEST_F(RunCli, TheListingAsShownMatchesTheChapter) {
     EXPECT_NE(r.output.find("Same as the chapter's kernel"), std::string::npos) << r.output;
 }
 
+// The listing shown for blocks of 64 says `#define TILE 64`; run at blocks of 128, thread 64
+// writes past s[TILE]: the fault, and a note naming both numbers.
+TEST_F(RunCli, AConstantThatIsNotTheLaunchsIsSaid) {
+    const Ran r = pplab_run("--kernel " + write("tree.cu", listing_) +
+                            " --algo reduce-tree --n 300 --block 128 --backend cpu --check");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("out-of-bounds: write to s[64] by thread 64"), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("defines TILE as 64, but this launch has blocks of 128 threads"),
+              std::string::npos)
+        << r.output;
+}
+
 TEST_F(RunCli, AWrongKernelIsExplainedAtItsFirstDifference) {
     std::string wrong = listing_;
     const auto at = wrong.find("s[threadIdx.x] += s[threadIdx.x + stride]");

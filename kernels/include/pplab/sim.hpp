@@ -29,6 +29,8 @@ struct Rewritten {
     // them: the runner defines them with the launch's values, so a puzzle's skeleton (or a
     // listing whose `#define` was deleted) runs at any block size.
     std::vector<std::string> launch_constants;
+    // The launch constants the file defines as a plain number (`#define TILE 256`).
+    std::vector<std::pair<std::string, long long>> defined_constants;
 };
 
 struct Preprocessed {
