@@ -32,7 +32,8 @@ bool CanvasPanel::Key::operator==(const Key& o) const {
            height == o.height && options.theme == o.options.theme &&
            options.pixels_per_unit == o.options.pixels_per_unit &&
            options.past_arrows == o.options.past_arrows &&
-           options.text_scale == o.options.text_scale && answers == o.answers;
+           options.text_scale == o.options.text_scale && answers == o.answers &&
+           hazards == o.hazards;
 }
 
 CanvasPanel::CanvasPanel() = default;
@@ -119,11 +120,12 @@ void CanvasPanel::draw(State& st, double dt) {
     vo.past_arrows = st.view.past_arrows;
     vo.text_scale = st.view.presenter_scale;
     vo.pixels_per_unit = have_camera_ ? camera_.scale : 40.0f;
-    Key key{st.model.get(), frame, st.playback.t, vo, w, h, answer_rows(st)};
+    Key key{st.model.get(), frame, st.playback.t, vo, w, h, answer_rows(st), hazard_marks(st)};
     if (!built_ || !(*built_ == key)) {
         try {
             scene_ = scene::build(*st.model, frame, vo, st.playback.t);
             scene::mark_answers(scene_, key.answers, scene::palette(vo.theme));
+            scene::mark_hazards(scene_, key.hazards, scene::palette(vo.theme));
         } catch (const std::exception& e) { // a bug, said on the canvas: the window carries on
             ImGui::TextWrapped("This step cannot be drawn: %s", e.what());
             moving_ = false;

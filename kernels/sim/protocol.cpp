@@ -91,18 +91,6 @@ Json hazard_to_json(const Hazard& h) {
             {"message", h.message}};
 }
 
-constexpr std::array<std::pair<const char*, std::int64_t Counters::*>, 9> kCounted = {{
-    {"barriers", &Counters::barriers},
-    {"shared_reads", &Counters::shared_reads},
-    {"shared_writes", &Counters::shared_writes},
-    {"shuffles", &Counters::shuffles},
-    {"shared_atomics", &Counters::shared_atomics},
-    {"global_atomics", &Counters::global_atomics},
-    {"global_reads", &Counters::global_reads},
-    {"global_writes", &Counters::global_writes},
-    {"additions", &Counters::additions},
-}};
-
 } // namespace
 
 std::string to_json(const RunResult& r) {
@@ -116,9 +104,9 @@ std::string to_json(const RunResult& r) {
     text += r.hazards.empty() ? "],\n" : "\n  ],\n";
     text += "  \"notes\": " + Json(r.notes).dump() + ",\n";
     Json counted = Json::object();
-    for (const auto& [name, field] : kCounted)
+    for (const auto& [name, id, field] : counter_fields())
         if (field != &Counters::additions)
-            counted[name] = r.counted.*field;
+            counted[std::string(id)] = r.counted.*field;
     return text + "  \"counted\": " + counted.dump() + "\n}\n";
 }
 
@@ -132,8 +120,8 @@ std::string output_to_json(const RunnerOutput& o) {
         hazards.push_back(hazard_to_json(h));
     j["hazards"] = hazards;
     Json counted = Json::object();
-    for (const auto& [name, field] : kCounted)
-        counted[name] = o.counted.*field;
+    for (const auto& [name, id, field] : counter_fields())
+        counted[std::string(id)] = o.counted.*field;
     j["counted"] = counted;
     Json lines = Json::array();
     for (const StepLines& l : o.step_lines)
@@ -150,8 +138,8 @@ RunnerOutput output_from_json(std::string_view text) {
         const Json j = Json::parse(text.begin(), text.end());
         RunnerOutput o;
         o.faulted = j.at("faulted").get<bool>();
-        for (const auto& [name, field] : kCounted)
-            o.counted.*field = j.at("counted").at(name).get<std::int64_t>();
+        for (const auto& [name, id, field] : counter_fields())
+            o.counted.*field = j.at("counted").at(std::string(id)).get<std::int64_t>();
         for (const auto& jl : j.at("step_lines"))
             o.step_lines.push_back(
                 {jl.at("pass").get<int>(), find_step(jl.at("step").get<std::string>()),
