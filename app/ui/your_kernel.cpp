@@ -6,6 +6,7 @@
 #include "pplab/files.hpp"
 #include "pplab/listing.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -205,6 +206,12 @@ void your_kernel_pick(State& st, const std::string& puzzle) {
     if (!puzzle.empty())
         st.settings = settings_for(normalize(sim::find_puzzle(puzzle).example), st.settings);
     your_kernel_fill(st);
+    // The part to write, in view.
+    const std::string& text = y.source;
+    if (const auto at = text.find("// Your code here"); at != std::string::npos)
+        y.scroll_to_line =
+            static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n')) +
+            1;
 }
 
 void your_kernel_run(State& st) {

@@ -84,16 +84,16 @@ void YourKernelPanel::draw(State& st) {
     if (y.source.empty())
         your_kernel_fill(st);
     picker(st);
+    actions(st);
+    // The puzzle and what the run found, above the editor: as tall as they were last frame,
+    // at most half of what is left (then they scroll), so the editor always keeps its half.
+    const float left = ImGui::GetContentRegionAvail().y;
+    const float tall = std::clamp(notes_height_, ImGui::GetFrameHeight(), left * 0.5f);
+    ImGui::BeginChild("notes", ImVec2(0, tall), false);
     if (!y.puzzle.empty())
         puzzle(st);
-    actions(st);
-    // What the run found, above the editor: as tall as it needs last frame, at most 40% of what
-    // is left (then it scrolls).
-    const float left = ImGui::GetContentRegionAvail().y;
-    const float tall = std::clamp(findings_height_, ImGui::GetFrameHeight(), left * 0.4f);
-    ImGui::BeginChild("findings", ImVec2(0, tall), false);
     findings(st);
-    findings_height_ = ImGui::GetCursorPosY() + ImGui::GetStyle().ItemSpacing.y;
+    notes_height_ = ImGui::GetCursorPosY() + ImGui::GetStyle().ItemSpacing.y;
     ImGui::EndChild();
     editor(st, ImGui::GetContentRegionAvail().y);
 }
@@ -106,7 +106,7 @@ void YourKernelPanel::picker(State& st) {
     const std::string current =
         y.puzzle.empty() ? listing : puzzle_label(y, sim::find_puzzle(y.puzzle));
     ImGui::SetNextItemWidth(-FLT_MIN);
-    if (ImGui::BeginCombo("##start_from", current.c_str())) {
+    if (ImGui::BeginCombo("##start_from", current.c_str(), ImGuiComboFlags_HeightLargest)) {
         if (ImGui::Selectable(listing.c_str(), y.puzzle.empty()))
             your_kernel_pick(st, "");
         ImGui::Separator();
@@ -142,6 +142,7 @@ void YourKernelPanel::puzzle(State& st) {
                                         " pass###hidden_tests";
     if (!ImGui::CollapsingHeader(tests.c_str(), ImGuiTreeNodeFlags_DefaultOpen))
         return;
+    int failures = 0;
     for (std::size_t k = 0; k < p.tests.size(); ++k) {
         const sim::TestVerdict* v =
             it != y.verdicts.end() && k < it->second.tests.size() ? &it->second.tests[k] : nullptr;
@@ -154,9 +155,14 @@ void YourKernelPanel::puzzle(State& st) {
         ImGui::SameLine();
         paragraph(p.tests[k].what);
         if (v && v->ran && !v->passed) {
+            // The first failure in full; the others by their first sentence (hover: all).
+            const std::string shown =
+                failures++ == 0 ? v->why : v->why.substr(0, v->why.find(". ") + 1);
             ImGui::Indent();
-            if (line_button(st, v->why, static_cast<int>(k), pal.wrong) && v->first_hazard_line)
+            if (line_button(st, shown, static_cast<int>(k), pal.wrong) && v->first_hazard_line)
                 y.scroll_to_line = v->first_hazard_line;
+            if (shown.size() < v->why.size() && ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s", v->why.c_str());
             ImGui::Unindent();
         }
     }
@@ -233,7 +239,7 @@ void YourKernelPanel::findings(State& st) {
         }
     }
     if (!y.last) {
-        if (!check)
+        if (!check && y.puzzle.empty())
             paragraph("Edit the kernel, then Run: pplab compiles it with the C++ compiler, runs "
                       "each CUDA thread as a fiber in a separate process and draws what it did "
                       "on the canvas, step by step, with the chapter's captions.",

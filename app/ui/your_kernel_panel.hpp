@@ -22,8 +22,8 @@ private:
     std::string origin_seen_;    // the text's origin the widget was made for
     int scrolled_for_step_ = -1; // the lit lines were brought into view for this step
     const void* scrolled_for_model_ = nullptr;
-    int cursor_seen_ = -1;      // the cursor's position last frame (kept in view when it moves)
-    float findings_height_ = 0; // what the findings took last frame, pixels
+    int cursor_seen_ = -1;   // the cursor's position last frame (kept in view when it moves)
+    float notes_height_ = 0; // what the puzzle and the findings took last frame, pixels
 };
 
 } // namespace pplab::ui

@@ -256,6 +256,8 @@ TestVerdict verdict(const Puzzle& p, const PuzzleTest& t, const RunResult& res) 
     const Difference d = first_difference(res.trace, chapter);
     if (!d.same) {
         v.why = describe(d);
+        if (!res.notes.empty()) // why levels are missing ("?"), in the runner's words
+            v.why += " (" + res.notes.front() + ")";
         return v;
     }
     if (p.counts_global_atomics) {

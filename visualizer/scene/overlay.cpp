@@ -105,9 +105,10 @@ void mark_hazards(Scene& s, const std::vector<HazardMark>& marks, const Palette&
                 l.text = m.label;
                 l.size = 0.36f * c.rect.h;
                 l.px = 14.0f * s.text_scale;
-                l.pos = {c.rect.center().x,
-                         below + 0.45f * c.rect.h * static_cast<float>(same_row)};
-                l.align = Align::Center;
+                // From the cell's left edge: centred, a long label would run into the row's
+                // name on the left, and the layout would drop it.
+                l.pos = {c.rect.x, below + 0.45f * c.rect.h * static_cast<float>(same_row)};
+                l.align = Align::Left;
                 l.color = accent;
                 labels.push_back(std::move(l));
                 s.focus = unite(s.focus, inflate(c.rect, 0.8f, 0.8f));
