@@ -1,7 +1,9 @@
 // `pplab run`: a student's kernel (the chapter's listing, edited), compiled and run through
 // pplab's CUDA-on-CPU simulator in a child process; its trace printed like `pplab trace`'s,
-// its hazards and, with --check, the first place it departs from the chapter's kernel.
+// its hazards and, with --check, the first place it departs from the chapter's kernel; then,
+// with nvcc and a GPU (--backend auto or cuda), on the device: its output compared, its time.
 #include "cli.hpp"
+#include "run_gpu.hpp"
 
 #include "pplab/backend.hpp"
 #include "pplab/files.hpp"
@@ -21,6 +23,7 @@ struct RunOptions {
     std::string out = "-";
     bool check = false;
     double timeout = 10.0;
+    GpuRunOptions gpu;
 };
 
 void print_hazards(const sim::RunResult& res, const std::string& file) {
@@ -39,10 +42,7 @@ void print_hazards(const sim::RunResult& res, const std::string& file) {
 int run_student(const RequestOptions& opts, const RunOptions& run) {
     const Request r = opts.build();
     const std::string source = read_text_file(run.kernel);
-    if (opts.backend == "cuda")
-        throw InputError("--backend cuda runs a student's kernel on the GPU with nvcc; this "
-                         "build has no GPU path for it yet: use --backend cpu");
-    if (opts.backend != "auto" && opts.backend != "cpu")
+    if (opts.backend != "auto" && opts.backend != "cpu" && opts.backend != "cuda")
         throw InputError("unknown backend '" + opts.backend + "': choose auto, cpu or cuda");
     sim::Limits limits;
     limits.seconds = run.timeout;
@@ -59,22 +59,28 @@ int run_student(const RequestOptions& opts, const RunOptions& run) {
         std::cerr << "pplab: " << res.message << "\n";
         return kExitBadInput;
     }
+    int code = 0;
     if (!run.check) {
         const std::string text = run.format == "json"       ? sim::to_json(res)
                                  : run.format == "markdown" ? to_markdown(res.trace)
                                                             : to_text(res.trace);
         write_output(run.out, text);
-        return res.hazards.empty() ? 0 : kExitWrong;
+        code = res.hazards.empty() ? 0 : kExitWrong;
+    } else {
+        const Trace chapter = make_cpu_backend()->trace(res.trace.request);
+        const sim::Difference d = sim::first_difference(res.trace, chapter);
+        std::string text = sim::describe(d) + "\n";
+        if (!res.hazards.empty())
+            text += "Your kernel also has " + std::to_string(res.hazards.size()) + " hazard" +
+                    (res.hazards.size() == 1 ? "" : "s") +
+                    " (above): what CUDA leaves undefined may give other values on a GPU.\n";
+        write_output(run.out, text);
+        code = d.same && res.hazards.empty() ? 0 : kExitWrong;
     }
-    const Trace chapter = make_cpu_backend()->trace(res.trace.request);
-    const sim::Difference d = sim::first_difference(res.trace, chapter);
-    std::string text = sim::describe(d) + "\n";
-    if (!res.hazards.empty())
-        text += "Your kernel also has " + std::to_string(res.hazards.size()) + " hazard" +
-                (res.hazards.size() == 1 ? "" : "s") +
-                " (above): what CUDA leaves undefined may give other values on a GPU.\n";
-    write_output(run.out, text);
-    return d.same && res.hazards.empty() ? 0 : kExitWrong;
+    if (opts.backend == "cpu")
+        return code;
+    const int device = run_on_device(opts, run.gpu, res.trace.request, res, source, run.kernel);
+    return device != 0 ? device : code;
 }
 
 } // namespace
@@ -95,6 +101,13 @@ void add_run(CLI::App& app) {
                   "compare with the chapter's kernel level by level; exit 1 if they differ");
     cmd->add_option("--timeout", run->timeout, "seconds the kernel may run")
         ->check(CLI::Range(0.1, 600.0))
+        ->capture_default_str();
+    cmd->add_option("--time-n", run->gpu.time_n,
+                    "with a GPU: time your kernel at N elements (up to 2^28) beside the "
+                    "chapter's kernel and CUB")
+        ->check(CLI::Range(1LL, 1LL << 28));
+    cmd->add_option("--runs", run->gpu.runs, "timed runs on the GPU (the median is reported)")
+        ->check(CLI::Range(1, 1000))
         ->capture_default_str();
     cmd->callback([opts, run] {
         const int code = run_student(*opts, *run);

@@ -31,6 +31,10 @@ std::string_view hazard_id(HazardKind k) {
     return kHazardIds[static_cast<std::size_t>(k)];
 }
 
+std::string listing_kernel(Algorithm a, const std::string& plan_kernel) {
+    return a == Algorithm::ScanBlelloch ? std::string("scanBlelloch") : plan_kernel;
+}
+
 std::string request_to_json(const Request& r) {
     Json j;
     j["algorithm"] = std::string(info(r.algorithm).id);

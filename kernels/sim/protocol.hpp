@@ -13,6 +13,10 @@
 
 namespace pplab::sim {
 
+// The __global__ function of the student's file that a launch of the plan calls: the plan's
+// kernel, except scan-blelloch's, whose listing wraps the block scan in scanBlelloch.
+std::string listing_kernel(Algorithm a, const std::string& plan_kernel);
+
 std::string request_to_json(const Request& r);
 Request request_from_json(std::string_view text); // throws InputError
 

@@ -151,9 +151,7 @@ private:
 };
 
 const KernelEntry& Session::kernel(const Launch& l, const std::vector<Expected>& expected) {
-    // The plan names scan-blelloch's launch after its block scan; the listing's kernel calls it.
-    const std::string name =
-        r_.algorithm == Algorithm::ScanBlelloch ? std::string("scanBlelloch") : l.kernel;
+    const std::string name = listing_kernel(r_.algorithm, l.kernel);
     const KernelEntry* found = nullptr;
     for (const KernelEntry& e : registered_kernels())
         if (name == e.name)

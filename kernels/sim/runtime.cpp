@@ -19,6 +19,13 @@
 #include <stdexcept>
 
 #if defined(__SANITIZE_ADDRESS__)
+#define PPLAB_SIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PPLAB_SIM_ASAN 1
+#endif
+#endif
+#if defined(PPLAB_SIM_ASAN)
 #include <sanitizer/asan_interface.h>
 #endif
 
@@ -37,6 +44,28 @@ namespace ctx = boost::context;
 
 constexpr float kUndefined = std::numeric_limits<float>::quiet_NaN();
 constexpr std::size_t kStackBytes = 256 * 1024;
+
+// AddressSanitizer must be told of every switch between stacks (Boost 1.74's fcontext fibers do
+// not tell it), or it takes a fiber's frames for the thread's and reports errors that are not
+// there, or misses ones that are: before a switch, the stack we go to; on arrival, the fake
+// frames (of use-after-return detection) the arriving stack left behind.
+struct Stack {
+    const void* bottom = nullptr;
+    std::size_t size = 0;
+    void* fake = nullptr;
+};
+void switching([[maybe_unused]] Stack& from, [[maybe_unused]] const Stack& to,
+               [[maybe_unused]] bool from_ends = false) {
+#if defined(PPLAB_SIM_ASAN)
+    __sanitizer_start_switch_fiber(from_ends ? nullptr : &from.fake, to.bottom, to.size);
+#endif
+}
+void arrived_on([[maybe_unused]] Stack& here, [[maybe_unused]] Stack* learn_from = nullptr) {
+#if defined(PPLAB_SIM_ASAN)
+    __sanitizer_finish_switch_fiber(here.fake, learn_from ? &learn_from->bottom : nullptr,
+                                    learn_from ? &learn_from->size : nullptr);
+#endif
+}
 
 std::vector<KernelEntry>& registry() {
     static std::vector<KernelEntry> entries;
@@ -62,10 +91,19 @@ public:
         ctx::stack_context sc;
         sc.size = kStackBytes;
         sc.sp = static_cast<char*>(base) + page() + kStackBytes;
+        last_ = {static_cast<char*>(base) + page(), kStackBytes, nullptr};
         return sc;
     }
     void deallocate(ctx::stack_context& sc) {
-        free_.push_back(static_cast<char*>(sc.sp) - kStackBytes - page());
+        char* base = static_cast<char*>(sc.sp) - kStackBytes - page();
+#if defined(PPLAB_SIM_ASAN)
+        ASAN_UNPOISON_MEMORY_REGION(base + page(), kStackBytes); // the next fiber's, clean
+#endif
+        free_.push_back(base);
+    }
+    // The stack allocate() gave last.
+    const Stack& last() const {
+        return last_;
     }
     ~ReusedStacks() {
         for (void* base : free_)
@@ -73,8 +111,11 @@ public:
     }
 
 private:
-    static std::size_t page() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
+    static std::size_t page() {
+        return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    }
     std::vector<void*> free_;
+    Stack last_;
 };
 
 // Allocator handle that Boost.Context copies into each fiber.
@@ -105,6 +146,7 @@ struct Thread {
     ThreadView view;
     int tid = 0, warp = 0, lane = 0;
     ctx::fiber fiber, back;
+    Stack stack; // the fiber's
     State state = State::Runnable;
     int wait_line = 0;
     WarpOp op;
@@ -202,6 +244,8 @@ struct Runtime::Impl {
     const LaunchSpec* spec = nullptr;
     std::deque<Thread> threads;
     Thread* self = nullptr;
+    Stack main_stack;       // the scheduler's: the thread's own stack
+    bool unwinding = false; // the block is over: parked fibers throw Fault and finish
     BlockObservation obs;
     std::map<int, std::unique_ptr<SharedArray>> shared; // by declaration site
     SharedArray* primary = nullptr;                     // the first one the block declared
@@ -244,12 +288,18 @@ struct Runtime::Impl {
     // ---- the schedule ----------------------------------------------------------------------
     void park() {
         Thread& t = *self;
+        switching(t.stack, main_stack);
         t.back = std::move(t.back).resume();
+        arrived_on(t.stack);
+        if (unwinding)
+            throw Fault{}; // the block stopped (a fault): unwind the kernel's frames
     }
     void resume(Thread& t) {
         self = &t;
         g_self = &t.view;
+        switching(main_stack, t.stack);
         t.fiber = std::move(t.fiber).resume();
+        arrived_on(main_stack);
     }
 
     void start_threads(int block) {
@@ -269,14 +319,21 @@ struct Runtime::Impl {
             Thread* tp = &t;
             t.fiber =
                 ctx::fiber(std::allocator_arg, StackHandle{&stacks}, [this, tp](ctx::fiber&& back) {
+                    arrived_on(tp->stack, &main_stack);
                     tp->back = std::move(back);
                     body(*tp);
+                    switching(tp->stack, main_stack, true);
                     return std::move(tp->back);
                 });
+            t.stack = stacks.last();
         }
     }
 
     void body(Thread& t) {
+        if (unwinding) { // never started, and the block is over
+            t.state = State::Done;
+            return;
+        }
         try {
             spec->kernel->invoke(spec->kernel->fn, spec->args.data());
             finish(t);
@@ -355,9 +412,16 @@ struct Runtime::Impl {
             obs.rounds[static_cast<std::size_t>(t.tid)] = t.rounds;
             obs.round_close[static_cast<std::size_t>(t.tid)] = t.close_value;
         }
+        // Fibers still parked (after a fault) or never started finish through the same
+        // switches as any other, so that nothing is left for Boost to unwind behind our back.
+        unwinding = true;
+        for (Thread& t : threads)
+            if (t.fiber && t.state != State::Done)
+                resume(t);
+        unwinding = false;
         g_self = &g_idle;
         self = nullptr;
-        threads.clear(); // suspended fibers (after a fault) unwind here
+        threads.clear();
         return !faulted;
     }
 

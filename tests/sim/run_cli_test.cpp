@@ -143,6 +143,21 @@ TEST_F(RunCli, HazardsAndFaultsAndMissingFiles) {
     EXPECT_EQ(pplab_run("--kernel " + (dir_ / "missing.cu").string() + kTree).code, 2);
 }
 
+// Without a GPU, --backend cuda says why and exits 2 (after the simulator's answer); --backend
+// auto answers with the simulator alone. (On a machine with a GPU: tests/sim/gpu_run_test.cpp.)
+TEST_F(RunCli, BackendCudaWithoutAGpuSaysWhy) {
+    if (std::filesystem::exists("/dev/nvidiactl"))
+        GTEST_SKIP() << "a GPU is here: the device's own tests run instead";
+    const std::string tree = write("tree.cu", listing_);
+    const std::string launch = " --algo reduce-tree --n 300 --block 64 --check";
+    const Ran cuda = pplab_run("--kernel " + tree + launch + " --backend cuda");
+    EXPECT_EQ(cuda.code, 2) << cuda.output;
+    EXPECT_NE(cuda.output.find("--backend cuda: no"), std::string::npos) << cuda.output;
+    const Ran automatic = pplab_run("--kernel " + tree + launch + " --backend auto");
+    EXPECT_EQ(automatic.code, 0) << automatic.output;
+    EXPECT_EQ(automatic.output.find("GPU"), std::string::npos) << automatic.output;
+}
+
 // `pplab puzzle` as a student uses it: the list, the statement and a skeleton written to a new
 // file (never over an existing one), and a check's exit code: 0 solved, 1 not yet (with what
 // failed), 2 it does not compile or names no puzzle.

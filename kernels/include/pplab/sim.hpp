@@ -145,6 +145,37 @@ struct Difference {
 Difference first_difference(const Trace& yours, const Trace& chapter);
 std::string describe(const Difference& d); // a paragraph for the CLI and the window
 
+// ---- The same file on the GPU (nvcc, a child process) ----------------------------------------
+
+struct GpuOptions {
+    std::string arch = "native"; // nvcc's -arch: the device's own where one answers
+    int runs = 20, warmups = 3;  // timed runs (the median is reported) after warm-ups
+    double seconds = 60;         // the child's wall clock (the compile has its own)
+    bool compile_only = false;   // check that it compiles (a machine without a device)
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+struct GpuRun {
+    enum class Status { Ran, Compiled, Skipped, CompileFailed, Failed, TimedOut };
+    Status status = Status::Skipped;
+    std::string message; // why it was skipped or failed, in a line
+    std::vector<CompileError> errors;
+    std::string device;
+    std::vector<float> result; // the output buffer, as the trace's result holds it
+    double ms = 0;             // median of the timed runs of every launch of the request
+    double bytes = 0;          // bytes that must move, as pplab bench counts them
+    double compile_seconds = 0;
+};
+
+// Where nvcc is ($PPLAB_NVCC, then PATH, then /usr/local/cuda/bin); empty with `why` filled in.
+std::string nvcc_path(std::string& why);
+
+// Compiles the student's file with nvcc beside a small driver (cached by content) and runs the
+// request's launches on the device in a child process, then times them. `r` is a request as
+// the CLI builds it; unlike a trace, it may hold up to 2^28 elements. Status::Skipped (with
+// why) without nvcc or without a device; never throws for anything in the file.
+GpuRun run_on_gpu(const Request& r, std::string_view source, const GpuOptions& o = {});
+
 // Where compiled kernels and the header are kept ($XDG_CACHE_HOME/pplab/sim or ~/.cache/...).
 std::string cache_folder();
 
