@@ -1,10 +1,18 @@
 // Entry point: the command line, or — with no subcommand — the window. Setup and the loop
-// only; everything the window shows is app/ui's.
-#include "cli.hpp"
-
+// only; everything the window shows is app/ui's. In the browser (emscripten) there is no
+// command line: the page is the window, and the browser calls the loop once per display
+// frame (web/src/page.hpp does what only a page does: its address, files, its size).
 #include "ui/app.hpp"
 
+#if defined(__EMSCRIPTEN__)
+#include "page.hpp"
+
+#include <emscripten/emscripten.h>
+#else
+#include "cli.hpp"
+
 #include <glad/gl.h>
+#endif
 
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
@@ -18,15 +26,113 @@
 
 namespace {
 
-constexpr const char* kNoDisplay =
-    "use the command line (pplab list | trace | check | render; see pplab --help), or run the "
-    "window under a virtual display: xvfb-run -s '-screen 0 1600x1000x24' pplab";
+pplab::ui::Platform platform() {
+    return {[] { glfwPostEmptyEvent(); },
+            {GLFW_KEY_EQUAL, GLFW_KEY_MINUS, GLFW_KEY_KP_ADD, GLFW_KEY_KP_SUBTRACT, GLFW_KEY_F,
+             GLFW_KEY_P}};
+}
+
+#if !defined(__EMSCRIPTEN__)
+// A session or a hand-trace dropped on the window opens in the classroom (the page does the
+// same, and draws the frame that shows it: page.cpp).
+void open_dropped_files(GLFWwindow* win, pplab::ui::App& app) {
+    glfwSetWindowUserPointer(win, &app);
+    glfwSetDropCallback(win, [](GLFWwindow* w, int count, const char** paths) {
+        if (count > 0)
+            static_cast<pplab::ui::App*>(glfwGetWindowUserPointer(w))->open_file(paths[0]);
+    });
+}
+#endif
+
+// One frame: the fonts when the scale changed, every panel, and the picture on the screen.
+void draw_frame(GLFWwindow* win, pplab::ui::App& app, double now) {
+    if (app.fonts_dirty()) {
+        app.load_fonts();
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    app.frame(now);
+    ImGui::Render();
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(win, &w, &h);
+    glViewport(0, 0, w, h);
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    glfwSwapBuffers(win);
+}
+
+#if defined(__EMSCRIPTEN__)
+
+// Everything the page keeps for as long as it is open (main returns before the first frame).
+struct Running {
+    GLFWwindow* win = nullptr;
+    pplab::web::Page* page = nullptr;
+};
+
+void browser_frame(void* arg) {
+    const Running& r = *static_cast<const Running*>(arg);
+    try {
+        if (!r.page->wants_frame())
+            return;
+        if (r.page->picture()) {
+            r.page->draw_picture();
+            return;
+        }
+        draw_frame(r.win, r.page->app(), glfwGetTime());
+        r.page->frame_drawn();
+    } catch (const std::exception& e) { // a shader or driver failure: said on the page
+        emscripten_cancel_main_loop();
+        pplab::web::Page::fail(e.what());
+    }
+}
+
+int run_page() {
+    if (!glfwInit()) {
+        pplab::web::Page::fail("the page could not start emscripten's GLFW");
+        return 1;
+    }
+    pplab::web::Page::window_hints();
+    GLFWwindow* win = glfwCreateWindow(pplab::web::Page::width(), pplab::web::Page::height(),
+                                       "Parallel Patterns Lab", nullptr, nullptr);
+    if (!win) {
+        pplab::web::Page::fail("this browser gave the page no WebGL2 context: pplab draws "
+                               "with WebGL2 (any browser from 2021 on has it; check that "
+                               "hardware acceleration or WebGL is not switched off)");
+        return 1;
+    }
+    glfwMakeContextCurrent(win);
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    try {
+        // The page's own input callbacks first: ImGui's backend calls them after its own.
+        auto* page = new pplab::web::Page(win, platform()); // lives as long as the page
+        ImGui_ImplGlfw_InitForOpenGL(win, true);
+        ImGui_ImplOpenGL3_Init("#version 300 es");
+        page->use_browser_clipboard();
+        static Running running{win, page};
+        emscripten_set_main_loop_arg(browser_frame, &running, 0, false);
+    } catch (const std::exception& e) {
+        pplab::web::Page::fail(e.what());
+        return 1;
+    }
+    return 0;
+}
+
+#else
 
 std::string glfw_error() {
     const char* what = nullptr;
     glfwGetError(&what);
     return what ? what : "unknown error";
 }
+
+constexpr const char* kNoDisplay =
+    "use the command line (pplab list | trace | check | render; see pplab --help), or run the "
+    "window under a virtual display: xvfb-run -s '-screen 0 1600x1000x24' pplab";
 
 int window() {
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY")) {
@@ -63,15 +169,8 @@ int window() {
     ImGui_ImplOpenGL3_Init("#version 330 core");
     int rc = 0;
     try {
-        pplab::ui::App app({[] { glfwPostEmptyEvent(); },
-                            {GLFW_KEY_EQUAL, GLFW_KEY_MINUS, GLFW_KEY_KP_ADD, GLFW_KEY_KP_SUBTRACT,
-                             GLFW_KEY_F, GLFW_KEY_P}});
-        // A session or a hand-trace dropped on the window opens in the classroom.
-        glfwSetWindowUserPointer(win, &app);
-        glfwSetDropCallback(win, [](GLFWwindow* w, int count, const char** paths) {
-            if (count > 0)
-                static_cast<pplab::ui::App*>(glfwGetWindowUserPointer(w))->open_file(paths[0]);
-        });
+        pplab::ui::App app(platform());
+        open_dropped_files(win, app);
         // Draw only when something changes: sleep until input (or the tracer) wakes the
         // loop, a few frames after each event so ImGui's hover state settles, and at the
         // display's rate only while something animates.
@@ -84,23 +183,7 @@ int window() {
             else
                 glfwWaitEvents(), settle = 3;
             --settle;
-            if (app.fonts_dirty()) {
-                app.load_fonts();
-                ImGui_ImplOpenGL3_DestroyFontsTexture();
-                ImGui_ImplOpenGL3_CreateFontsTexture();
-            }
-            ImGui_ImplOpenGL3_NewFrame();
-            ImGui_ImplGlfw_NewFrame();
-            ImGui::NewFrame();
-            app.frame(glfwGetTime());
-            ImGui::Render();
-            int w = 0, h = 0;
-            glfwGetFramebufferSize(win, &w, &h);
-            glViewport(0, 0, w, h);
-            glClearColor(0, 0, 0, 1);
-            glClear(GL_COLOR_BUFFER_BIT);
-            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-            glfwSwapBuffers(win);
+            draw_frame(win, app, glfwGetTime());
         }
     } catch (const std::exception& e) { // a shader or driver failure: said, not a crash
         std::fprintf(stderr, "pplab: %s\n", e.what());
@@ -114,8 +197,15 @@ int window() {
     return rc;
 }
 
+#endif
+
 } // namespace
 
 int main(int argc, char** argv) {
+#if defined(__EMSCRIPTEN__)
+    (void)argc, (void)argv; // the page's options come from its address (web/src/link.hpp)
+    return run_page();
+#else
     return pplab::cli::run(argc, argv, window);
+#endif
 }

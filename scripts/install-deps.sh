@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs what pplab needs to build, test and run, from Debian's packages only.
 # Idempotent: does nothing when everything is present. Uses sudo when not root.
+# `install-deps.sh web` adds what the page needs (build/web, the `web` preset): emscripten,
+# headless Chromium for its tests, and Debian's sources of ImGui and giflib (scripts/web-sources.sh).
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 packages=(
   # build
@@ -19,7 +22,25 @@ packages=(
   fonts-dejavu-core
   # running the window without a display, for screenshots
   xvfb xauth
+  # the sanitize and fuzz presets: clang 14, its sanitizer and libFuzzer runtimes, and
+  # llvm-symbolizer for readable reports
+  clang libclang-rt-14-dev llvm
 )
+web=false
+if [ "${1:-}" = "web" ]; then
+  web=true
+  packages+=(
+    # the page: Debian's emscripten (clang 14, binaryen and Node come with it; its system
+    # libraries are prebuilt, so nothing is downloaded at build time); dpkg-dev unpacks the
+    # source packages of ImGui and giflib
+    emscripten dpkg-dev xz-utils
+    # the page's tests: headless Chromium draws it through WebGL2
+    chromium
+  )
+elif [ -n "${1:-}" ]; then
+  echo "usage: scripts/install-deps.sh [web]" >&2
+  exit 2
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -29,6 +50,7 @@ for p in "${packages[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
+  if $web; then scripts/web-sources.sh; fi
   exit 0
 fi
 
@@ -39,3 +61,4 @@ fi
 echo "install-deps: installing ${missing[*]}"
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if $web; then scripts/web-sources.sh; fi

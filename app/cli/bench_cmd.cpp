@@ -108,6 +108,16 @@ std::string capture_report(Backend& backend, int runs, std::string& json) {
     return table.str();
 }
 
+// The table on standard output and, with --json FILE, the figures in FILE: both or neither
+// (the file is moved into place only once the table has been written).
+void write_both(const std::string& table, const std::string& path, const std::string& json) {
+    Outputs out;
+    if (!path.empty())
+        out.add_file(path, json);
+    print(table);
+    out.commit();
+}
+
 } // namespace
 
 void add_bench(CLI::App& app) {
@@ -129,42 +139,62 @@ void add_bench(CLI::App& app) {
         std::string image;
     };
     auto a = std::make_shared<Args>();
-    cmd->add_flag("--capture", a->capture,
-                  "time trace capture end to end for every algorithm (n = 4096 and 65536)");
-    cmd->add_option("--backend", a->backend, "with --capture: auto, cpu or cuda")
-        ->capture_default_str();
-    cmd->add_option("--runs", a->runs, "timed runs per figure (the median is reported)")
-        ->check(CLI::Range(1, 1000))
-        ->capture_default_str();
-    cmd->add_option("--warmups", a->warmups, "untimed runs first")->check(CLI::Range(0, 100));
-    cmd->add_option("--families", a->families, "reduce,scan,histogram")->capture_default_str();
-    cmd->add_option("--min-log2", a->min_log2, "smallest size, 2^k elements (bytes)")
-        ->capture_default_str();
-    cmd->add_option("--max-log2", a->max_log2, "largest size")->capture_default_str();
-    cmd->add_option("--blocks", a->blocks, "block sizes of the textbook stages")->delimiter(',');
-    cmd->add_option("--stages", a->stages,
-                    "only these stages (algorithm ids, reduce-fast, scan-fast, hist-fast, cub)")
-        ->delimiter(',');
-    cmd->add_option("--image", a->image, "a picture whose bytes make an extra histogram input");
-    cmd->add_option("--json", a->json, "also write the figures to FILE as JSON");
-    cmd->add_option("--show", a->show, "print the figures saved in FILE (no GPU needed)");
+    auto* capture =
+        cmd->add_flag("--capture", a->capture,
+                      "time trace capture end to end for every algorithm (n = 4096 and 65536)");
+    auto* backend = cmd->add_option("--backend", a->backend, "with --capture: auto, cpu or cuda")
+                        ->capture_default_str();
+    auto* runs =
+        cmd->add_option("--runs", a->runs, "timed runs per figure (the median is reported)")
+            ->check(CLI::Range(1, 1000))
+            ->capture_default_str();
+    auto* warmups =
+        cmd->add_option("--warmups", a->warmups, "untimed runs first")->check(CLI::Range(0, 100));
+    auto* families =
+        cmd->add_option("--families", a->families, "reduce,scan,histogram")->capture_default_str();
+    auto* min_log2 =
+        cmd->add_option("--min-log2", a->min_log2, "smallest size, 2^k elements (bytes)")
+            ->capture_default_str();
+    auto* max_log2 =
+        cmd->add_option("--max-log2", a->max_log2, "largest size")->capture_default_str();
+    auto* blocks = cmd->add_option("--blocks", a->blocks, "block sizes of the textbook stages")
+                       ->delimiter(',');
+    auto* stages =
+        cmd->add_option("--stages", a->stages,
+                        "only these stages (algorithm ids, reduce-fast, scan-fast, hist-fast, cub)")
+            ->delimiter(',');
+    auto* image =
+        cmd->add_option("--image", a->image, "a picture whose bytes make an extra histogram input");
+    auto* json = cmd->add_option("--json", a->json, "also write the figures to FILE as JSON");
+    auto* show =
+        cmd->add_option("--show", a->show, "print the figures saved in FILE (no GPU needed)");
+    // What each way of running reads; anything else given beside it would be ignored.
+    for (CLI::Option* o : {capture, backend, runs, warmups, families, min_log2, max_log2, blocks,
+                           stages, image, json})
+        show->excludes(o);
+    for (CLI::Option* o : {warmups, families, min_log2, max_log2, blocks, stages, image})
+        capture->excludes(o);
+    backend->needs(capture);
     cmd->callback([a] {
         if (!a->show.empty()) {
-            std::cout << timing_to_table(timing_from_json(read_text_file(a->show)));
+            print(timing_to_table(timing_from_json(read_text_file(a->show))));
             return;
         }
         if (a->capture) {
             BackendChoice choice = choose_backend(a->backend);
             if (!choice.note.empty())
                 std::cerr << "note: " << choice.note << "\n";
-            std::string json;
-            std::cout << capture_report(*choice.backend, a->runs, json);
-            if (!a->json.empty())
-                write_output(a->json, json);
+            std::string figures;
+            const std::string table = capture_report(*choice.backend, a->runs, figures);
+            write_both(table, a->json, figures);
             return;
         }
         TimingOptions o;
         o.families = parse_families(a->families);
+        if (!a->image.empty() &&
+            std::find(o.families.begin(), o.families.end(), Family::Histogram) == o.families.end())
+            throw InputError("--image makes a histogram input: add histogram to --families, or "
+                             "leave --image out");
         o.min_log2 = a->min_log2;
         o.max_log2 = a->max_log2;
         o.blocks = a->blocks;
@@ -178,9 +208,7 @@ void add_bench(CLI::App& app) {
         };
         const TimingReport report = measure_kernels(o);
         std::cerr << "\n";
-        std::cout << timing_to_table(report);
-        if (!a->json.empty())
-            write_output(a->json, timing_to_json(report));
+        write_both(timing_to_table(report), a->json, a->json.empty() ? "" : timing_to_json(report));
     });
 }
 

@@ -8,6 +8,7 @@
 
 #include <iostream>
 #include <memory>
+#include <set>
 
 namespace pplab::cli {
 
@@ -26,22 +27,32 @@ void add_check(CLI::App& app) {
         // The CPU model records exactly what the GPU does; a check never needs a device.
         const Trace t = make_cpu_backend()->trace(r);
         const CheckResult result = check_answer(t, lines);
+        std::string out;
+        if (!result.alignment.empty())
+            out += result.alignment + "\n";
+        std::set<int> levels; // a level answered on two lines is one level
         for (const LevelVerdict& v : result.levels) {
-            std::cout << (v.right ? "right  " : "WRONG  ") << v.label;
-            if (!v.right)
-                std::cout << "  (" << v.wrong_cells.size() << " of "
-                          << t.frames[static_cast<std::size_t>(v.frame)].values.size()
-                          << " cells wrong)";
-            std::cout << "\n";
+            levels.insert(v.frame);
+            out += (v.right ? "right  " : "WRONG  ") + v.label;
+            if (!v.right) {
+                const std::size_t cells = t.frames[static_cast<std::size_t>(v.frame)].values.size();
+                out += "  (" + std::to_string(v.wrong_cells.size()) + " of " +
+                       std::to_string(cells) + (cells == 1 ? " cell" : " cells") + " wrong)";
+            }
+            out += "\n";
         }
         const int first = result.first_wrong();
         if (first < 0) {
-            std::cout << "All " << result.levels.size() << " levels are right.\n";
+            out += levels.size() == 1
+                       ? "The 1 level is right.\n"
+                       : "All " + std::to_string(levels.size()) + " levels are right.\n";
+            print(out);
             return;
         }
-        std::cout << "\nFirst mistake, line "
-                  << result.levels[static_cast<std::size_t>(first)].line_number << ": "
-                  << result.levels[static_cast<std::size_t>(first)].explanation << "\n";
+        const LevelVerdict& wrong = result.levels[static_cast<std::size_t>(first)];
+        out += "\nFirst mistake, line " + std::to_string(wrong.line_number) + ": " +
+               wrong.explanation + "\n";
+        print(out);
         throw CLI::RuntimeError(kExitWrong);
     });
 }

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace pplab::cli {
 
@@ -28,15 +30,33 @@ struct RequestOptions {
     bool inclusive = false;
     bool no_skip_empty = false;
     std::uint64_t order_seed = 0;
-    bool order_seed_given = false;
     std::string pitfall = "none";
     int active_lanes = 32;
     std::string backend = "auto";
 
     void add_to(CLI::App& cmd, bool with_backend = true);
-    // Throws InputError for anything the user got wrong.
+    // The request, normalized: throws InputError for anything the user got wrong, including
+    // an option the request would ignore (--bins for a reduction, --active-lanes without its
+    // pitfall), before any note is printed.
     Request build() const;
+    // The back end to ask for: the CPU model when --order-seed picks its arrival order.
+    std::string backend_choice() const;
+
+private:
+    // Options whose presence matters: given for a request that cannot use them is an error.
+    struct Given {
+        CLI::Option *input = nullptr, *file = nullptr, *n = nullptr, *gen = nullptr,
+                    *seed = nullptr, *bins = nullptr, *inclusive = nullptr,
+                    *no_skip_empty = nullptr, *order_seed = nullptr, *active_lanes = nullptr,
+                    *backend = nullptr;
+    } given_;
+    std::vector<float> input_values(bool histogram) const;
+    void check_options_apply(const Request& r) const;
 };
+
+// Writes `text` to standard output and checks that it got there (a full disk, a closed
+// pipe): InputError otherwise.
+void print(std::string_view text);
 
 // Writes `text` to `path` through a temporary file and a rename, so a failure never leaves a
 // half-written file; "-" writes to standard output. Throws InputError.

@@ -1,51 +1,113 @@
 #include "cli.hpp"
 
 #include "pplab/files.hpp"
+#include "pplab/quote.hpp"
 
+#include <cerrno>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
+#include <cstring>
 #include <iostream>
 #include <random>
-#include <sstream>
 
 namespace pplab::cli {
 
 void RequestOptions::add_to(CLI::App& cmd, bool with_backend) {
     cmd.add_option("--algo", algo, "algorithm id (see `pplab list`)")->required();
-    auto* in = cmd.add_option("--input", input, "the input as a list, e.g. 1,2,3,4");
-    auto* file = cmd.add_option("--input-file", input_file, "read the input list from a file");
-    auto* nopt = cmd.add_option("--n", n, "generate n elements (with --gen and --seed)");
-    in->excludes(file)->excludes(nopt);
-    file->excludes(nopt);
-    cmd.add_option("--gen", gen,
-                   "generator: seq, ones, random-int, random-float, uniform-bytes, one-bin, skewed")
-        ->capture_default_str();
-    cmd.add_option("--seed", seed, "generator seed")->capture_default_str();
+    given_.input = cmd.add_option("--input", input, "the input as a list, e.g. 1,2,3,4");
+    given_.file = cmd.add_option("--input-file", input_file,
+                                 "read the input list from a file (at most 64 MiB)");
+    given_.n = cmd.add_option("--n", n, "generate n elements (with --gen and --seed)");
+    given_.input->excludes(given_.file)->excludes(given_.n);
+    given_.file->excludes(given_.n);
+    given_.gen =
+        cmd.add_option("--gen", gen,
+                       "with --n: seq, ones, random-int, random-float, uniform-bytes, one-bin, "
+                       "skewed, sparse")
+            ->capture_default_str();
+    given_.seed =
+        cmd.add_option("--seed", seed, "with --n: the generator's seed")->capture_default_str();
     // 0 is what an absent option leaves, so an explicit 0 is refused here rather than
     // silently replaced by the default.
     cmd.add_option("--block", block, "threads per block (default: the chapter's 256)")
         ->check(CLI::Range(1, kMaxBlock));
     cmd.add_option("--grid", grid, "blocks (default: ELEMS_PER_THREAD = 4 elements per thread)")
         ->check(CLI::Range(1, 65535));
-    cmd.add_option("--bins", bins, "histogram bins")->capture_default_str();
-    cmd.add_flag("--inclusive", inclusive, "scans: inclusive instead of exclusive");
-    cmd.add_flag("--no-skip-empty", no_skip_empty,
-                 "histograms: fold every bin, empty or not (Exercise 4)");
-    cmd.add_option("--order-seed", order_seed,
-                   "reduce-atomic on the CPU model: the seed of the blocks' arrival order "
-                   "(default: a new one each run)")
-        ->each([this](const std::string&) { order_seed_given = true; });
+    given_.bins = cmd.add_option("--bins", bins, "histograms: bins")->capture_default_str();
+    given_.inclusive =
+        cmd.add_flag("--inclusive", inclusive, "scans: inclusive instead of exclusive");
+    given_.no_skip_empty =
+        cmd.add_flag("--no-skip-empty", no_skip_empty,
+                     "hist-privatised, hist-per-warp: fold every bin, empty or not (Exercise 4)");
+    given_.order_seed =
+        cmd.add_option("--order-seed", order_seed,
+                       "reduce-atomic on the CPU model: the seed of the blocks' arrival order "
+                       "(default: a new one each run)");
     cmd.add_option("--pitfall", pitfall,
                    "show a mistake: non-power-of-two (reduce-tree), every-lane-writes "
                    "(reduce-full, Exercise 2), partial-warp (reduce-shuffle), no-final-sync "
                    "(scan-blelloch)")
         ->capture_default_str();
-    cmd.add_option("--active-lanes", active_lanes,
-                   "with --pitfall partial-warp: how many lanes call warpReduce")
-        ->capture_default_str();
+    given_.active_lanes =
+        cmd.add_option("--active-lanes", active_lanes,
+                       "with --pitfall partial-warp: how many lanes call warpReduce")
+            ->capture_default_str();
     if (with_backend)
-        cmd.add_option("--backend", backend, "auto, cpu or cuda")->capture_default_str();
+        given_.backend =
+            cmd.add_option("--backend", backend, "auto, cpu or cuda")->capture_default_str();
+}
+
+namespace {
+
+bool given(const CLI::Option* option) {
+    return option && option->count() > 0;
+}
+
+} // namespace
+
+std::vector<float> RequestOptions::input_values(bool histogram) const {
+    if ((given(given_.gen) || given(given_.seed)) && !given(given_.n))
+        throw InputError("--gen and --seed make an input of --n N elements; give --n, or "
+                         "leave them out");
+    if (given(given_.input))
+        return parse_list(input);
+    if (given(given_.file))
+        return parse_list(read_text_file(input_file));
+    if (n < 1)
+        throw InputError("give the input: --input 1,2,3,4, --input-file FILE, or --n N "
+                         "(n must be at least 1)");
+    if (n > kMaxTraceN)
+        throw InputError("n = " + std::to_string(n) + " is too large for a trace: at most " +
+                         std::to_string(kMaxTraceN) + " elements");
+    const Generator g = find_generator(gen);
+    if (given(given_.seed) && (g == Generator::Seq || g == Generator::Ones))
+        throw InputError("--gen " + std::string(generator_id(g)) +
+                         " makes the same input for every seed: leave --seed out");
+    return generate(g, n, seed, histogram ? bins : 0);
+}
+
+// An option the request cannot use is an error, never silently dropped.
+void RequestOptions::check_options_apply(const Request& r) const {
+    const AlgorithmInfo& a = info(r.algorithm);
+    const std::string id(a.id);
+    if (given(given_.bins) && a.family != Family::Histogram)
+        throw InputError("--bins is for the histograms; " + id + " has no bins");
+    if (given(given_.inclusive) && a.family != Family::Scan)
+        throw InputError("--inclusive is for the scans; " + id + " is not one");
+    if (given(given_.inclusive) && r.algorithm == Algorithm::ScanFast)
+        throw InputError("scan-fast scans exclusively: leave --inclusive out");
+    if (given(given_.no_skip_empty) && r.algorithm != Algorithm::HistPrivatised &&
+        r.algorithm != Algorithm::HistPerWarp)
+        throw InputError("--no-skip-empty changes the fold of hist-privatised and hist-per-warp; " +
+                         id + " has no such choice");
+    if (given(given_.order_seed) && r.algorithm != Algorithm::ReduceAtomic)
+        throw InputError("--order-seed sets reduce-atomic's arrival order; " + id +
+                         " has no atomicAdd of block totals");
+    if (given(given_.order_seed) && backend == "cuda")
+        throw InputError("--order-seed sets the CPU model's arrival order; on a GPU the "
+                         "hardware decides it: use --backend cpu, or leave --order-seed out");
+    if (given(given_.active_lanes) && r.options.pitfall != Pitfall::PartialWarp)
+        throw InputError("--active-lanes goes with --pitfall partial-warp (the lanes that call "
+                         "warpReduce)");
 }
 
 Request RequestOptions::build() const {
@@ -61,32 +123,49 @@ Request RequestOptions::build() const {
     r.options.skip_empty = !no_skip_empty;
     r.options.pitfall = find_pitfall(pitfall);
     r.options.active_lanes = active_lanes;
-    r.options.order_seed = order_seed_given ? order_seed : std::random_device{}();
-    const bool histogram = info(r.algorithm).family == Family::Histogram;
-    if (!input.empty()) {
-        r.input = parse_list(input);
-    } else if (!input_file.empty()) {
-        r.input = parse_list(read_text_file(input_file));
-    } else {
-        if (n < 1)
-            throw InputError("give the input: --input 1,2,3,4, --input-file FILE, or --n N "
-                             "(n must be at least 1)");
-        if (n > kMaxTraceN)
-            throw InputError("n = " + std::to_string(n) + " is too large for a trace: at most " +
-                             std::to_string(kMaxTraceN) + " elements");
-        r.input = generate(find_generator(gen), n, seed, histogram ? bins : 0);
-    }
-    return r;
+    r.options.order_seed = given(given_.order_seed) ? order_seed : std::random_device{}();
+    check_options_apply(r);
+    r.input = input_values(info(r.algorithm).family == Family::Histogram);
+    return normalize(std::move(r));
+}
+
+std::string RequestOptions::backend_choice() const {
+    return given(given_.order_seed) && backend == "auto" ? "cpu" : backend;
+}
+
+void print(std::string_view text) {
+    std::cout.flush();
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
+        throw InputError(std::string("cannot write to standard output: ") + std::strerror(errno));
 }
 
 void write_output(const std::string& path, const std::string& text) {
     if (path.empty() || path == "-") {
-        std::cout << text;
-        std::cout.flush();
+        print(text);
         return;
     }
     write_atomically(path, text);
 }
+
+namespace {
+
+// What went wrong, on one line whatever the message holds (a path, a token from a file).
+int report(const std::string& what) {
+    std::cerr << "pplab: " << printable(what) << "\n";
+    return kExitBadInput;
+}
+
+// Output that never reached standard output (`> /dev/full`, a closed pipe) is a failure too.
+int finish(int code) {
+    std::cout.flush();
+    if (std::fflush(stdout) != 0)
+        return report(std::string("cannot write to standard output: ") + std::strerror(errno));
+    if (std::ferror(stdout) || !std::cout)
+        return report("cannot write to standard output");
+    return code;
+}
+
+} // namespace
 
 int run(int argc, char** argv, int (*window)()) {
     CLI::App app{"Parallel Patterns Lab: the chapter's reduction, scan and histogram kernels, "
@@ -105,27 +184,23 @@ int run(int argc, char** argv, int (*window)()) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {
-        return app.exit(e);
+        return finish(app.exit(e));
     } catch (const CLI::RuntimeError& e) { // a command's own exit code
-        return e.get_exit_code();
+        return finish(e.get_exit_code());
     } catch (const CLI::ParseError& e) {
-        std::cerr << "pplab: " << e.what() << "\n";
-        return kExitBadInput;
+        return report(e.what());
     } catch (const InputError& e) {
-        std::cerr << "pplab: " << e.what() << "\n";
-        return kExitBadInput;
+        return report(e.what());
     } catch (const std::exception& e) { // a CUDA error or a bug: said plainly, never a crash
-        std::cerr << "pplab: error: " << e.what() << "\n";
-        return kExitBadInput;
+        return report(std::string("error: ") + e.what());
     }
     if (app.get_subcommands().empty()) {
         if (window)
             return window();
         std::cout << app.help();
         std::cout << "\n(This build has no window: it was built without GLFW and Dear ImGui.)\n";
-        return 0;
     }
-    return 0;
+    return finish(0);
 }
 
 } // namespace pplab::cli

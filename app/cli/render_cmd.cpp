@@ -15,6 +15,8 @@
 #include "scene/model.hpp"
 
 #include "pplab/backend.hpp"
+#include "pplab/files.hpp"
+#include "pplab/quote.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -22,6 +24,8 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace pplab::cli {
 
@@ -35,6 +39,7 @@ struct RenderOptions {
     std::string svg;
     std::string gif;
     int delay_ms = exporting::kStepDelayCs * 10;
+    bool delay_given = false;
     int width = 1280;
     int height = 800;
     std::string size;      // "WxH", instead of --width and --height
@@ -56,14 +61,14 @@ void parse_size(RenderOptions& ro) {
     int w = 0, h = 0;
     char x = 0, extra = 0;
     if (std::sscanf(ro.size.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
-        throw InputError("--size '" + ro.size + "' is not WIDTHxHEIGHT in pixels, e.g. 1600x1000");
+        throw InputError("--size " + quote(ro.size) +
+                         " is not WIDTHxHEIGHT in pixels, e.g. 1600x1000");
     ro.width = w;
     ro.height = h;
 }
 
-void render(const RequestOptions& opts, RenderOptions ro) {
-    namespace fs = std::filesystem;
-    // Everything the user could get wrong is checked before the first pixel.
+// Everything the user could get wrong is checked before the first pixel.
+void check_render_options(RenderOptions& ro) {
     parse_size(ro);
     if (!ro.svg.empty() && ro.step <= 0)
         throw InputError("--svg draws one step: say which with --step K");
@@ -72,27 +77,70 @@ void render(const RequestOptions& opts, RenderOptions ro) {
                          "transport counts them), --all-steps DIR or --gif FILE");
     if (ro.step > 0 && ro.out.empty() && ro.svg.empty())
         throw InputError("--step needs --out FILE.png or --svg FILE.svg");
+    if (!ro.out.empty() && ro.step <= 0)
+        throw InputError("--out writes the step chosen with --step K; the run goes to --gif FILE "
+                         "or --all-steps DIR");
+    if (ro.delay_given && ro.gif.empty())
+        throw InputError("--delay is how long each step of a GIF stays on screen: it goes with "
+                         "--gif FILE");
     if (ro.scale_percent != 0 && (ro.scale_percent < 50 || ro.scale_percent > 400))
         throw InputError("--scale must be between 50 and 400 (percent)");
     if (ro.width < 64 || ro.width > 8192 || ro.height < 64 || ro.height > 8192)
         throw InputError("the picture must be between 64 and 8192 pixels each way");
     if (ro.delay_ms < 20 || ro.delay_ms > 60000)
         throw InputError("--delay must be between 20 and 60000 milliseconds");
-    for (const std::string* file : {&ro.out, &ro.svg, &ro.gif}) {
-        if (file->empty())
-            continue;
-        const fs::path parent = fs::path(*file).parent_path();
-        if (!parent.empty() && !fs::is_directory(parent))
-            throw InputError("cannot write '" + *file + "': no directory '" + parent.string() +
-                             "'");
-        if (fs::is_directory(*file))
-            throw InputError("cannot write '" + *file + "': it is a directory");
-    }
+    for (const std::string* file : {&ro.out, &ro.svg, &ro.gif})
+        if (!file->empty())
+            check_output_file(*file);
+    if (!ro.all_steps.empty())
+        check_output_folder(ro.all_steps);
     if (!ro.gif.empty() && !exporting::gif_supported())
         throw InputError("this build has no GIF support: install Debian's libgif-dev "
                          "(scripts/install-deps.sh) and configure again");
+}
+
+// The pictures that need a GL context: the GIF, the step's PNG, every step's PNG. Each is
+// staged in `outputs`; `said` gets the line to print once all are in place.
+void draw_pictures(const scene::Model& model, const RenderOptions& ro, std::size_t frame,
+                   const render::PictureOptions& po, Outputs& outputs,
+                   std::vector<std::string>& said) {
+    render::OffscreenContext context;
+    render::GlRenderer gl;
+    render::RenderTarget target;
+    const std::string size = std::to_string(ro.width) + "×" + std::to_string(ro.height);
+    const std::vector<std::size_t> run = exporting::run_frames(model, ro.block);
+    if (!ro.gif.empty()) {
+        exporting::GifWriter gif(outputs, ro.gif, ro.width, ro.height);
+        for (std::size_t i = 0; i < run.size(); ++i)
+            gif.add(render::picture(gl, target, model, run[i], po).image,
+                    i + 1 == run.size() ? std::max(ro.delay_ms / 10, exporting::kLastStepDelayCs)
+                                        : ro.delay_ms / 10);
+        gif.finish();
+        said.push_back("wrote " + ro.gif + " (GIF, " + size + ", " + std::to_string(run.size()) +
+                       " steps, " + std::to_string(ro.delay_ms) + " ms each)");
+    }
+    if (ro.step > 0 && !ro.out.empty()) {
+        outputs.add_file(ro.out,
+                         render::png_bytes(render::picture(gl, target, model, frame, po).image));
+        said.push_back("wrote " + ro.out + " (" + size + ", step " + std::to_string(ro.step) +
+                       " of " + std::to_string(run.size()) + ": " +
+                       frame_label(model.trace().frames[frame], label_parts(model.trace())) + ")");
+    }
+    if (!ro.all_steps.empty()) {
+        // A new folder, moved into place whole: never mixed with an earlier run's steps.
+        const std::string folder = outputs.add_folder(ro.all_steps);
+        for (std::size_t i = 0; i < run.size(); ++i)
+            render::write_png(render::picture(gl, target, model, run[i], po).image,
+                              step_file(folder, i + 1));
+        said.push_back("wrote " + std::to_string(run.size()) + " steps to " + ro.all_steps + " (" +
+                       size + ")");
+    }
+}
+
+void render(const RequestOptions& opts, RenderOptions ro) {
+    check_render_options(ro);
     const Request r = opts.build();
-    BackendChoice choice = choose_backend(opts.backend);
+    BackendChoice choice = choose_backend(opts.backend_choice());
     if (!choice.note.empty())
         std::cerr << "note: " << choice.note << "\n";
     const scene::Model model(choice.backend->trace(r));
@@ -104,12 +152,6 @@ void render(const RequestOptions& opts, RenderOptions ro) {
         throw InputError("block " + std::to_string(ro.block) + " does not exist: this launch has " +
                          std::to_string(model.grid(0)) + " blocks, 0 to " +
                          std::to_string(model.grid(0) - 1));
-    if (!ro.all_steps.empty()) {
-        std::error_code ec;
-        fs::create_directories(ro.all_steps, ec);
-        if (!fs::is_directory(ro.all_steps))
-            throw InputError("cannot create the directory '" + ro.all_steps + "'");
-    }
     const std::size_t frame = ro.step > 0 ? model.frame_at(ro.step - 1, ro.block) : 0;
 
     render::PictureOptions po;
@@ -118,45 +160,24 @@ void render(const RequestOptions& opts, RenderOptions ro) {
     po.theme = ro.theme == "dark" ? scene::Theme::Dark : scene::Theme::Light;
     po.follow = ro.camera == "follow";
     po.scale = static_cast<float>(ro.scale_percent) / 100.0f;
+    // Every output is staged, then all are moved into place together: a failure part-way
+    // (a full disk while the GIF is written) leaves none of them.
+    Outputs outputs;
+    std::vector<std::string> said;
     if (!ro.svg.empty()) {
         const render::FontAtlas font(render::ui_font());
-        exporting::write_svg(render::compose(font, model, frame, po), font, ro.svg);
-        std::cout << "wrote " << ro.svg << " (SVG, " << ro.width << "×" << ro.height << ", step "
-                  << ro.step << " of " << steps << ")\n";
-        if (ro.out.empty())
-            return; // vectors only: no GL context needed
+        outputs.add_file(ro.svg, exporting::svg(render::compose(font, model, frame, po), font));
+        said.push_back("wrote " + ro.svg + " (SVG, " + std::to_string(ro.width) + "×" +
+                       std::to_string(ro.height) + ", step " + std::to_string(ro.step) + " of " +
+                       std::to_string(steps) + ")");
     }
-
-    render::OffscreenContext context;
-    render::GlRenderer gl;
-    render::RenderTarget target;
-    if (!ro.gif.empty()) {
-        const std::vector<std::size_t> run = exporting::run_frames(model, ro.block);
-        exporting::GifWriter gif(ro.gif, ro.width, ro.height);
-        for (std::size_t i = 0; i < run.size(); ++i)
-            gif.add(render::picture(gl, target, model, run[i], po).image,
-                    i + 1 == run.size() ? std::max(ro.delay_ms / 10, exporting::kLastStepDelayCs)
-                                        : ro.delay_ms / 10);
-        gif.finish();
-        std::cout << "wrote " << ro.gif << " (GIF, " << ro.width << "×" << ro.height << ", "
-                  << run.size() << " steps, " << ro.delay_ms << " ms each)\n";
-    }
-    if (ro.step > 0 && !ro.out.empty()) {
-        const auto pic = render::picture(gl, target, model, frame, po);
-        render::write_png(pic.image, ro.out);
-        std::cout << "wrote " << ro.out << " (" << ro.width << "×" << ro.height << ", step "
-                  << ro.step << " of " << steps << ": "
-                  << frame_label(model.trace().frames[frame], label_parts(model.trace())) << ")\n";
-        return;
-    }
-    if (ro.all_steps.empty())
-        return;
-    const std::vector<std::size_t> run = exporting::run_frames(model, ro.block);
-    for (std::size_t i = 0; i < run.size(); ++i)
-        render::write_png(render::picture(gl, target, model, run[i], po).image,
-                          step_file(ro.all_steps, i + 1));
-    std::cout << "wrote " << run.size() << " steps to " << ro.all_steps << " (" << ro.width << "×"
-              << ro.height << ")\n";
+    if (!ro.out.empty() || !ro.gif.empty() || !ro.all_steps.empty()) // vectors need no GL
+        draw_pictures(model, ro, frame, po, outputs, said);
+    outputs.commit();
+    std::string text;
+    for (const std::string& line : said)
+        text += line + "\n";
+    print(text);
 }
 
 } // namespace
@@ -175,7 +196,7 @@ void add_render(CLI::App& app) {
     auto* all =
         cmd->add_option("--all-steps", ro->all_steps, "draw every step into DIR/step_NNNN.png");
     frame->excludes(all);
-    auto* out = cmd->add_option("--out", ro->out, "the PNG file to write (with --step)");
+    auto* out = cmd->add_option("--out", ro->out, "the PNG file of the step (with --step)");
     out->excludes(all);
     cmd->add_option("--svg", ro->svg,
                     "the step (--step K) as SVG for slides: cells, values, arrows and labels "
@@ -186,10 +207,15 @@ void add_render(CLI::App& app) {
                     "it (block 0)")
         ->excludes(frame);
     cmd->add_option("--delay", ro->delay_ms, "milliseconds each step stays on screen in the GIF")
-        ->capture_default_str();
-    cmd->add_option("--width", ro->width, "image width in pixels")->capture_default_str();
-    cmd->add_option("--height", ro->height, "image height in pixels")->capture_default_str();
-    cmd->add_option("--size", ro->size, "the picture's size as WIDTHxHEIGHT, e.g. 1920x1080");
+        ->capture_default_str()
+        ->each([ro](const std::string&) { ro->delay_given = true; });
+    auto* width =
+        cmd->add_option("--width", ro->width, "image width in pixels")->capture_default_str();
+    auto* height =
+        cmd->add_option("--height", ro->height, "image height in pixels")->capture_default_str();
+    cmd->add_option("--size", ro->size, "the picture's size as WIDTHxHEIGHT, e.g. 1920x1080")
+        ->excludes(width)
+        ->excludes(height);
     cmd->add_option("--scale", ro->scale_percent,
                     "presenter scale in percent (100: the window's normal text; 200: twice as "
                     "large); without it text grows with the picture");

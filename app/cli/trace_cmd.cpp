@@ -19,11 +19,13 @@ void add_trace(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--out", *out, "write to FILE instead of standard output");
     cmd->callback([opts, format, out] {
-        const Request r = opts->build();
-        BackendChoice choice = choose_backend(opts->backend);
+        const Request r = opts->build(); // every check before any note
+        BackendChoice choice = choose_backend(opts->backend_choice());
         if (!choice.note.empty())
             std::cerr << "note: " << choice.note << "\n";
         const Trace t = choice.backend->trace(r);
+        if (!choice.backend->last_note().empty())
+            std::cerr << "note: " << choice.backend->last_note() << "\n";
         const std::string text = *format == "json"       ? to_json(t)
                                  : *format == "markdown" ? to_markdown(t)
                                                          : to_text(t);

@@ -455,6 +455,7 @@ void App::frame(double now) {
     if (fonts_scale_ != st_.view.presenter_scale)
         fonts_dirty_ = true;
     apply_style();
+    tracer_.advance(); // without threads (the page): the trace's next stages, in this frame
     adopt_results();
     your_kernel_poll(st_);
     apply_jump(st_);

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 namespace pplab::ui {
@@ -555,7 +554,13 @@ void determinism_start(State& st) {
     r.input = generate(Generator::RandomFloat, std::clamp(d.n, 1, kMaxN), 1, 0);
     const int times = std::clamp(d.times, 1, 64);
     const std::string backend = st.settings.backend;
-    d.job = std::async(std::launch::async, [r, times, backend] {
+    // The page has no threads: there the runs are deferred to the next frame's poll.
+#if PPLAB_NO_THREADS
+    constexpr std::launch kLaunch = std::launch::deferred;
+#else
+    constexpr std::launch kLaunch = std::launch::async;
+#endif
+    d.job = std::async(kLaunch, [r, times, backend] {
         BackendChoice b = choose_backend(backend);
         DeterminismRuns::Outcome o;
         o.atomic = run_repeatedly(*b.backend, r, times);
@@ -570,8 +575,8 @@ void determinism_start(State& st) {
 }
 
 void determinism_poll(DeterminismRuns& d) {
-    if (!d.job.valid() || d.job.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
-        return;
+    if (!d.job.valid() || d.job.wait_for(std::chrono::seconds(0)) == std::future_status::timeout)
+        return; // still running on its thread; a deferred run (the page) runs in get()
     try {
         d.outcome = d.job.get();
     } catch (const std::exception& e) { // a bad request or a driver error: said inline
@@ -598,15 +603,14 @@ void session_save(State& st) {
         return;
     }
     const std::string path = trim(c.session_path);
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    if (path.empty() || !f) {
-        c.session_message = "cannot write '" + path + "'";
+    if (path.empty()) {
+        c.session_message = "name the file to save the session in";
         return;
     }
-    f << to_json(st.model->trace());
-    f.close();
-    if (!f) {
-        c.session_message = "writing '" + path + "' failed";
+    try { // whole or not at all; in the page, a download
+        write_atomically(path, to_json(st.model->trace()));
+    } catch (const InputError& e) {
+        c.session_message = e.what();
         return;
     }
     const Trace& t = st.model->trace();
@@ -620,7 +624,8 @@ void session_open(State& st) {
     const std::string path = trim(c.session_path);
     std::shared_ptr<const scene::Model> model;
     try {
-        model = std::make_shared<const scene::Model>(trace_from_json(read_text_file(path)));
+        model = std::make_shared<const scene::Model>(
+            trace_from_json(read_text_file(path, kMaxTraceFileBytes)));
     } catch (const InputError& e) {
         c.session_error = true;
         c.session_message = e.what() + std::string("; the trace on screen stays");

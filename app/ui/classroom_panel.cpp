@@ -49,6 +49,8 @@ void verdicts(State& st) {
         paragraph("checked against another trace: check again to compare with this one", true);
         return;
     }
+    if (!r.alignment.empty())
+        paragraph(r.alignment, true);
     if (r.first_wrong() >= 0) {
         const LevelVerdict& first = r.levels[static_cast<std::size_t>(r.first_wrong())];
         ImGui::Spacing();
@@ -139,7 +141,8 @@ void draw_hand_trace(State& st) {
         ImGui::CalcTextSize("Read the file").x + ImGui::GetStyle().FramePadding.x * 2;
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - button_w -
                             ImGui::GetStyle().ItemSpacing.x);
-    ImGui::InputTextWithHint("##answer_path", "answer file, e.g. exercise3.txt", &h.path);
+    if (file_field(st.files, "##answer_path", "answer file, e.g. exercise3.txt", h.path))
+        hand_trace_read(h);
     ImGui::SameLine();
     if (ImGui::Button("Read the file"))
         hand_trace_read(h);
@@ -174,7 +177,8 @@ void draw_session(State& st) {
               true);
     ImGui::Spacing();
     ImGui::SetNextItemWidth(-1);
-    ImGui::InputTextWithHint("##session_path", "file, e.g. lesson8.json", &c.session_path);
+    if (file_field(st.files, "##session_path", "file, e.g. lesson8.json", c.session_path))
+        session_open(st);
     if (ImGui::Button("Save the trace on screen"))
         session_save(st);
     ImGui::SameLine();
@@ -193,7 +197,8 @@ void draw_session(State& st) {
               "pitfall set their kernels' times side by side.",
               true);
     ImGui::SetNextItemWidth(-1);
-    ImGui::InputTextWithHint("##timing_path", "e.g. bench/results/h200-bench.json", &c.timing_path);
+    if (file_field(st.files, "##timing_path", "e.g. bench/results/h200-bench.json", c.timing_path))
+        timing_read(c);
     if (ImGui::Button("Open the report"))
         timing_read(c);
     error_line(st, c.timing_error);

@@ -133,7 +133,7 @@ void ControlsPanel::draw(State& st, const Tracer& tracer) {
         break;
     case InputMode::File:
         ImGui::SetNextItemWidth(-1);
-        ImGui::InputTextWithHint("##file", "path of a file with the input list", &s.file);
+        file_field(st.files, "##file", "path of a file with the input list", s.file);
         break;
     }
     if (histogram) {

@@ -2,6 +2,7 @@
 // away: the numbers they ask for, and a button that puts the scenario on the canvas.
 #include "classroom_panel.hpp"
 
+#include "pplab/bits.hpp"
 #include "pplab/io.hpp"
 
 #include <imgui.h>
@@ -34,7 +35,7 @@ void bit_groups(const State& st, const std::vector<float>& sums) {
     std::vector<std::pair<float, std::vector<int>>> groups; // in order of first appearance
     for (std::size_t k = 0; k < sums.size(); ++k) {
         const auto same = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
-            return std::bit_cast<std::uint32_t>(g.first) == std::bit_cast<std::uint32_t>(sums[k]);
+            return bits_of(g.first) == bits_of(sums[k]);
         });
         if (same == groups.end())
             groups.push_back({sums[k], {static_cast<int>(k) + 1}});

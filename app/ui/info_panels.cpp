@@ -1,7 +1,7 @@
 // The panels that show, rather than edit: counters, source, header.
+#include "imgui_colors.hpp"
 #include "panels.hpp"
 
-#include "colours.hpp"
 #include "pplab/stats.hpp"
 
 #include <imgui.h>
@@ -11,8 +11,6 @@
 #include <string>
 
 namespace pplab::ui {
-
-namespace {} // namespace
 
 void CountersPanel::draw(const State& st) {
     ImGui::TextDisabled("Counters, so far");
@@ -45,59 +43,6 @@ void CountersPanel::draw(const State& st) {
     else if (f.block >= 0)
         ImGui::TextDisabled("block %d has passed %d of %d barriers", f.block,
                             m.barriers_so_far(frame), m.barriers_per_block());
-}
-
-void SourcePanel::draw(const State& st) {
-    if (!st.model)
-        return;
-    const Algorithm a = st.model->request().algorithm;
-    if (algorithm_ != a) {
-        listing_ = listing(a);
-        algorithm_ = a;
-        scrolled_for_step_ = -1;
-    }
-    const Step now = st.model->steps().at(static_cast<std::size_t>(st.playback.step)).step;
-    const scene::Palette pal = scene::palette(st.view.theme);
-    ImGui::TextDisabled("%s", (std::string(info(a).id) + ".cu, the chapter's kernel").c_str());
-    ImGui::Separator();
-    ImGui::BeginChild("source", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-    ImGui::PushFont(st.fonts.mono);
-    const float line_h = ImGui::GetTextLineHeightWithSpacing();
-    int first_hit = -1;
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    for (std::size_t i = 0; i < listing_.lines.size(); ++i) {
-        const bool hot = listing_.runs(i, now);
-        if (hot) {
-            if (first_hit < 0)
-                first_hit = static_cast<int>(i);
-            const ImVec2 p = ImGui::GetCursorScreenPos();
-            dl->AddRectFilled(
-                ImVec2(p.x - 4, p.y - 1),
-                ImVec2(p.x + ImGui::GetWindowWidth() + ImGui::GetScrollX(), p.y + line_h - 1),
-                to_u32(pal.highlight, 0.3f));
-            dl->AddRectFilled(ImVec2(p.x - 4, p.y - 1), ImVec2(p.x - 1, p.y + line_h - 1),
-                              to_u32(pal.highlight));
-        }
-        ImGui::TextColored(to_imgui(pal.muted, 0.8f), "%2zu", i + 1);
-        ImGui::SameLine();
-        const std::string& text = listing_.lines[i];
-        const bool comment = text.find_first_not_of(' ') != std::string::npos &&
-                             text.compare(text.find_first_not_of(' '), 2, "//") == 0;
-        if (comment)
-            ImGui::TextColored(to_imgui(pal.muted), "%s", text.c_str());
-        else
-            ImGui::TextUnformatted(text.c_str());
-    }
-    // Bring the step's lines into view once per step, not while the user scrolls.
-    if (first_hit >= 0 &&
-        (scrolled_for_step_ != st.playback.step || scrolled_for_model_ != st.model.get())) {
-        ImGui::SetScrollY(std::max(0.0f, static_cast<float>(first_hit) * line_h -
-                                             ImGui::GetWindowHeight() * 0.3f));
-        scrolled_for_step_ = st.playback.step;
-        scrolled_for_model_ = st.model.get();
-    }
-    ImGui::PopFont();
-    ImGui::EndChild();
 }
 
 void HeaderPanel::draw(State& st, const WindowLayout& l) {

@@ -29,13 +29,36 @@ struct CountersPanel {
 };
 
 // The kernel's CUDA source with the lines of the current step highlighted.
+// One row of the kernel source as the panel draws it.
+struct SourceRow {
+    enum class Kind {
+        Chapter, // the chapter's line, verbatim
+        Pplab,   // pplab's code around the chapter's
+        Changed, // pplab's change to the chapter's code, or a line this launch's option adds
+        Removed, // a chapter line this launch does not run (struck through)
+        Note,    // a note under the line before it: where the chapter's text and the run part
+    };
+    Kind kind = Kind::Chapter;
+    std::string text;
+    int line = -1; // the listing's line (for a note, the line it annotates); -1: removed
+};
+
+// The rows of a listing for a trace: removed lines in their places, notes under their lines.
+std::vector<SourceRow> source_rows(const Listing& l, const Trace& t);
+
 class SourcePanel {
 public:
     void draw(const State& st);
+    const std::vector<SourceRow>& rows() const { return rows_; }
 
 private:
-    std::optional<Algorithm> algorithm_;
+    void rebuild(const scene::Model& m);
+    void draw_header(const State& st) const;
+
+    const scene::Model* listing_for_ = nullptr;
     Listing listing_;
+    std::vector<SourceRow> rows_;
+    bool diff_ = false;
     int scrolled_for_step_ = -1;
     const void* scrolled_for_model_ = nullptr;
 };

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "classroom.hpp"
+#include "file_field.hpp"
 #include "playback.hpp"
 #include "settings.hpp"
 #include "your_kernel.hpp"
@@ -59,6 +60,7 @@ struct State {
     Fonts fonts;
     Classroom classroom; // practice, hand-traces, exercises, pitfalls, session files
     YourKernel your;     // the student's kernel: the editor, its runs, the puzzles
+    FileChooser files;   // the platform's file dialog, if it has one (the page)
     // The model and settings were set together (a saved trace opened): the settings are
     // taken as traced, not traced again until edited.
     bool adopt_settings = false;

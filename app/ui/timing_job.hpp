@@ -1,5 +1,7 @@
 // Kernel timing off the UI thread: measure_kernels runs on a worker while the window keeps
 // drawing, and its progress callback reports (and, when asked, stops the run between rows).
+// The page (PPLAB_NO_THREADS) has no threads and no GPU: there start() asks measure_kernels,
+// which says at once why it cannot measure, and the outcome carries that.
 #pragma once
 
 #include "pplab/timing.hpp"
@@ -9,7 +11,9 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#if !PPLAB_NO_THREADS
 #include <thread>
+#endif
 
 namespace pplab::ui {
 
@@ -43,7 +47,12 @@ private:
     std::string stage_;
     std::chrono::steady_clock::time_point started_;
     std::optional<TimingOutcome> done_;
+#if PPLAB_NO_THREADS
+    bool stop_ = false;
+#else
     std::jthread worker_; // last: it stops and joins before the members it uses go
+#endif
+    void run(TimingOptions options); // on the worker, or in start() without threads
 };
 
 } // namespace pplab::ui

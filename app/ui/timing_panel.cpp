@@ -500,10 +500,11 @@ void TimingPanel::status(State& st) {
         open_builtin(st);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-ImGui::CalcTextSize("Open").x * 2.5f);
-    const bool enter = ImGui::InputTextWithHint("##timing_file", "a pplab bench --json FILE",
-                                                &path_, ImGuiInputTextFlags_EnterReturnsTrue);
+    bool enter = false;
+    const bool chosen =
+        file_field(st.files, "##timing_file", "a pplab bench --json FILE", path_, &enter);
     ImGui::SameLine();
-    if ((ImGui::Button("Open") || enter) && !path_.empty())
+    if ((ImGui::Button("Open") || enter || chosen) && !path_.empty())
         open_file(st, path_);
     if (!error_.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(pal.wrong.r, pal.wrong.g, pal.wrong.b, 1));

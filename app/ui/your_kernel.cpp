@@ -292,6 +292,7 @@ void your_kernel_poll(State& st) {
 
 void your_kernel_show(State& st, bool open) {
     YourKernel& y = st.your;
+    y.tab_open = open;
     if (open && y.source.empty())
         your_kernel_fill(st);
     const bool want = open && y.model != nullptr;

@@ -65,6 +65,7 @@ struct YourKernel {
     std::shared_ptr<const scene::Model> model; // the last good trace: stays when a run fails
     std::optional<KernelRun> good;             // the run that gave `model`
     bool on_canvas = false;                    // the tab is open and the canvas shows `model`
+    bool tab_open = false;                     // the tab is the one shown (the page says so)
     bool rerun_on_change = false;              // settings changed: run again once idle
     int scroll_to_line = 0;                    // the editor brings this line into view once
 
@@ -73,6 +74,14 @@ struct YourKernel {
 
     bool busy() const { return job.valid() || (check && check->job.valid()); }
 };
+
+// The page (web/, no child processes) shows this in the tab instead of the editor, and the
+// reason beside it.
+inline constexpr const char* kDesktopOnly = "Your kernel: use the desktop app";
+inline constexpr const char* kDesktopOnlyWhy =
+    "A student's kernel is compiled and run in a separate process, with a time and a memory "
+    "limit, so that an endless loop or a crash cannot take the window with it; a web page can "
+    "start neither a compiler nor a process.";
 
 // Where the drafts are kept ($XDG_DATA_HOME/pplab/drafts or ~/.local/share/pplab/drafts).
 std::string drafts_folder();

@@ -5,7 +5,7 @@
 #include "your_kernel_panel.hpp"
 
 #include "classroom_panel.hpp"
-#include "colours.hpp"
+#include "imgui_colors.hpp"
 
 #include <imgui.h>
 #include <imgui_internal.h> // the editor's cursor, to keep it in view

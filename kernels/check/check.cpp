@@ -2,11 +2,14 @@
 
 #include "pplab/dataflow.hpp"
 #include "pplab/io.hpp"
+#include "pplab/quote.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
+#include <span>
 #include <stdexcept>
 
 namespace pplab {
@@ -128,29 +131,134 @@ int CheckResult::first_wrong() const {
     return -1;
 }
 
+namespace {
+
+// "?" answers an undefined value; otherwise by value (a hand-trace may write 0 for -0).
+bool same_cell(float answer, float value) {
+    return std::isnan(answer) == std::isnan(value) && (std::isnan(value) || answer == value);
+}
+
+// How well `lines` answer the frames from `start` on: lines exactly right before the first
+// miss, then right cells in all. Nothing when a line's length differs from its frame's.
+struct Fit {
+    int leading = 0;
+    long long cells = 0;
+    bool operator==(const Fit&) const = default;
+    auto operator<=>(const Fit&) const = default;
+};
+
+std::optional<Fit> fit_at(const Trace& t, std::span<const AnswerLine> lines, int start) {
+    Fit fit;
+    bool exact_so_far = true;
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+        const Frame& f = t.frames[static_cast<std::size_t>(start) + k];
+        if (lines[k].values.size() != f.values.size())
+            return std::nullopt;
+        long long right = 0;
+        for (std::size_t c = 0; c < f.values.size(); ++c)
+            right += same_cell(lines[k].values[c], f.values[c]);
+        exact_so_far = exact_so_far && right == static_cast<long long>(f.values.size());
+        fit.leading += exact_so_far;
+        fit.cells += right;
+    }
+    return fit;
+}
+
+// The frame the first of the leading unlabelled lines answers, and what to tell the student.
+int align_unlabelled(const Trace& t, const std::vector<std::string>& labels,
+                     const std::vector<AnswerLine>& answer, int end_frame, std::string& alignment) {
+    std::size_t count = 0;
+    while (count < answer.size() && answer[count].label.empty())
+        ++count;
+    const std::span<const AnswerLine> lines(answer.data(), count);
+    const int last_start = end_frame - static_cast<int>(count);
+    std::optional<Fit> best;
+    std::vector<int> best_starts;
+    for (int start = 0; start <= last_start; ++start) {
+        const std::optional<Fit> fit = fit_at(t, lines, start);
+        if (!fit)
+            continue;
+        if (!best || *fit > *best) {
+            best = fit;
+            best_starts = {start};
+        } else if (*fit == *best) {
+            best_starts.push_back(start);
+        }
+    }
+    const std::string lines_text = count == 1 ? "line" : std::to_string(count) + " lines";
+    if (best_starts.empty()) {
+        std::vector<std::size_t> sizes;
+        for (const Frame& f : t.frames)
+            if (std::find(sizes.begin(), sizes.end(), f.values.size()) == sizes.end())
+                sizes.push_back(f.values.size());
+        std::string held;
+        for (std::size_t i = 0; i < sizes.size() && i < 4; ++i)
+            held += (i ? " or " : "") + std::to_string(sizes[i]);
+        throw InputError(line_ref(answer.front().line_number) + " has " +
+                         std::to_string(answer.front().values.size()) + " values: your first " +
+                         lines_text +
+                         " without labels match no run of this trace's levels, "
+                         "which hold " +
+                         held + " values each");
+    }
+    const auto span_of = [&](int start) {
+        const std::string& first = labels[static_cast<std::size_t>(start)];
+        return count == 1 ? first
+                          : first + " to " + labels[static_cast<std::size_t>(start) + count - 1];
+    };
+    if (best_starts.size() > 1)
+        throw InputError(line_ref(answer.front().line_number) + ": your first " + lines_text +
+                         " without labels fit " + span_of(best_starts[0]) + " and " +
+                         span_of(best_starts[1]) +
+                         " equally well; write the level before each "
+                         "line, e.g. '" +
+                         labels[static_cast<std::size_t>(best_starts[0])] +
+                         ": ...', so the check compares the right ones");
+    const int start = best_starts.front();
+    const bool everything = start == 0 && static_cast<int>(count) == end_frame;
+    alignment = "Your " + (count == 1 ? std::string("line") : std::to_string(count) + " lines") +
+                " without labels " + (count == 1 ? "was" : "were") + " compared with " +
+                span_of(start) +
+                (everything  ? ", every level of the trace."
+                 : start > 0 ? " (the levels before " + labels[static_cast<std::size_t>(start)] +
+                                   " left out), where they fit best."
+                             : ", where they fit best.");
+    return start;
+}
+
+} // namespace
+
 CheckResult check_answer(const Trace& t, const std::vector<AnswerLine>& answer) {
     const Dataflow flow(t);
     const LabelParts parts = label_parts(t);
     std::vector<std::string> labels;
     for (const Frame& f : t.frames)
         labels.push_back(normalise_label(frame_label(f, parts)));
+    const auto frame_of = [&](const AnswerLine& a) {
+        const auto it = std::find(labels.begin(), labels.end(), a.label);
+        if (it == labels.end()) {
+            std::string known;
+            for (std::size_t i = 0; i < labels.size() && i < 8; ++i)
+                known += (i ? ", " : "") + labels[i];
+            if (labels.size() > 8)
+                known += ", ...";
+            throw InputError(line_ref(a.line_number) + ": no level is called " + quote(a.label) +
+                             "; this trace's levels are " + known);
+        }
+        return static_cast<int>(it - labels.begin());
+    };
     CheckResult result;
     int next = 0;
+    if (!answer.empty() && answer.front().label.empty()) {
+        // The run of unlabelled lines ends before the first labelled one's level.
+        const auto labelled = std::find_if(answer.begin(), answer.end(),
+                                           [](const AnswerLine& a) { return !a.label.empty(); });
+        const int end_frame =
+            labelled == answer.end() ? static_cast<int>(t.frames.size()) : frame_of(*labelled);
+        next = align_unlabelled(t, labels, answer, end_frame, result.alignment);
+    }
     for (const AnswerLine& a : answer) {
-        int frame = next;
-        if (!a.label.empty()) {
-            const auto it = std::find(labels.begin(), labels.end(), a.label);
-            if (it == labels.end()) {
-                std::string known;
-                for (std::size_t i = 0; i < labels.size() && i < 8; ++i)
-                    known += (i ? ", " : "") + labels[i];
-                if (labels.size() > 8)
-                    known += ", ...";
-                throw InputError(line_ref(a.line_number) + ": no level is called '" + a.label +
-                                 "'; this trace's levels are " + known);
-            }
-            frame = static_cast<int>(it - labels.begin());
-        }
+        const int frame = a.label.empty() ? next : frame_of(a);
         if (frame >= static_cast<int>(t.frames.size()))
             throw InputError(line_ref(a.line_number) + ": the trace has only " +
                              std::to_string(t.frames.size()) + " levels");
@@ -165,9 +273,7 @@ CheckResult check_answer(const Trace& t, const std::vector<AnswerLine>& answer) 
         v.frame = frame;
         v.label = labels[static_cast<std::size_t>(frame)];
         for (std::size_t c = 0; c < f.values.size(); ++c)
-            // By value (a hand-trace may write 0 for -0); "?" answers an undefined value.
-            if (std::isnan(a.values[c]) != std::isnan(f.values[c]) ||
-                (!std::isnan(f.values[c]) && a.values[c] != f.values[c]))
+            if (!same_cell(a.values[c], f.values[c]))
                 v.wrong_cells.push_back(static_cast<int>(c));
         v.right = v.wrong_cells.empty();
         if (!v.right)

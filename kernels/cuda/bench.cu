@@ -8,6 +8,8 @@
 #include "cuda/fast.hpp"
 #include "cuda/launch.hpp"
 #include "cuda/timer.hpp"
+#include "pplab/files.hpp"
+#include "pplab/quote.hpp"
 #include "pplab/rng.hpp"
 #include "pplab/timing.hpp"
 
@@ -392,11 +394,15 @@ private:
         }
         if (!o_.image.empty()) {
 #if defined(PPLAB_HAVE_STB_IMAGE)
+            // Read as any file the user names is (a regular file, at most 64 MiB), then decoded.
+            const std::string file = read_file(o_.image, kMaxTextFileBytes);
             int w = 0, h = 0, c = 0;
-            unsigned char* pixels = stbi_load(o_.image.c_str(), &w, &h, &c, 3);
+            unsigned char* pixels =
+                stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(file.data()),
+                                      static_cast<int>(file.size()), &w, &h, &c, 3);
             if (!pixels)
-                throw InputError("cannot read the image '" + o_.image +
-                                 "': " + stbi_failure_reason());
+                throw InputError("cannot read the image " + quote(o_.image, kQuotePathChars) +
+                                 ": " + stbi_failure_reason());
             const std::size_t size = static_cast<std::size_t>(w) * h * 3;
             d.push_back({"image", std::vector<unsigned char>(n)});
             for (std::size_t i = 0; i < n; ++i) // the picture's RGB bytes, repeated to fill n

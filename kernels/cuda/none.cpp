@@ -7,8 +7,19 @@ bool cuda_compiled() {
     return false;
 }
 
+#if defined(__EMSCRIPTEN__)
+// The page: a browser cannot run CUDA, whatever GPU the machine has.
+constexpr const char* kNoCuda = "a web page cannot run CUDA";
+constexpr const char* kNoTiming =
+    "a web page cannot run CUDA (the desktop app measures on a machine with an NVIDIA GPU)";
+#else
+constexpr const char* kNoCuda =
+    "this build has no CUDA back end (no CUDA compiler was found when it was configured)";
+constexpr const char* kNoTiming = "this build has no CUDA back end";
+#endif
+
 std::unique_ptr<Backend> make_cuda_backend(std::string& why) {
-    why = "this build has no CUDA back end (no CUDA compiler was found when it was configured)";
+    why = kNoCuda;
     return nullptr;
 }
 
@@ -19,7 +30,7 @@ std::unique_ptr<Backend> make_cuda_backend(std::string& why) {
 namespace pplab {
 
 bool timing_available(std::string& why) {
-    why = "this build has no CUDA back end";
+    why = kNoTiming;
     return false;
 }
 

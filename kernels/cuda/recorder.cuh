@@ -20,14 +20,12 @@ namespace pplab::cuda {
 using record::Step;
 
 struct NullRecorder {
-    static constexpr bool kTraced = false;
     static constexpr bool kGridSync = false; // needs a cooperative launch
 
     template <class T>
     __device__ void shared(Step, int, const T*) const {}
     __device__ void registers(Step, int, float) const {}
     __device__ void lanes(Step, int, int, float) const {}
-    __device__ void slot(Step, int, int, float) const {}
     __device__ void value(Step, int, float) const {}
     __device__ void grid_array(Step, int, const int*) const {}
     __device__ void block_global(Step, int, const int*) const {}
@@ -40,7 +38,6 @@ struct NullRecorder {
 };
 
 struct TraceRecorder {
-    static constexpr bool kTraced = true;
     static constexpr bool kGridSync = true;
 
     std::uint32_t* words = nullptr;
@@ -107,15 +104,6 @@ struct TraceRecorder {
         put(g, level, blockIdx.x, warp, lane, v);
         if (lane == 0)
             header(g, level, blockIdx.x, warp);
-    }
-
-    // Cell `cell` of the block's record, written by whichever thread owns it; thread 0
-    // writes the header.
-    __device__ void slot(Step s, int level, int cell, float v) const {
-        const record::Segment& g = seg(s);
-        put(g, level, blockIdx.x, -1, cell, v);
-        if (threadIdx.x == 0)
-            header(g, level, blockIdx.x, -1);
     }
 
     // A single value, written by the one thread that calls it.

@@ -16,6 +16,8 @@
 #include "cuda/recorder.cuh"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 namespace pplab::cuda {
 
@@ -202,39 +204,15 @@ void launch_reduce(Algorithm a, int grid, int B, const float* in, int n, float* 
 } // namespace
 
 const char* kernel_name(Algorithm a) {
-    switch (a) {
-    case Algorithm::ReduceNaive:
-        return "reduceNaive";
-    case Algorithm::ReduceTree:
-        return "reduceTree";
-    case Algorithm::ReduceCoarsened:
-        return "reduceCoarsened";
-    case Algorithm::ReduceShuffle:
-        return "reduceShuffle";
-    case Algorithm::ReduceFull:
-        return "reduceFull";
-    case Algorithm::ReduceAtomic:
-        return "reduceAtomic";
-    case Algorithm::ScanBlelloch:
-        return "scanBlock";
-    case Algorithm::ScanMultiblock:
-        return "scanBlocks";
-    case Algorithm::ScanHillisSteele:
-        return "scanHillisSteele";
-    case Algorithm::HistGlobal:
-        return "histogramGlobal";
-    case Algorithm::HistPrivatised:
-        return "histogramPrivatised";
-    case Algorithm::HistPerWarp:
-        return "histogramPerWarp";
-    case Algorithm::ReduceFast:
-        return "reduceFast";
-    case Algorithm::ScanFast:
-        return "scanFast";
-    case Algorithm::HistFast:
-        return "histogramFast";
-    }
-    return "?";
+    // The listing's __global__ kernel (the first, for scanBlocks + addCarries): a test holds the
+    // titles to the listings.
+    static const auto names = [] {
+        std::vector<std::string> out(algorithms().size());
+        for (const AlgorithmInfo& i : algorithms())
+            out.at(static_cast<std::size_t>(i.algorithm)) = i.title.substr(0, i.title.find(' '));
+        return out;
+    }();
+    return names.at(static_cast<std::size_t>(a)).c_str();
 }
 
 void reduce_untraced(Algorithm a, const float* in, float* out, int n, int grid, int block,

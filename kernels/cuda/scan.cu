@@ -18,10 +18,11 @@ namespace {
 // ---- Kernels -------------------------------------------------------------------------------
 
 // Exclusive scan of a BLOCK's data, in place in shared memory. Assumes blockDim.x is a power
-// of two. s has blockDim.x + 1 slots: s[n] keeps the block total (the upsweep's root) for the
-// block-totals array and for the inclusive shift.
+// of two. s has blockDim.x + 1 slots: with keep_total, s[n] keeps the block total (the upsweep's
+// root) for the block-totals array and for the inclusive shift, the one line the listings add to
+// the chapter's scanBlock.
 template <class Rec>
-__device__ void scanBlock(float* s, bool inclusive, const Rec& rec) {
+__device__ void scanBlock(float* s, bool inclusive, bool keep_total, const Rec& rec) {
     const int n = blockDim.x;
 
     // --- Phase 1: upsweep (tree reduction, storing internal nodes)
@@ -40,7 +41,8 @@ __device__ void scanBlock(float* s, bool inclusive, const Rec& rec) {
     // The root's carry is the identity: the sum of the (empty) sequence before the array.
     // Thread 0 wrote the root in the last upsweep level, so it may read and clear it now.
     if (threadIdx.x == 0) {
-        s[n] = s[n - 1];
+        if (keep_total)
+            s[n] = s[n - 1];
         s[n - 1] = 0.0f;
     }
     rec.shared(Step::ClearRoot, 0, s);
@@ -72,12 +74,12 @@ __device__ void scanBlock(float* s, bool inclusive, const Rec& rec) {
 // tile keeps its padding) and, when totals is given, writes its total.
 template <class Rec>
 __global__ void scanBlocks(const float* in, float* out, float* totals, int n, bool inclusive,
-                           Rec rec) {
+                           bool keep_total, Rec rec) {
     extern __shared__ float s[]; // blockDim.x + 1
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     s[threadIdx.x] = (i < n) ? in[i] : 0.0f;
     rec.shared(Step::Load, 0, s);
-    scanBlock(s, inclusive, rec);
+    scanBlock(s, inclusive, keep_total, rec);
     out[i] = s[threadIdx.x];
     if (totals != nullptr && threadIdx.x == 0) {
         totals[blockIdx.x] = s[blockDim.x];
@@ -157,6 +159,9 @@ struct Recorders {
 struct ScanLaunch {
     const ScanWorkspace& ws;
     const Recorders& recs;
+    // scanBlocks keeps every block's total (the multi-block scan); scanBlelloch only for the
+    // inclusive shift. The name is the listing's, for messages.
+    bool multiblock;
     bool hillis_steele;
     bool sync; // tracing: synchronise and name the kernel after each launch
     cudaStream_t stream;
@@ -177,10 +182,11 @@ struct ScanLaunch {
             scanBlocksHillisSteele<<<lv.grid, B, tile, stream>>>(in, out, totals, lv.n);
         } else {
             recs.with(lv.scan_pass, [&](const auto& rec) {
-                scanBlocks<<<lv.grid, B, tile, stream>>>(in, out, totals, lv.n, inclusive, rec);
+                scanBlocks<<<lv.grid, B, tile, stream>>>(in, out, totals, lv.n, inclusive,
+                                                         multiblock || inclusive, rec);
             });
         }
-        checked("scanBlocks");
+        checked(multiblock ? "scanBlocks" : "scanBlelloch");
         if (lv.grid == 1)
             return;
         level(totals, ws.carries(k), k + 1, false);
@@ -205,7 +211,7 @@ void scan_untraced(const float* in, float* out, int n, bool hillis_steele, bool 
     if (ws.levels().front().n != n)
         throw std::logic_error("scan workspace sized for another n");
     const Recorders none{nullptr, nullptr};
-    ScanLaunch{ws, none, hillis_steele, false, stream}.level(in, out, 0, inclusive);
+    ScanLaunch{ws, none, true, hillis_steele, false, stream}.level(in, out, 0, inclusive);
 }
 
 // ---- Dispatch ------------------------------------------------------------------------------
@@ -226,8 +232,8 @@ std::vector<float> scan(const Request& r, const Plan* plan, DeviceBuffer<std::ui
     } else {
         const ScanWorkspace ws(n, B);
         DeviceBuffer<float> out(static_cast<std::size_t>(ws.levels().front().grid) * B);
-        ScanLaunch{ws, recs, false, true, nullptr}.level(in.data(), out.data(), 0,
-                                                         r.options.inclusive);
+        ScanLaunch{ws, recs, r.algorithm == Algorithm::ScanMultiblock, false, true, nullptr}.level(
+            in.data(), out.data(), 0, r.options.inclusive);
         result = out.to_host();
     }
     result.resize(static_cast<std::size_t>(n));

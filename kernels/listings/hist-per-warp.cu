@@ -1,5 +1,5 @@
-// §8.8 next-level fix: one private histogram per WARP. Skewed data (every
-// element in one bin) now contends only among the 32 lanes of a warp.
+//@about Not in the chapter: pplab's per-warp histogram, the next-level fix §8.8 names for skewed
+//@about data. Every element in one bin now contends only among the 32 lanes of a warp.
 __global__ void histogramPerWarp(const unsigned char* data, int* g_hist, int n)
 {
     // WARPS private copies, one after the other: warp w counts into s_hist[w * BINS + bin].
@@ -27,6 +27,6 @@ __global__ void histogramPerWarp(const unsigned char* data, int* g_hist, int n)
 
     // Fold, as histogramPrivatised does.
     for (int b = threadIdx.x; b < BINS; b += blockDim.x)             // @hist-fold
-        if (s_hist[b] != 0)                                          // @hist-fold
+        if (s_hist[b] != 0)                                          // @hist-fold,unless:no-skip-empty
             atomicAdd(&g_hist[b], s_hist[b]);                        // @hist-fold
 }

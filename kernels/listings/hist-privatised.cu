@@ -1,4 +1,5 @@
-// §8.8 Histogram: privatisation.
+//@about §8.8's kernel, as the chapter writes it; BINS and TILE are the launch's.
+//@chapter hist-privatised
 #define BINS 256
 #define TILE 256
 
@@ -24,6 +25,7 @@ __global__ void histogramPrivatised(const unsigned char* data, int* g_hist,
 
     // Fold: one thread per bin adds this block's count to global memory.
     for (int b = threadIdx.x; b < BINS; b += TILE)                   // @hist-fold
-        if (s_hist[b] != 0)             // skip empty bins: less global traffic // @hist-fold
+        if (s_hist[b] != 0)             // skip empty bins: less global traffic // @hist-fold,unless:no-skip-empty
             atomicAdd(&g_hist[b], s_hist[b]);                        // @hist-fold
 }
+//@end-chapter

@@ -1,4 +1,6 @@
-// §8.4 Stage 2: thread coarsening.
+//@about §8.4's kernel, as the chapter writes it; TILE is the launch's block size, and the grid
+//@about is chosen so that each thread gets about ELEMS_PER_THREAD elements.
+//@chapter reduce-coarsened
 // Each thread accumulates ELEMS_PER_THREAD elements first (coalesced
 // grid-stride loop), then ONE tree reduction over the block.
 #define ELEMS_PER_THREAD 4
@@ -25,3 +27,4 @@ __global__ void reduceCoarsened(const float* in, float* out, int n)
     }
     if (threadIdx.x == 0) out[blockIdx.x] = s[0];                           // @block-total
 }
+//@end-chapter

@@ -1,6 +1,8 @@
-// §8.6 The complete block reduction.
+//@about §8.6's kernel, as the chapter writes it; TILE is the launch's block size. With more than
+//@about one block, pplab launches it a second time over the block totals.
+//@chapter reduce-full
 #define TILE 256            // block size, a multiple of the warp size 32
-#define WARPS (TILE / 32)   // 8 warps per block
+#define WARPS (TILE / 32)   // 8 warps per block                           // @note:warps
 
 // Warp-level reduction (from 8.5), returns the warp's total in lane 0.
 __device__ float warpReduce(float val)
@@ -28,7 +30,8 @@ __global__ void reduceFull(const float* in, float* out, int n)
     const int lane   = threadIdx.x % 32;     // position within my warp
     const int warpId = threadIdx.x / 32;     // which warp am I
 
-    if (lane == 0) s[warpId] = sum;          // each warp writes ONE value // @warp-totals
+    if (lane == 0) s[warpId] = sum;          // each warp writes ONE value // @warp-totals,unless:every-lane-writes
+    s[warpId] = sum;   // Exercise 2: every lane writes; the 32 writes race // @warp-totals,only:every-lane-writes
     __syncthreads();                         // the ONLY barrier per block  // @warp-totals
 
     // --- First warp combines the 8 warp totals -----------------------------
@@ -40,7 +43,8 @@ __global__ void reduceFull(const float* in, float* out, int n)
         if (lane == 0) out[blockIdx.x] = sum;   // block total            // @block-total
     }
 }
+//@end-chapter
 
-// With more than one block, a second launch of the same kernel reduces the block totals:
+// pplab: with more than one block, a second launch of the same kernel reduces the block totals:
 //     reduceFull<<<grid, TILE>>>(in, partial, n);
 //     reduceFull<<<1, TILE>>>(partial, out, grid);

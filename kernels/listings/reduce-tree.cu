@@ -1,4 +1,5 @@
-// §8.3 Stage 1: tree reduction in shared memory.
+//@about §8.3's kernel, as the chapter writes it; TILE is the launch's block size.
+//@chapter reduce-tree
 // Reduce one block's worth of data (one element per thread) using shared memory.
 __global__ void reduceTree(const float* in, float* out, int n)
 {
@@ -12,7 +13,7 @@ __global__ void reduceTree(const float* in, float* out, int n)
     // Tree: each level halves the number of active threads.
     // Level 0: threads 0..TILE/2-1 add s[t] and s[t + TILE/2].
     // Level k: active threads < TILE >> (k+1).
-    for (int stride = TILE / 2; stride > 0; stride >>= 1)  // @tree-level
+    for (int stride = TILE / 2; stride > 0; stride >>= 1)  // @tree-level,note:halving
     {
         __syncthreads();               // make all writes visible  // @tree-level
         if (threadIdx.x < stride)                                  // @tree-level
@@ -22,3 +23,4 @@ __global__ void reduceTree(const float* in, float* out, int n)
     // Thread 0 owns the block's total.
     if (threadIdx.x == 0) out[blockIdx.x] = s[0];         // @block-total
 }
+//@end-chapter

@@ -1,5 +1,6 @@
-// Hillis-Steele (beyond the chapter): inclusive scan in log2(n) steps. Every step
-// touches every element, so it does O(n log n) additions where Blelloch does O(n).
+//@about Not in the chapter: pplab's Hillis-Steele scan, for comparison with §8.7's Blelloch. An
+//@about inclusive scan in log2(n) steps; every step touches every element, so it does O(n log n)
+//@about additions where Blelloch does O(n).
 __global__ void scanHillisSteele(const float* in, float* out, int n)
 {
     __shared__ float s[TILE];

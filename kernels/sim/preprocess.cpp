@@ -82,7 +82,8 @@ public:
                 kind = Kind::Number;
                 while (pos_ < src_.size()) {
                     const char d = src_[pos_];
-                    const char prev = src_[pos_ - 1];
+                    // A number at the very start of the file has nothing before it.
+                    const char prev = pos_ > begin ? src_[pos_ - 1] : '\0';
                     if (std::isalnum(static_cast<unsigned char>(d)) || d == '.' || d == '\'' ||
                         ((d == '+' || d == '-') &&
                          (prev == 'e' || prev == 'E' || prev == 'p' || prev == 'P')))
@@ -214,8 +215,19 @@ private:
         out_.append(static_cast<std::size_t>(std::count(span.begin(), span.end(), '\n')), '\n');
         copied_ = toks_[last].end;
     }
-    std::string text_of(std::size_t first, std::size_t last) const {
-        return std::string(src_.substr(toks_[first].begin, toks_[last].end - toks_[first].begin));
+    // The tokens from first to last on one line, comments left out: text copied into a
+    // replacement (a type, an array's size) must not add a line, nor comment out the rest of
+    // it (`s[TILE // size`).
+    std::string one_line(std::size_t first, std::size_t last) const {
+        std::string s;
+        for (std::size_t k = first; k <= last; ++k) {
+            if (toks_[k].kind == Kind::Directive)
+                fail(toks_[k].line, toks_[k].column,
+                     "a # directive inside a declaration is not supported by pplab's "
+                     "simulator");
+            s += (s.empty() ? "" : " ") + std::string(toks_[k].text);
+        }
+        return s;
     }
 
     // The previous significant token (directives do not count).
@@ -359,7 +371,7 @@ private:
             post_quals += std::string(toks_[k].text) + " ";
             ++k;
         }
-        const std::string type = quals + post_quals + text_of(type_first, type_last);
+        const std::string type = quals + post_quals + one_line(type_first, type_last);
         if (is(k, "*")) {
             std::size_t name = k + 1;
             while (name < toks_.size() &&
@@ -412,7 +424,7 @@ private:
             fail(first.line, first.column,
                  "write a __shared__ declaration as `__shared__ float s[TILE];` (a type, a "
                  "name and a size)");
-        const std::string type = text_of(type_first, k - 1);
+        const std::string type = one_line(type_first, k - 1);
         const std::string name(toks_[k].text);
         const int line = first.line;
         std::size_t end = k + 1;
@@ -436,7 +448,7 @@ private:
             }
             if (close >= toks_.size())
                 fail(line, first.column, "this __shared__ array's [ is never closed");
-            count = close > end + 1 ? text_of(end + 1, close - 1) : "";
+            count = close > end + 1 ? one_line(end + 1, close - 1) : "";
             end = close + 1;
             if (is(end, "["))
                 fail(toks_[end].line, toks_[end].column,

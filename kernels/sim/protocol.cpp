@@ -1,12 +1,15 @@
 #include "protocol.hpp"
 
 #include "pplab/io.hpp"
+#include "pplab/quote.hpp"
 #include "pplab/trace.hpp"
+#include "trace/json_fields.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <array>
 #include <cstring>
+#include <limits>
 
 namespace pplab::sim {
 
@@ -22,7 +25,38 @@ HazardKind find_hazard(std::string_view id) {
     for (std::size_t k = 0; k < kHazardIds.size(); ++k)
         if (kHazardIds[k] == id)
             return static_cast<HazardKind>(k);
-    throw InputError("unknown hazard kind '" + std::string(id) + "'");
+    throw InputError("unknown hazard kind " + quote(id));
+}
+
+Hazard read_hazard(const json_fields::Reader& in, const Json& jh, std::size_t k) {
+    constexpr long long kLong = std::numeric_limits<long long>::max();
+    constexpr int kInt = std::numeric_limits<int>::max();
+    const auto name = [&](std::string_view key) { return json_fields::Name{"hazards", k, key}; };
+    const auto field = [&](std::string_view key) -> const Json& {
+        return in.member(jh, name(key));
+    };
+    Hazard h;
+    const std::string kind = in.text(field("kind"), name("kind"), 64);
+    try {
+        h.kind = find_hazard(kind);
+    } catch (const InputError& e) {
+        in.fail(name("kind"), std::string("is not one pplab knows: ") + e.what());
+    }
+    h.line = in.whole_int(field("line"), name("line"), 0, kInt);
+    h.other_line = in.whole_int(field("other_line"), name("other_line"), 0, kInt);
+    h.pass = in.whole_int(field("pass"), name("pass"), 0, kInt);
+    h.block = in.whole_int(field("block"), name("block"), -1, kInt);
+    const auto& threads = in.list(field("threads"), name("threads"));
+    for (std::size_t t = 0; t < threads.size(); ++t)
+        h.threads.push_back(in.whole_int(threads[t], name("threads").at(t), 0, kMaxBlock - 1));
+    h.array = in.text(field("array"), name("array"), 256);
+    h.index = in.whole(field("index"), name("index"), -kLong, kLong);
+    h.address = in.whole(field("address"), name("address"), -kLong, kLong);
+    h.frame = in.whole_int(field("frame"), name("frame"), -1, kInt);
+    h.fatal = in.flag(field("fatal"), name("fatal"));
+    h.count = in.whole_int(field("count"), name("count"), 1, kInt);
+    h.message = in.text(field("message"), name("message"), 4096);
+    return h;
 }
 
 } // namespace
@@ -137,42 +171,51 @@ std::string output_to_json(const RunnerOutput& o) {
     return j.dump();
 }
 
+// The child's answer is read as any file a user hands pplab is: the student's kernel runs in
+// that process and may have written anything into it. Every number is range-checked before it
+// is converted, and the message names the field.
 RunnerOutput output_from_json(std::string_view text) {
-    try {
-        const Json j = Json::parse(text.begin(), text.end());
-        RunnerOutput o;
-        o.faulted = j.at("faulted").get<bool>();
-        for (const auto& [name, id, field] : counter_fields())
-            o.counted.*field = j.at("counted").at(std::string(id)).get<std::int64_t>();
-        for (const auto& jl : j.at("step_lines"))
-            o.step_lines.push_back(
-                {jl.at("pass").get<int>(), find_step(jl.at("step").get<std::string>()),
-                 jl.at("level").get<int>(), jl.at("lines").get<std::vector<int>>()});
-        o.notes = j.at("notes").get<std::vector<std::string>>();
-        o.error = j.at("error").get<std::string>();
-        for (const auto& jh : j.at("hazards")) {
-            Hazard h;
-            h.kind = find_hazard(jh.at("kind").get<std::string>());
-            h.line = jh.at("line").get<int>();
-            h.other_line = jh.at("other_line").get<int>();
-            h.pass = jh.at("pass").get<int>();
-            h.block = jh.at("block").get<int>();
-            h.threads = jh.at("threads").get<std::vector<int>>();
-            h.array = jh.at("array").get<std::string>();
-            h.index = jh.at("index").get<long long>();
-            h.address = jh.at("address").get<long long>();
-            h.frame = jh.at("frame").get<int>();
-            h.fatal = jh.at("fatal").get<bool>();
-            h.count = jh.at("count").get<int>();
-            h.message = jh.at("message").get<std::string>();
-            o.hazards.push_back(std::move(h));
+    using json_fields::Name;
+    using json_fields::top;
+    constexpr int kInt = std::numeric_limits<int>::max();
+    constexpr long long kCount = std::numeric_limits<std::int64_t>::max();
+    const json_fields::Reader in("the runner's answer");
+    const Json j = json_fields::parse<Json>(text, in);
+    const auto field = [&](std::string_view key) -> const Json& { return in.member(j, top(key)); };
+    RunnerOutput o;
+    o.faulted = in.flag(field("faulted"), top("faulted"));
+    const Json& counted = field("counted");
+    for (const auto& [name, id, member] : counter_fields())
+        o.counted.*member = in.whole(in.member(counted, Name{"counted", json_fields::kNoIndex, id}),
+                                     Name{"counted", json_fields::kNoIndex, id}, 0, kCount);
+    const auto& step_lines = in.list(field("step_lines"), top("step_lines"));
+    for (std::size_t k = 0; k < step_lines.size(); ++k) {
+        const auto name = [&](std::string_view key) { return Name{"step_lines", k, key}; };
+        const auto at = [&](std::string_view key) -> const Json& {
+            return in.member(step_lines[k], name(key));
+        };
+        StepLines l;
+        l.pass = in.whole_int(at("pass"), name("pass"), 0, kInt);
+        const std::string step = in.text(at("step"), name("step"), 64);
+        try {
+            l.step = find_step(step);
+        } catch (const InputError& e) {
+            in.fail(name("step"), std::string("is not one pplab knows: ") + e.what());
         }
-        return o;
-    } catch (const InputError&) {
-        throw;
-    } catch (const std::exception& e) {
-        throw InputError(std::string("the runner's answer is not readable: ") + e.what());
+        l.level = in.whole_int(at("level"), name("level"), -1, kInt);
+        const auto& lines = in.list(at("lines"), name("lines"));
+        for (std::size_t t = 0; t < lines.size(); ++t)
+            l.lines.push_back(in.whole_int(lines[t], name("lines").at(t), 0, kInt));
+        o.step_lines.push_back(std::move(l));
     }
+    const auto& notes = in.list(field("notes"), top("notes"));
+    for (std::size_t k = 0; k < notes.size(); ++k)
+        o.notes.push_back(in.text(notes[k], top("notes").at(k), 4096));
+    o.error = in.text(field("error"), top("error"), 4096);
+    const auto& hazards = in.list(field("hazards"), top("hazards"));
+    for (std::size_t k = 0; k < hazards.size(); ++k)
+        o.hazards.push_back(read_hazard(in, hazards[k], k));
+    return o;
 }
 
 namespace {

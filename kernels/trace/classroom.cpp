@@ -1,5 +1,6 @@
 #include "pplab/classroom.hpp"
 
+#include "pplab/bits.hpp"
 #include "pplab/stats.hpp"
 
 #include <bit>
@@ -54,14 +55,14 @@ RepeatedRuns run_repeatedly(Backend& backend, Request r, int times) {
             throw InputError("run it again with a reduction to a single sum (reduce-atomic, "
                              "reduce-full, reduce-naive or reduce-fast)");
         out.sums.push_back(result[0]);
-        patterns.insert(std::bit_cast<std::uint32_t>(result[0]));
+        patterns.insert(bits_of(result[0]));
     }
     out.distinct = static_cast<int>(patterns.size());
     return out;
 }
 
 std::string float_bits(float v) {
-    const auto u = std::bit_cast<std::uint32_t>(v);
+    const std::uint32_t u = bits_of(v);
     std::string s;
     for (int b = 31; b >= 0; --b) {
         s += ((u >> b) & 1u) ? '1' : '0';

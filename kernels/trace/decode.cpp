@@ -1,6 +1,7 @@
 #include "trace/decode.hpp"
 
 #include <cstring>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -82,6 +83,7 @@ std::vector<Frame> decode(const Plan& plan, std::span<const std::uint32_t> words
 
 void check_frames(const Plan& plan, const std::vector<Frame>& frames) {
     std::size_t k = 0;
+    std::set<std::pair<int, int>> arrived; // (pass, block) of the atomicAdds seen so far
     for_each_record(plan, [&](const Launch& l, const record::Segment& s, int level, int b, int w) {
         const std::string want = std::string(step_id(static_cast<Step>(s.step))) + " level " +
                                  std::to_string(level) + " of pass " + std::to_string(l.pass());
@@ -89,7 +91,19 @@ void check_frames(const Plan& plan, const std::vector<Frame>& frames) {
             throw InputError("the trace has " + std::to_string(frames.size()) +
                              " frames; its request records more (next: " + want + ")");
         const Frame& f = frames[k];
-        const bool block_ok = s.blocks > 0 ? f.block == b : (f.block >= -1 && f.block < l.grid);
+        // A record whose block is not an index holds -1 (the whole grid) or, for an
+        // atomicAdd, the block that arrived: every block of the grid exactly once.
+        const bool arrival = s.blocks == 0 && static_cast<Step>(s.step) == Step::AtomicAdd &&
+                             f.step == Step::AtomicAdd;
+        if (arrival && (f.block < 0 || f.block >= l.grid))
+            throw InputError("frame " + std::to_string(k) + " of the trace (" + want +
+                             ") says block " + std::to_string(f.block) +
+                             " arrived; the grid has blocks 0 to " + std::to_string(l.grid - 1));
+        if (arrival && !arrived.emplace(l.pass(), f.block).second)
+            throw InputError("frame " + std::to_string(k) + " of the trace (" + want +
+                             ") says block " + std::to_string(f.block) +
+                             " arrived, but it arrived already: each block adds its total once");
+        const bool block_ok = s.blocks > 0 ? f.block == b : arrival || f.block == -1;
         if (static_cast<std::uint8_t>(f.step) != s.step ||
             static_cast<std::uint8_t>(f.buffer) != s.buffer || f.pass != l.pass() ||
             f.level != level || !block_ok || f.warp != (s.warps > 0 ? w : -1) ||

@@ -193,7 +193,7 @@ Plan make_plan(const Request& r) {
             .add(Step::AtomicAdd, Buffer::Global, 1, G, 0, 0, 2);
         break;
     case Algorithm::ScanBlelloch: {
-        LaunchBuilder b(plan, "scanBlock", 1, B, n);
+        LaunchBuilder b(plan, "scanBlelloch", 1, B, n);
         add_scan_block(b, 1, B, r.options.inclusive, false);
         break;
     }

@@ -1,14 +1,13 @@
 #include "pplab/request.hpp"
+#include "pplab/quote.hpp"
 
 #include "pplab/rng.hpp"
 
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <string>
 
@@ -39,7 +38,7 @@ constexpr std::array kAlgorithms{
         "(a coalesced grid-stride loop, no barriers, independent loads in flight), then the block "
         "runs one shared-memory tree. Fewer blocks, fewer partial results to combine.",
         true, false, false, true},
-    AlgorithmInfo{A::ReduceShuffle, "reduce-shuffle", "warpReduce", "§8.5", F::Reduce,
+    AlgorithmInfo{A::ReduceShuffle, "reduce-shuffle", "reduceShuffle", "§8.5", F::Reduce,
         "each warp folds its 32 lanes with __shfl_down_sync: 5 steps, no barrier",
         "Stage 3. A warp's 32 lanes exchange values through registers: __shfl_down_sync with "
         "offsets 16, 8, 4, 2, 1 leaves the warp's total in lane 0. No shared memory and no "
@@ -51,20 +50,20 @@ constexpr std::array kAlgorithms{
         "warp writes s[warpId], the only barrier, and the first warp shuffles the warp totals. A "
         "second launch of the same kernel over the block totals finishes the single sum.",
         false, true, false, true},
-    AlgorithmInfo{A::ReduceAtomic, "reduce-atomic", "reduceAtomic", "§8.6 Determinism", F::Reduce,
+    AlgorithmInfo{A::ReduceAtomic, "reduce-atomic", "reduceAtomic", "beyond the chapter (§8.6 Determinism)", F::Reduce,
         "block totals combined with atomicAdd: the order, and so the float sum, varies",
         "Each block reduces as reduceFull does, then atomicAdd adds its total into the one result. "
         "Blocks arrive in whatever order the hardware runs them, and float addition is not "
         "associative, so the sum can differ from run to run. The CPU model draws the order from a "
         "seed.",
         false, true, false, true},
-    AlgorithmInfo{A::ScanBlelloch, "scan-blelloch", "scanBlock", "§8.7", F::Scan,
+    AlgorithmInfo{A::ScanBlelloch, "scan-blelloch", "scanBlelloch", "§8.7", F::Scan,
         "work-efficient exclusive scan of one block: upsweep, clear the root, downsweep",
         "Blelloch's scan of one block in shared memory. The upsweep is a tree reduction that keeps "
         "its internal nodes; the root is cleared to the identity; the downsweep passes each carry "
         "unchanged to the left child and carry + left sum to the right. 2 log2(n) barrier levels.",
         true, false, true, false},
-    AlgorithmInfo{A::ScanMultiblock, "scan-multiblock", "scanBlocks + addCarries", "§8.7 larger arrays",
+    AlgorithmInfo{A::ScanMultiblock, "scan-multiblock", "scanBlocks + addCarries", "beyond the chapter (§8.7 larger arrays)",
         F::Scan,
         "block scans, a scan of the block totals, then each block adds its carry",
         "Arrays larger than one block: every block scans its tile and writes its total; the totals "
@@ -77,7 +76,7 @@ constexpr std::array kAlgorithms{
         "Hillis and Steele's scan: at step k every thread t >= 2^k adds s[t - 2^k]. Only log2(n) "
         "steps, but about n log2(n) additions against Blelloch's 2n, and two barriers a step.",
         false, false, true, false},
-    AlgorithmInfo{A::HistGlobal, "hist-global", "histogramGlobal", "§8.8 naive", F::Histogram,
+    AlgorithmInfo{A::HistGlobal, "hist-global", "histogramGlobal", "beyond the chapter (§8.8 naive)", F::Histogram,
         "one global atomicAdd per element: contended bins serialise",
         "The naive histogram of Chapter 5: every element is one atomicAdd on a global bin. When "
         "many threads hit the same bin the hardware serialises their read-modify-write cycles.",
@@ -88,7 +87,7 @@ constexpr std::array kAlgorithms{
         "about ten times cheaper, then folds it into the global bins once, skipping empty bins. "
         "Two barriers: after zeroing and before the fold.",
         false, false, false, true},
-    AlgorithmInfo{A::HistPerWarp, "hist-per-warp", "histogramPerWarp", "§8.8 next-level fix",
+    AlgorithmInfo{A::HistPerWarp, "hist-per-warp", "histogramPerWarp", "beyond the chapter (§8.8 next-level fix)",
         F::Histogram,
         "one private histogram per warp: skewed data contends only within a warp",
         "The next-level fix for skewed data: each warp counts into its own copy, so same-bin "
@@ -305,8 +304,8 @@ Pitfall find_pitfall(std::string_view id) {
     for (std::size_t i = 0; i < kPitfallIds.size(); ++i)
         if (kPitfallIds[i] == id)
             return static_cast<Pitfall>(i);
-    throw InputError("unknown pitfall '" + std::string(id) +
-                     "': choose non-power-of-two (reduce-tree), every-lane-writes (reduce-full), "
+    throw InputError("unknown pitfall " + quote(id) +
+                     ": choose non-power-of-two (reduce-tree), every-lane-writes (reduce-full), "
                      "partial-warp (reduce-shuffle) or no-final-sync (scan-blelloch)");
 }
 
@@ -341,7 +340,7 @@ const AlgorithmInfo& find_algorithm(std::string_view id) {
     for (const auto& i : kAlgorithms)
         if (i.id == id)
             return i;
-    throw InputError("unknown algorithm '" + std::string(id) + "': choose one of " + list_ids());
+    throw InputError("unknown algorithm " + quote(id) + ": choose one of " + list_ids());
 }
 
 Request normalize(Request r) {
@@ -435,7 +434,7 @@ Generator find_generator(std::string_view id) {
             return g;
         names += (names.empty() ? "" : ", ") + std::string(generator_id(g));
     }
-    throw InputError("unknown generator '" + std::string(id) + "': choose one of " + names);
+    throw InputError("unknown generator " + quote(id) + ": choose one of " + names);
 }
 
 std::vector<float> generate(Generator g, int n, std::uint64_t seed, int bins) {
@@ -478,38 +477,6 @@ std::vector<float> generate(Generator g, int n, std::uint64_t seed, int bins) {
         v[static_cast<std::size_t>(i)] = x;
     }
     return v;
-}
-
-std::vector<float> parse_list(std::string_view text, bool allow_unknown) {
-    std::vector<float> out;
-    std::size_t p = 0;
-    const auto is_sep = [](char c) {
-        return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r';
-    };
-    while (p < text.size()) {
-        while (p < text.size() && is_sep(text[p]))
-            ++p;
-        if (p == text.size())
-            break;
-        std::size_t e = p;
-        while (e < text.size() && !is_sep(text[e]))
-            ++e;
-        const std::string token(text.substr(p, e - p));
-        if (allow_unknown && token == "?") {
-            out.push_back(std::numeric_limits<float>::quiet_NaN());
-            p = e;
-            continue;
-        }
-        char* end = nullptr;
-        const float v = std::strtof(token.c_str(), &end);
-        if (end != token.c_str() + token.size())
-            throw InputError("'" + token + "' in the input list is not a number");
-        out.push_back(v);
-        p = e;
-    }
-    if (out.empty())
-        throw InputError("the input list is empty: give numbers separated by commas, e.g. 1,2,3,4");
-    return out;
 }
 
 } // namespace pplab

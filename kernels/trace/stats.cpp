@@ -96,8 +96,14 @@ public:
             c.additions = 1;
             break;
         case Step::ClearRoot:
-            c.shared_writes = 1;
-            c.shared_reads = l.segment(Step::BlockTotal) >= 0 ? 1 : 0; // the total, kept first
+            // Clearing the root; scanBlock first keeps the total in s[n] where pplab's listing
+            // needs it: every multi-block launch, and the inclusive shift.
+            if (r.algorithm == Algorithm::ScanMultiblock || r.options.inclusive) {
+                c.shared_reads = 1;
+                c.shared_writes = 2;
+            } else {
+                c.shared_writes = 1;
+            }
             if (levels == 0) {  // no downsweep level: what follows the last one happens here
                 c.barriers = 1; // the final __syncthreads()
                 if (l.segment(Step::InclusiveShift) < 0)

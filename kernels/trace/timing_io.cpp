@@ -1,9 +1,15 @@
 #include "pplab/timing.hpp"
 
+#include "pplab/quote.hpp"
+#include "trace/json_fields.hpp"
+
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
+#include <limits>
 #include <sstream>
 
 namespace pplab {
@@ -11,6 +17,53 @@ namespace pplab {
 namespace {
 
 constexpr int kTimingFormatVersion = 1;
+
+using json_fields::kNoIndex;
+using json_fields::Name;
+using json_fields::Reader;
+
+using json_fields::top;
+
+TimingRow read_row(const Reader& in, const nlohmann::json& t, std::size_t k) {
+    const auto name = [&](std::string_view key) { return Name{"rows", k, key}; };
+    const auto field = [&](std::string_view key) -> const nlohmann::json& {
+        return in.member(t, name(key));
+    };
+    TimingRow row;
+    row.family = in.text(field("family"), name("family"), 32);
+    if (row.family != "reduce" && row.family != "scan" && row.family != "histogram" &&
+        row.family != "copy")
+        in.fail(name("family"),
+                "is " + quote(row.family) + ": it must be reduce, scan, histogram or copy");
+    row.stage = in.text(field("stage"), name("stage"), 64);
+    row.distribution = in.text(field("distribution"), name("distribution"), 64);
+    // Up to 2^40 elements: far past any device's memory, and the 2^k labels stay exact.
+    row.size = in.whole(field("size"), name("size"), 1, 1LL << 40);
+    row.block = in.whole_int(field("block"), name("block"), 0, kMaxBlock);
+    row.grid = in.whole_int(field("grid"), name("grid"), 0, std::numeric_limits<int>::max());
+    row.ms = in.real(field("ms"), name("ms"), 0, 1e9);
+    if (!(row.ms > 0))
+        in.fail(name("ms"), "is 0: a timing row needs a time");
+    row.bytes = in.real(field("bytes"), name("bytes"), 0, 1e18);
+    row.gbps = in.real(field("gbps"), name("gbps"), 0, 1e9);
+    row.pct_copy = in.real(field("pct_copy"), name("pct_copy"), 0, 1e9);
+    row.vs_cub = in.real(field("vs_cub"), name("vs_cub"), 0, 1e9);
+    row.validated = in.flag(field("validated"), name("validated"));
+    return row;
+}
+
+// printf into a string of whatever length the values need.
+[[gnu::format(printf, 1, 2)]] std::string printed(const char* format, ...) {
+    std::va_list args, again;
+    va_start(args, format);
+    va_copy(again, args);
+    const int length = std::vsnprintf(nullptr, 0, format, args);
+    va_end(args);
+    std::string out(static_cast<std::size_t>(std::max(length, 0)), '\0');
+    std::vsnprintf(out.data(), out.size() + 1, format, again);
+    va_end(again);
+    return out;
+}
 
 std::string size_text(const TimingRow& r) {
     const int k = static_cast<int>(std::lround(std::log2(static_cast<double>(r.size))));
@@ -54,65 +107,43 @@ std::string timing_to_json(const TimingReport& r) {
 }
 
 TimingReport timing_from_json(std::string_view text) {
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text.begin(), text.end());
-    } catch (const std::exception& e) {
-        throw InputError(std::string("the timing file is not valid JSON: ") + e.what());
-    }
-    try {
-        if (j.value("format", std::string()) != "pplab-timing")
-            throw InputError(
-                "the file is JSON but not pplab timings (no \"format\": \"pplab-timing\")");
-        if (j.at("version").get<int>() != kTimingFormatVersion)
-            throw InputError("the timing file has format version " +
-                             std::to_string(j.at("version").get<int>()));
-        TimingReport r;
-        r.device = j.at("device").get<std::string>();
-        r.date = j.at("date").get<std::string>();
-        r.sms = j.at("sms").get<int>();
-        r.l2_mib = j.at("l2_mib").get<double>();
-        r.runs = j.at("runs").get<int>();
-        r.warmups = j.at("warmups").get<int>();
-        r.copy_gbps = j.at("copy_gbps").get<double>();
-        r.notes = j.at("notes").get<std::vector<std::string>>();
-        for (const auto& t : j.at("rows")) {
-            TimingRow row;
-            row.family = t.at("family").get<std::string>();
-            row.stage = t.at("stage").get<std::string>();
-            row.distribution = t.at("distribution").get<std::string>();
-            row.size = t.at("size").get<long long>();
-            row.block = t.at("block").get<int>();
-            row.grid = t.at("grid").get<int>();
-            row.ms = t.at("ms").get<double>();
-            row.bytes = t.at("bytes").get<double>();
-            row.gbps = t.at("gbps").get<double>();
-            row.pct_copy = t.at("pct_copy").get<double>();
-            row.vs_cub = t.at("vs_cub").get<double>();
-            row.validated = t.at("validated").get<bool>();
-            if (!(row.ms > 0) || row.size <= 0)
-                throw InputError("a timing row has no time or no size");
-            r.rows.push_back(std::move(row));
-        }
-        return r;
-    } catch (const InputError&) {
-        throw;
-    } catch (const std::exception& e) {
-        throw InputError(std::string("the timing file is missing a field or has one of the wrong "
-                                     "type: ") +
-                         e.what());
-    }
+    const Reader in("the timing file");
+    const nlohmann::json j = json_fields::parse<nlohmann::json>(text, in);
+    if (!j.is_object() || !j.contains("format") || j["format"] != "pplab-timing")
+        throw InputError(
+            "the file is JSON but not pplab timings (no \"format\": \"pplab-timing\")");
+    const auto field = [&](std::string_view key) -> const nlohmann::json& {
+        return in.member(j, top(key));
+    };
+    const int version =
+        in.whole_int(field("version"), top("version"), 0, std::numeric_limits<int>::max());
+    if (version != kTimingFormatVersion)
+        throw InputError("the timing file has format version " + std::to_string(version) +
+                         "; this pplab reads " + std::to_string(kTimingFormatVersion));
+    TimingReport r;
+    r.device = in.text(field("device"), top("device"), 256);
+    r.date = in.text(field("date"), top("date"), 64);
+    r.sms = in.whole_int(field("sms"), top("sms"), 1, 100000);
+    r.l2_mib = in.real(field("l2_mib"), top("l2_mib"), 0, 1e6);
+    r.runs = in.whole_int(field("runs"), top("runs"), 1, 1000000);
+    r.warmups = in.whole_int(field("warmups"), top("warmups"), 0, 1000000);
+    r.copy_gbps = in.real(field("copy_gbps"), top("copy_gbps"), 0, 1e9);
+    const auto& notes = in.list(field("notes"), top("notes"));
+    for (std::size_t i = 0; i < notes.size(); ++i)
+        r.notes.push_back(in.text(notes[i], top("notes").at(i), 4096));
+    const auto& rows = in.list(field("rows"), top("rows"));
+    for (std::size_t k = 0; k < rows.size(); ++k)
+        r.rows.push_back(read_row(in, rows[k], k));
+    return r;
 }
 
 std::string timing_to_table(const TimingReport& r) {
     std::ostringstream o;
-    char line[200];
-    std::snprintf(line, sizeof line,
-                  "%s, %d SMs, %.0f MiB L2, %s. Median of %d runs after %d warm-ups.\n"
-                  "Copy roof (cudaMemcpy device to device, read + write, this run): %.0f GB/s\n",
-                  r.device.c_str(), r.sms, r.l2_mib, r.date.c_str(), r.runs, r.warmups,
-                  r.copy_gbps);
-    o << line;
+    // Names come from a file: escaped, and as long as they are (no fixed-size buffer).
+    o << printed("%s, %d SMs, %.0f MiB L2, %s. Median of %d runs after %d warm-ups.\n"
+                 "Copy roof (cudaMemcpy device to device, read + write, this run): %.0f GB/s\n",
+                 printable(r.device).c_str(), r.sms, r.l2_mib, printable(r.date).c_str(), r.runs,
+                 r.warmups, r.copy_gbps);
     std::string family, distribution;
     long long size = -1;
     for (const TimingRow& t : r.rows) {
@@ -123,7 +154,7 @@ std::string timing_to_table(const TimingReport& r) {
             distribution = t.distribution;
             size = -1;
             o << "\n"
-              << family << (distribution.empty() ? "" : " (" + distribution + " data)")
+              << family << (distribution.empty() ? "" : " (" + printable(distribution) + " data)")
               << (family == "reduce" ? ", f32: bytes = n x 4"
                   : family == "scan" ? ", f32 exclusive: bytes = n x 4 read + n x 4 written"
                                      : ", 8-bit, 256 bins: bytes = n")
@@ -134,19 +165,16 @@ std::string timing_to_table(const TimingReport& r) {
         if (t.size != size && size >= 0)
             o << "\n";
         size = t.size;
-        char ratio[16] = "";
-        if (t.vs_cub > 0)
-            std::snprintf(ratio, sizeof ratio, "%5.2f", t.vs_cub);
-        std::snprintf(
-            line, sizeof line, "  %-6s %-24s %6s %7s %9.4f %8.0f %5.0f%% %5s\n",
-            size_text(t).c_str(), t.stage.c_str(), t.block ? std::to_string(t.block).c_str() : "-",
-            t.grid ? std::to_string(t.grid).c_str() : "-", t.ms, t.gbps, t.pct_copy, ratio);
-        o << line;
+        const std::string ratio = t.vs_cub > 0 ? printed("%5.2f", t.vs_cub) : std::string();
+        o << printed("  %-6s %-24s %6s %7s %9.4f %8.0f %5.0f%% %5s\n", size_text(t).c_str(),
+                     printable(t.stage).c_str(), t.block ? std::to_string(t.block).c_str() : "-",
+                     t.grid ? std::to_string(t.grid).c_str() : "-", t.ms, t.gbps, t.pct_copy,
+                     ratio.c_str());
     }
     if (!r.notes.empty()) {
         o << "\nNotes:\n";
         for (const std::string& n : r.notes)
-            o << "  - " << n << "\n";
+            o << "  - " << printable(n) << "\n";
     }
     return o.str();
 }

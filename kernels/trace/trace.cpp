@@ -1,4 +1,5 @@
 #include "pplab/trace.hpp"
+#include "pplab/quote.hpp"
 
 #include <array>
 #include <cstring>
@@ -32,14 +33,14 @@ Step find_step(std::string_view id) {
     for (std::size_t i = 0; i < kStepIds.size(); ++i)
         if (kStepIds[i] == id)
             return static_cast<Step>(i);
-    throw InputError("unknown step '" + std::string(id) + "'");
+    throw InputError("unknown step " + quote(id));
 }
 
 Buffer find_buffer(std::string_view id) {
     for (std::size_t i = 0; i < kBufferIds.size(); ++i)
         if (kBufferIds[i] == id)
             return static_cast<Buffer>(i);
-    throw InputError("unknown buffer '" + std::string(id) + "'");
+    throw InputError("unknown buffer " + quote(id));
 }
 
 bool Frame::operator==(const Frame& o) const {

@@ -152,6 +152,16 @@ TEST_P(GpuTrace, EqualsCpuModelBitForBit) {
     EXPECT_EQ(gpu.result, cpu.result);
 }
 
+// A GPU's recording saved as a session opens again (the window's loader checks arrival
+// blocks and nulls as strictly as a request) and is the same recording.
+TEST_P(GpuTrace, SavedAsASessionOpensAgain) {
+    REQUIRE_GPU();
+    const Trace gpu = backends().gpu->trace(request_for(GetParam()));
+    const Trace back = trace_from_json(to_json(gpu));
+    EXPECT_TRUE(back.same_recording(gpu));
+    EXPECT_EQ(back.device, gpu.device);
+}
+
 TEST_P(GpuTrace, UninstrumentedKernelsGiveTheModelsResult) {
     REQUIRE_GPU();
     const Request r = request_for(GetParam());
@@ -238,6 +248,22 @@ TEST_P(FastKernels, GiveTheCpuModelsResult) {
 INSTANTIATE_TEST_SUITE_P(Production, FastKernels, ::testing::ValuesIn(fast_cases()),
                          [](const auto& p) { return p.param.name(); });
 
+// The production kernels at sizes that reach every tail, for compute-sanitizer
+// (sanitizer_test.cpp): a partial vector, a partial tile, several tiles.
+std::vector<FastCase> sanitize_fast_cases() {
+    std::vector<FastCase> cases;
+    for (const int n : {5, 4097, 65539}) {
+        cases.push_back({Algorithm::ReduceFast, n, Generator::RandomInt, 0});
+        cases.push_back({Algorithm::ScanFast, n, Generator::RandomInt, 0});
+        cases.push_back({Algorithm::HistFast, n, Generator::Skewed, 0});
+    }
+    return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(SanitizeProduction, FastKernels,
+                         ::testing::ValuesIn(sanitize_fast_cases()),
+                         [](const auto& p) { return p.param.name(); });
+
 // Any bin count the shared memory holds: bytes up to 256 bins, 16-bit bin numbers above.
 TEST(GpuHistogram, EveryBinCountTheSharedMemoryHoldsEqualsTheModel) {
     REQUIRE_GPU();
@@ -315,6 +341,7 @@ TEST(GpuPitfall, EveryLaneWritesLeavesOneOfTheLanesValues) {
         EXPECT_TRUE(std::isnan(cpu.frames[i].values[0])) << "the model invents no winner";
     }
     EXPECT_GT(raced, 0);
+    EXPECT_TRUE(trace_from_json(to_json(gpu)).same_recording(gpu)) << "opens as a session";
     std::cout << "every-lane-writes on the GPU: sum " << format_value(gpu.result.at(0))
               << " (the right sum is "
               << format_value(backends()

@@ -240,6 +240,17 @@ TEST_F(Classroom, HandTraceFileComparedOnTheCanvas) {
     EXPECT_TRUE(canvas_cell(down0, 3)->marks.wrong);
     keep("hand-trace");
 
+    // Exercise 3 as a student writes it, without labels and without the load: aligned, and
+    // the tab says how.
+    h.text = "1 3 3 7\n1 3 3 10\n1 3 3 0\n1 0 3 3\n0 1 3 6\n";
+    hand_trace_check(st);
+    ASSERT_TRUE(h.result) << h.error;
+    EXPECT_TRUE(h.result->all_right());
+    EXPECT_NE(h.result->alignment.find("compared with upsweep 0 to downsweep 1"),
+              std::string::npos)
+        << h.result->alignment;
+    frame();
+
     // Mistakes in the file itself are said inline.
     h.text = "upsweep 8: 1 2 3 4";
     hand_trace_check(st);

@@ -249,7 +249,7 @@ TEST(Svg, IsWellFormedAndHoldsEveryValueAsText) {
         return std::any_of(shown.begin(), shown.end(),
                            [&](const std::string& t) { return t.find(part) != std::string::npos; });
     };
-    EXPECT_TRUE(has("scanBlock"));
+    EXPECT_TRUE(has("scanBlelloch"));
     EXPECT_TRUE(has("downsweep"));
     for (const scene::LegendItem& item : c.scene.legend)
         EXPECT_TRUE(has(item.text)) << item.text;
@@ -324,7 +324,11 @@ TEST_F(Pictures, PngSequenceIsWholeOrAbsent) {
     {
         PngSequence seq(file("frames/"));
         seq.add(draw(*m, run[0]));
-        EXPECT_EQ(listing(), std::vector<std::string>{"frames.part"});
+        // A temporary folder of its own beside "frames": "frames.<8 hex digits>.part".
+        const std::vector<std::string> partial = listing();
+        ASSERT_EQ(partial.size(), 1u);
+        EXPECT_EQ(partial[0].rfind("frames.", 0), 0u) << partial[0];
+        EXPECT_EQ(partial[0].substr(partial[0].size() - 5), ".part") << partial[0];
     } // abandoned: nothing left
     EXPECT_TRUE(listing().empty());
 
@@ -332,9 +336,9 @@ TEST_F(Pictures, PngSequenceIsWholeOrAbsent) {
     for (const std::size_t f : run)
         seq.add(draw(*m, f));
     seq.finish();
-    EXPECT_EQ(listing(), std::vector<std::string>{"frames"});
+    EXPECT_EQ(listing(), std::vector<std::string>{"steps"});
     std::size_t n = 0;
-    for (const auto& e : fs::directory_iterator(dir / "frames")) {
+    for (const auto& e : fs::directory_iterator(dir / "steps")) {
         int w = 0, h = 0, channels = 0;
         unsigned char* px = stbi_load(e.path().c_str(), &w, &h, &channels, 4);
         ASSERT_NE(px, nullptr) << e.path();
@@ -344,7 +348,7 @@ TEST_F(Pictures, PngSequenceIsWholeOrAbsent) {
         ++n;
     }
     EXPECT_EQ(n, run.size());
-    EXPECT_TRUE(fs::exists(dir / "frames" / PngSequence::file_name(run.size() - 1)));
+    EXPECT_TRUE(fs::exists(dir / "steps" / PngSequence::file_name(run.size() - 1)));
     EXPECT_THROW(PngSequence{file("frames")}, std::runtime_error) << "never over a finished run";
 }
 
@@ -443,6 +447,64 @@ TEST_F(RenderCli, BadInputIsOneLineAndNoFile) {
     expect_bad_input("--algo reduce-tree --n 16 --gif x.gif --delay 5", "--delay");
     expect_bad_input("--algo reduce-tree --n 16 --gif x.gif --step 2", "--step");
     expect_bad_input("--algo nope --step 1 --svg x.svg", "nope");
+    expect_bad_input("--algo reduce-tree --n 16 --gif x.gif --out y.png", "--out writes the step");
+    expect_bad_input("--algo reduce-tree --n 16 --step 1 --svg x.svg --delay 500", "--delay");
+}
+
+// A limit on the size of any file written (512-byte blocks, dash's unit), with the signal a
+// write past it raises ignored: the write fails with "File too large", as on a full disk.
+std::string small_disk(int blocks) {
+    return "ulimit -f " + std::to_string(blocks) + "; trap '' XFSZ; ";
+}
+
+TEST_F(RenderCli, AFailedWriteOfAnyFormatExitsTwoAndLeavesNothing) {
+    const std::string blelloch = "--algo scan-blelloch --input 1,2,3,4 ";
+    for (const char* what :
+         {"--step 6 --out x.png", "--step 6 --svg x.svg", "--gif x.gif", "--all-steps steps"}) {
+        SCOPED_TRACE(what);
+        const Outcome r = render(blelloch + what, small_disk(16));
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        // giflib says "Write failed (disk full?)" for the same failure.
+        EXPECT_TRUE(r.err.find("File too large") != std::string::npos ||
+                    r.err.find("Write failed") != std::string::npos)
+            << r.err;
+        EXPECT_EQ(r.err.rfind("pplab: cannot write '", 0), 0u) << r.err;
+        EXPECT_TRUE(listing().empty()) << "no file, not even a partial one";
+    }
+}
+
+TEST_F(RenderCli, TheOutputsOfOneCommandAreWrittenTogether) {
+    // The SVG (about 16 KB) fits under the limit, the PNG (about 170 KB) does not: neither
+    // is written.
+    const std::string both = "--algo scan-blelloch --input 1,2,3,4 --step 6 --svg b.svg "
+                             "--out b.png";
+    const Outcome r = render(both, small_disk(64));
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("'b.png': File too large"), std::string::npos) << r.err;
+    EXPECT_TRUE(listing().empty());
+    EXPECT_EQ(render(both).exit_code, 0);
+    EXPECT_EQ(listing(), (std::vector<std::string>{"b.png", "b.svg"}));
+}
+
+TEST_F(RenderCli, AllStepsNeverMixesRuns) {
+    ASSERT_EQ(render("--algo scan-blelloch --input 1,2,3,4 --all-steps steps").exit_code, 0);
+    const auto count = [&] {
+        std::size_t n = 0;
+        for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir / "steps"))
+            ++n;
+        return n;
+    };
+    ASSERT_EQ(count(), 6u);
+    // A second, shorter run into the same folder would leave the first run's last steps
+    // among its own: refused, saying what is there.
+    const Outcome again = render("--algo reduce-tree --input 1,2 --block 2 --all-steps steps");
+    EXPECT_EQ(again.exit_code, 2);
+    EXPECT_NE(again.err.find("'steps' already holds 6 files ('step_0001.png', "
+                             "'step_0002.png', 'step_0003.png', ...): name a new folder"),
+              std::string::npos)
+        << again.err;
+    EXPECT_EQ(count(), 6u);
+    EXPECT_EQ(listing(), std::vector<std::string>{"steps"});
 }
 
 } // namespace

@@ -44,12 +44,13 @@ protected:
         int exit_code = -1;
         std::string err;
     };
-    // `pplab render --backend cpu ARGS` in the scratch directory; its stderr is kept.
-    Outcome render(const std::string& args) const {
+    // `pplab render --backend cpu ARGS` in the scratch directory; its stderr is kept. `shell`
+    // runs first in the same shell (a limit on file sizes).
+    Outcome render(const std::string& args, const std::string& shell = "") const {
         const std::filesystem::path err = dir.parent_path() / (dir.filename().string() + ".err");
-        const std::string cmd = "cd '" + dir.string() + "' && '" + std::string(PPLAB_BINARY) +
-                                "' render --backend cpu " + args + " >/dev/null 2>'" +
-                                err.string() + "'";
+        const std::string cmd = shell + "cd '" + dir.string() + "' && '" +
+                                std::string(PPLAB_BINARY) + "' render --backend cpu " + args +
+                                " >/dev/null 2>'" + err.string() + "'";
         const int status = std::system(cmd.c_str());
         std::stringstream s;
         s << std::ifstream(err).rdbuf();

@@ -138,5 +138,41 @@ TEST(Preprocess, EveryPrefixOfAKernelIsAnswered) {
     }
 }
 
+// A number as the file's first character: nothing before it is read (fuzz/fuzz_kernel_source).
+TEST(Preprocess, ANumberAtTheStartOfTheFile) {
+    const sim::Preprocessed p =
+        sim::preprocess("0// a stray digit\n__global__ void k(int* o) {}\n");
+    EXPECT_TRUE(p.ok) << p.error.message;
+}
+
+// The rewrite of `src`, which must keep every line where it was.
+std::string rewritten_keeping_lines(const std::string& src) {
+    const sim::Preprocessed p = sim::preprocess(src);
+    EXPECT_TRUE(p.ok) << p.error.message;
+    const std::string b = p.ok ? body(p) : std::string();
+    EXPECT_EQ(std::count(b.begin(), b.end(), '\n'), std::count(src.begin(), src.end(), '\n'));
+    return b;
+}
+
+// A __shared__ array's size or a type written over several lines, or with a comment in it:
+// the rewrite keeps every later line where it was (found by fuzz/fuzz_kernel_source).
+TEST(Preprocess, DeclarationsOverSeveralLinesKeepTheLines) {
+    const std::string b = rewritten_keeping_lines("__global__ void k(float* out)\n"
+                                                  "{\n"
+                                                  "    __shared__ float s[TILE // the size\n"
+                                                  "        + 1];\n"
+                                                  "    s[0] = 1.0f;\n"
+                                                  "    out[0] = s[0];\n"
+                                                  "}\n");
+    EXPECT_NE(b.find("(TILE + 1), 3), 0, 3)"), std::string::npos) << b;
+    EXPECT_NE(b.find("s.at(5)[0] = 1.0f"), std::string::npos) << b;
+    const std::string c = rewritten_keeping_lines("__global__ void k(unsigned // the count\n"
+                                                  "    int* out)\n"
+                                                  "{\n"
+                                                  "    out[0] = 1;\n"
+                                                  "}\n");
+    EXPECT_NE(c.find("::pplab::sim::ptr<unsigned int> out"), std::string::npos) << c;
+}
+
 } // namespace
 } // namespace pplab

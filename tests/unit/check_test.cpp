@@ -214,6 +214,55 @@ std::string parse_error(const std::string& answer) {
     return input_error([&] { check(answer); });
 }
 
+// Exercise 3 as a student writes it: "the state of s after each level", without the load.
+TEST(CheckAlignment, UnlabelledLinesFromTheFirstLevelAreAlignedAndSaidSo) {
+    const CheckResult r = check("1 3 3 7\n1 3 3 10\n1 3 3 0\n1 0 3 3\n0 1 3 6\n");
+    ASSERT_EQ(r.levels.size(), 5u);
+    EXPECT_TRUE(r.all_right());
+    EXPECT_EQ(r.levels.front().label, "upsweep 0");
+    EXPECT_EQ(r.levels.back().label, "downsweep 1");
+    EXPECT_TRUE(mentions(r.alignment, "5 lines without labels were compared with upsweep 0 to "
+                                      "downsweep 1"))
+        << r.alignment;
+    EXPECT_TRUE(mentions(r.alignment, "before upsweep 0 left out")) << r.alignment;
+}
+
+TEST(CheckAlignment, OnlyTheDownsweepAsTheExerciseAsks) {
+    const CheckResult r = check("1 0 3 3\n0 1 3 6\n");
+    ASSERT_EQ(r.levels.size(), 2u);
+    EXPECT_TRUE(r.all_right());
+    EXPECT_EQ(r.levels[0].label, "downsweep 0");
+}
+
+TEST(CheckAlignment, AMistakeInTheFirstLineStillFindsItsLevel) {
+    const CheckResult r = check("1 3 3 8\n1 3 3 10\n1 3 3 0\n1 0 3 3\n0 1 3 6\n");
+    ASSERT_EQ(r.first_wrong(), 0);
+    EXPECT_EQ(r.levels[0].label, "upsweep 0");
+    EXPECT_EQ(r.levels[0].wrong_cells, (std::vector<int>{3}));
+    EXPECT_TRUE(r.levels[1].right);
+}
+
+TEST(CheckAlignment, AFileWithTheLoadIsComparedFromTheLoad) {
+    const CheckResult r = check("1 2 3 4\n1 3 3 7\n");
+    EXPECT_EQ(r.levels[0].label, "load");
+    EXPECT_TRUE(r.all_right());
+    EXPECT_TRUE(mentions(r.alignment, "compared with load to upsweep 0")) << r.alignment;
+}
+
+TEST(CheckAlignment, AnAmbiguousFileAsksForLabels) {
+    // Every level of a scan of zeros is zeros: one unlabelled line fits any of them.
+    const Trace zeros =
+        make_cpu_backend()->trace(normalize(request(Algorithm::ScanBlelloch, {0, 0, 0, 0}, 4)));
+    const std::string why = input_error([&] { check_answer(zeros, parse_answer("0 0 0 0\n")); });
+    EXPECT_TRUE(mentions(why, "equally well")) << why;
+    EXPECT_TRUE(mentions(why, "write the level before each line")) << why;
+    EXPECT_TRUE(mentions(why, "line 1")) << why;
+}
+
+TEST(CheckAlignment, LabelledFilesSayNothingAboutAlignment) {
+    EXPECT_TRUE(check(kRightLabelled).alignment.empty());
+}
+
 TEST(Check, RejectsNonNumericValuesNamingTheLine) {
     const std::string why = parse_error("load: 1 2 3 4\nupsweep 0: 1 three 3 7\n");
     EXPECT_TRUE(mentions(why, "line 2")) << why;

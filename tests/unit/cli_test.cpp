@@ -2,10 +2,12 @@
 // input gets one line on stderr and exit code 2, never a crash or a half-written file.
 #include "pplab/io.hpp"
 #include "pplab/request.hpp"
+#include "scratch.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,45 +35,27 @@ std::string quoted(const fs::path& p) {
     return "'" + p.string() + "'";
 }
 
-std::string slurp(const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
-
-// A scratch directory per test (ctest runs tests in parallel processes).
-class Cli : public ::testing::Test {
+// A scratch directory per test, and the binary run in it.
+class Cli : public test::ScratchDir {
 protected:
-    void SetUp() override {
-        const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() /
-               ("pplab_cli_" + std::string(test->name()) + "_" + std::to_string(::getpid()));
-        fs::create_directories(dir_);
-    }
-    void TearDown() override {
-        std::error_code ignore;
-        fs::remove_all(dir_, ignore);
-    }
-
     // Runs `pplab ARGS` through the shell; ARGS is quoted by the caller where needed. The CPU
     // back end is asked for explicitly so no "no GPU" note joins stderr on any machine.
-    Outcome pplab(const std::string& args) const {
-        const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-        const std::string cmd =
-            quoted(PPLAB_BINARY) + " " + args + " >" + quoted(out) + " 2>" + quoted(err);
+    // `shell` runs first in the same shell (a limit on file sizes); standard output goes to
+    // `out` (a file here, or /dev/full).
+    Outcome pplab(const std::string& args, const std::string& shell = "",
+                  const std::string& out = "") const {
+        const fs::path stdout_file = dir_ / "stdout", err = dir_ / "stderr";
+        const std::string cmd = shell + quoted(PPLAB_BINARY) + " " + args + " >" +
+                                (out.empty() ? quoted(stdout_file) : out) + " 2>" + quoted(err);
         const int status = std::system(cmd.c_str());
         Outcome r;
         r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        r.out = slurp(out);
+        r.out = out.empty() ? slurp(stdout_file) : "";
         r.err = slurp(err);
+        std::error_code ignore;
+        fs::remove(stdout_file, ignore);
+        fs::remove(err, ignore);
         return r;
-    }
-
-    fs::path write(const std::string& name, const std::string& text) const {
-        const fs::path p = dir_ / name;
-        std::ofstream(p, std::ios::binary) << text;
-        return p;
     }
 
     // Exit code 2 and exactly one line on stderr, naming the problem.
@@ -85,8 +69,6 @@ protected:
             << "the message should name '" << names << "': " << r.err;
         EXPECT_EQ(r.out, "");
     }
-
-    fs::path dir_;
 };
 
 const char* const kBlelloch = "trace --backend cpu --algo scan-blelloch --input 1,2,3,4";
@@ -185,6 +167,18 @@ TEST_F(Cli, CheckWrongAnswerExitsOneAndExplainsTheFirstMistake) {
     EXPECT_NE(r.out.find("right  upsweep 0"), std::string::npos) << r.out;
 }
 
+TEST_F(Cli, CheckSaysHowUnlabelledLinesWereAligned) {
+    const fs::path a = write("answer.txt", "1 3 3 7\n1 3 3 10\n");
+    const Outcome r = pplab("check --algo scan-blelloch --input 1,2,3,4 --answer " + quoted(a));
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("2 lines without labels were compared with upsweep 0 to upsweep 1"),
+              std::string::npos)
+        << r.out;
+    const fs::path zeros = write("zeros.txt", "0 0 0 0\n");
+    expect_bad_input("check --algo scan-blelloch --input 0,0,0,0 --answer " + quoted(zeros),
+                     "equally well");
+}
+
 TEST_F(Cli, CheckMalformedAnswerExitsTwo) {
     const std::string check = "check --algo scan-blelloch --input 1,2,3,4 --answer ";
     expect_bad_input(check + quoted(write("a.txt", "1 2 three 4\n")), "line 1");
@@ -205,6 +199,18 @@ TEST_F(Cli, BadInputListsExitTwo) {
     expect_bad_input(tree + "--input 1,-inf", "finite");
     expect_bad_input(tree + "--input 3e38,3e38", "overflow");
     expect_bad_input(tree + "--input-file " + quoted(dir_ / "missing"), "cannot read");
+    // Empty fields by position; numbers a float cannot hold, with the reason.
+    expect_bad_input(tree + "--input 1,,3",
+                     "element 1 is empty: two commas with nothing between them");
+    expect_bad_input(tree + "--input ,1", "element 0 is empty: the list starts with a comma");
+    expect_bad_input(tree + "--input 1,2,", "element 2 is empty: the list ends with a comma");
+    expect_bad_input(tree + "--input 1,1e39", "element 1 ('1e39') is too large for a float");
+    expect_bad_input(tree + "--input 1e-50,1", "element 0 ('1e-50') is too small for a float");
+    expect_bad_input(tree + "--input 1,16777217",
+                     "element 1 ('16777217') is a whole number fp32 cannot hold");
+    expect_bad_input("check --algo scan-blelloch --input 1,2,3,4 --answer " +
+                         quoted(write("a.txt", "upsweep 1: 1 3,,3 7\n")),
+                     "line 1: cell 2 is empty");
 }
 
 TEST_F(Cli, BadSizesExitTwo) {
@@ -268,6 +274,189 @@ TEST_F(Cli, UnknownNamesExitTwo) {
     expect_bad_input("trace --backend quantum --algo reduce-tree --n 8", "quantum");
     expect_bad_input("trace --backend cpu --n 8", "--algo");
     expect_bad_input("frobnicate", "frobnicate");
+}
+
+// ---- Output files and standard output ------------------------------------------------------
+
+// A limit on the size of any file the command writes (in 512-byte blocks, dash's unit), with
+// the signal a write past it raises ignored: the write itself then fails with "File too large",
+// as on a full disk.
+const std::string kSmallDisk = "ulimit -f 8; trap '' XFSZ; ";
+
+TEST_F(Cli, OutReplacesOnlyRegularFiles) {
+    const std::string trace = "trace --backend cpu --algo reduce-tree --n 8 --out ";
+    // A device node of our own stands for /dev/null (as root, pplab once made /dev/null a
+    // regular file): a regression replaces this one.
+    if (make_device("null")) {
+        expect_bad_input(trace + quoted(dir_ / "null"), "it is a character device");
+        EXPECT_TRUE(fs::is_character_file(dir_ / "null"));
+        fs::remove(dir_ / "null");
+    }
+    ASSERT_TRUE(make_fifo("fifo"));
+    expect_bad_input(trace + quoted(dir_ / "fifo"), "a pipe (FIFO)");
+    fs::create_directory(dir_ / "folder");
+    expect_bad_input(trace + quoted(dir_ / "folder"), "it is a folder");
+    // Someone else's .part file beside the destination is left alone.
+    write("trace.txt.part", "not ours");
+    const Outcome r = pplab(trace + quoted(dir_ / "trace.txt"));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(slurp(dir_ / "trace.txt.part"), "not ours");
+    EXPECT_EQ(listing(),
+              (std::vector<std::string>{"fifo", "folder", "trace.txt", "trace.txt.part"}));
+}
+
+TEST_F(Cli, AFailedWriteExitsTwoAndLeavesNothing) {
+    write("trace.json", "earlier");
+    const Outcome r = pplab("trace --backend cpu --algo reduce-tree --n 4096 --format json --out " +
+                                quoted(dir_ / "trace.json"),
+                            kSmallDisk);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("cannot write '" + path("trace.json") + "': File too large"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(slurp(dir_ / "trace.json"), "earlier");
+    EXPECT_EQ(listing(), std::vector<std::string>{"trace.json"}) << "no temporary left";
+}
+
+TEST_F(Cli, StandardOutputErrorsExitTwo) {
+    const auto full = [&](const std::string& args) {
+        SCOPED_TRACE("pplab " + args + " >/dev/full");
+        const Outcome r = pplab(args, "", "/dev/full");
+        EXPECT_EQ(r.exit_code, 2);
+        EXPECT_NE(r.err.find("cannot write to standard output"), std::string::npos) << r.err;
+    };
+    full("list");
+    full("--help");
+    full("trace --backend cpu --algo reduce-tree --n 64");
+    const std::string right = quoted(write("right.txt", "upsweep 0: 1 3 3 7\n"));
+    const std::string wrong = quoted(write("wrong.txt", "upsweep 0: 1 3 3 8\n"));
+    full("check --algo scan-blelloch --input 1,2,3,4 --answer " + right); // not 0
+    full("check --algo scan-blelloch --input 1,2,3,4 --answer " + wrong); // not 1
+    full("bench --capture --backend cpu --runs 1 --json " + quoted(dir_ / "capture.json"));
+    EXPECT_FALSE(fs::exists(dir_ / "capture.json")) << "the table and the file, or neither";
+}
+
+TEST_F(Cli, BenchCaptureWritesTheTableAndTheFile) {
+    const Outcome r =
+        pplab("bench --capture --backend cpu --runs 1 --json " + quoted(dir_ / "capture.json"));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("scan-blelloch"), std::string::npos) << r.out;
+    const nlohmann::json j = nlohmann::json::parse(slurp(dir_ / "capture.json"));
+    EXPECT_EQ(j.at("what"), "capture");
+}
+
+// ---- Input files and number lists ------------------------------------------------------------
+
+TEST_F(Cli, InputFilesAreRegularFilesOfBoundedSize) {
+    const std::string tree = "trace --backend cpu --algo reduce-tree --input-file ";
+    expect_bad_input(tree + quoted(dir_), "it is a folder, not a file");
+    expect_bad_input(tree + "/dev/zero", "it is a character device, not a file");
+    ASSERT_TRUE(make_fifo("fifo"));
+    expect_bad_input(tree + quoted(dir_ / "fifo"), "a pipe (FIFO), not a file");
+    fs::resize_file(write("huge.txt", ""), std::uintmax_t{64} << 20 | 1);
+    expect_bad_input(tree + quoted(dir_ / "huge.txt"), "more than the 64 MiB");
+    // A byte order mark at the start of the file, as some editors save it, is accepted.
+    const Outcome bom = pplab("trace --backend cpu --algo scan-blelloch --input-file " +
+                              quoted(write("bom.txt", "\xEF\xBB\xBF"
+                                                      "1,2,3,4\n")));
+    EXPECT_EQ(bom.exit_code, 0) << bom.err;
+    EXPECT_NE(bom.out.find("# result: 0 1 3 6"), std::string::npos) << bom.out;
+    const std::string check = "check --algo scan-blelloch --input 1,2,3,4 --answer ";
+    EXPECT_EQ(pplab(check + quoted(write("a.txt", "\xEF\xBB\xBF"
+                                                  "upsweep 0: 1 3 3 7\n")))
+                  .exit_code,
+              0);
+    expect_bad_input(check + quoted(dir_), "it is a folder");
+}
+
+// ---- Messages and options ----------------------------------------------------------------------
+
+TEST_F(Cli, MessagesQuoteUntrustedTextSafely) {
+    // A terminal escape in an argument, a line break in a file's token, a long token: one
+    // line on stderr, escaped and bounded.
+    const Outcome r = pplab("trace --backend cpu --algo \"$(printf 'reduce\\033[2Jx')\" --n 8");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("unknown algorithm 'reduce\\x1b[2Jx'"), std::string::npos) << r.err;
+    expect_bad_input("trace --backend cpu --algo reduce-tree --input-file " +
+                         quoted(write("nul.txt", std::string("1,2\0"
+                                                             "3,4",
+                                                             7))),
+                     "element 1 ('2\\03') is not a number");
+    const Outcome junk = pplab("trace --backend cpu --algo reduce-tree --input-file " +
+                               quoted(write("junk.txt", "1," + std::string(5000, 'x'))));
+    EXPECT_EQ(junk.exit_code, 2);
+    EXPECT_LT(junk.err.size(), 200u) << junk.err;
+    EXPECT_NE(junk.err.find("5000 bytes in all"), std::string::npos) << junk.err;
+}
+
+TEST_F(Cli, OptionsThatWouldBeIgnoredAreErrors) {
+    const std::string cpu = "trace --backend cpu ";
+    expect_bad_input(cpu + "--algo reduce-tree --n 8 --bins 16", "--bins is for the histograms");
+    expect_bad_input(cpu + "--algo reduce-shuffle --n 32 --active-lanes 20",
+                     "--active-lanes goes with --pitfall partial-warp");
+    expect_bad_input(cpu + "--algo reduce-tree --n 8 --inclusive", "--inclusive is for the scans");
+    expect_bad_input(cpu + "--algo hist-global --n 8 --no-skip-empty", "--no-skip-empty");
+    expect_bad_input(cpu + "--algo reduce-tree --n 8 --order-seed 3", "--order-seed");
+    expect_bad_input("trace --backend cuda --algo reduce-atomic --n 8 --order-seed 3",
+                     "use --backend cpu");
+    expect_bad_input(cpu + "--algo reduce-tree --input 1,2 --gen seq", "--gen and --seed");
+    expect_bad_input(cpu + "--algo reduce-tree --input 1,2 --seed 4", "--gen and --seed");
+    expect_bad_input(cpu + "--algo reduce-tree --n 8 --gen seq --seed 4", "leave --seed out");
+    expect_bad_input("bench --show x.json --json y.json", "--json excludes --show");
+    expect_bad_input("bench --show x.json --runs 3", "--show");
+    expect_bad_input("bench --backend cpu", "--backend requires --capture");
+    expect_bad_input("bench --capture --families scan", "--capture");
+    expect_bad_input("bench --families reduce --image x.png", "--image makes a histogram input");
+    // --order-seed with the automatic back end is honoured: the CPU model's order.
+    const Outcome r = pplab("trace --algo reduce-atomic --n 600 --block 64 --order-seed 3");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("# backend: cpu"), std::string::npos);
+    EXPECT_EQ(r.out, pplab("trace --backend cpu --algo reduce-atomic --n 600 --block 64 "
+                           "--order-seed 3")
+                         .out);
+}
+
+TEST_F(Cli, ValidationComesBeforeAnyNote) {
+    // The automatic back end's "no GPU" note is never printed ahead of an error.
+    expect_bad_input("trace --algo reduce-tree --n 8 --pitfall partial-warp",
+                     "the pitfall partial-warp changes reduce-shuffle, not reduce-tree");
+    expect_bad_input("trace --algo reduce-tree --n 8 --block 100", "power of two");
+}
+
+TEST_F(Cli, CheckCountsEachLevelOnce) {
+    const std::string check = "check --algo scan-blelloch --input 1,2,3,4 --answer ";
+    const Outcome twice =
+        pplab(check + quoted(write("a.txt", "upsweep 0: 1 3 3 7\nupsweep 0: 1 3 3 7\n")));
+    EXPECT_EQ(twice.exit_code, 0) << twice.err;
+    EXPECT_NE(twice.out.find("The 1 level is right."), std::string::npos) << twice.out;
+    const Outcome one = pplab(check + quoted(write("b.txt", "upsweep 1: 1 3 3 10\n")));
+    EXPECT_NE(one.out.find("The 1 level is right."), std::string::npos) << one.out;
+    const Outcome naive = pplab("check --algo reduce-naive --input 1,2 --answer " +
+                                quoted(write("c.txt", "serial-add 1: 1\nserial-add 2: 4\n")));
+    EXPECT_EQ(naive.exit_code, 1) << naive.err;
+    EXPECT_NE(naive.out.find("(1 of 1 cell wrong)"), std::string::npos) << naive.out;
+}
+
+TEST_F(Cli, BenchShowRefusesNumbersOutOfRange) {
+    nlohmann::json j = {{"format", "pplab-timing"},
+                        {"version", 1},
+                        {"device", "GPU"},
+                        {"date", "today"},
+                        {"sms", 1e10},
+                        {"l2_mib", 60},
+                        {"runs", 20},
+                        {"warmups", 3},
+                        {"copy_gbps", 4000},
+                        {"notes", nlohmann::json::array()},
+                        {"rows", nlohmann::json::array()}};
+    expect_bad_input("bench --show " + quoted(write("t.json", j.dump())),
+                     "the timing file's sms is 10000000000.0");
+    j["sms"] = 132;
+    j["device"] = "GPU\x1b[2J";
+    const Outcome r = pplab("bench --show " + quoted(write("u.json", j.dump())));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("GPU\\x1b[2J, 132 SMs"), std::string::npos) << r.out;
 }
 
 TEST_F(Cli, HelpAndVersionExitZero) {

@@ -260,5 +260,30 @@ TEST(Dataflow, NamedSourcesReproduceEveryValue) {
     }
 }
 
+// reduceAtomic has no out[b]: its block total goes to the atomicAdd. Who chose the order of
+// the atomicAdds is said as it is: a seed on the CPU model, the hardware on a GPU.
+TEST(Dataflow, ReduceAtomicCaptionsSayWhatThatKernelDoes) {
+    Request r = request(Algorithm::ReduceAtomic, ones(1000), 64);
+    r.options.order_seed = 5;
+    Trace t = trace(r);
+    const std::size_t total = index_of(t, Step::BlockTotal, 0);
+    std::size_t first_add = 0; // its block is whichever arrived first
+    while (t.frames[first_add].step != Step::AtomicAdd)
+        ++first_add;
+    {
+        const Dataflow flow(t);
+        EXPECT_FALSE(mentions(flow.caption(total), "out[")) << flow.caption(total);
+        EXPECT_TRUE(mentions(flow.caption(total), "atomicAdd")) << flow.caption(total);
+        EXPECT_TRUE(mentions(flow.caption(first_add), "seed 5")) << flow.caption(first_add);
+        EXPECT_FALSE(mentions(flow.caption(first_add), "hardware"));
+    }
+    t.backend = "cuda";
+    t.device = "NVIDIA H200";
+    const Dataflow flow(t);
+    EXPECT_TRUE(mentions(flow.caption(first_add), "the hardware's order on NVIDIA H200"))
+        << flow.caption(first_add);
+    EXPECT_FALSE(mentions(flow.caption(first_add), "seed"));
+}
+
 } // namespace
 } // namespace pplab

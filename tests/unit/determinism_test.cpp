@@ -1,11 +1,11 @@
 // §8.6 "Determinism": the tree order is fixed by the code, so a request always records the
 // same trace; only the atomic reduction depends on the order in which blocks arrive.
 #include "pplab/backend.hpp"
+#include "pplab/bits.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <map>
 #include <utility>
@@ -36,9 +36,7 @@ TEST(Determinism, SameRequestRecordsTheSameTraceForEveryAlgorithm) {
             const std::vector<float> second = make_cpu_backend()->run(r);
             ASSERT_EQ(first.size(), second.size());
             for (std::size_t i = 0; i < first.size(); ++i) {
-                EXPECT_EQ(std::bit_cast<std::uint32_t>(first[i]),
-                          std::bit_cast<std::uint32_t>(second[i]))
-                    << "element " << i;
+                EXPECT_EQ(bits_of(first[i]), bits_of(second[i])) << "element " << i;
             }
             continue;
         }

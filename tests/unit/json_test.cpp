@@ -4,22 +4,30 @@
 #include "helpers.hpp"
 
 #include "pplab/backend.hpp"
+#include "pplab/bits.hpp"
 #include "pplab/io.hpp"
 #include "pplab/stats.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <bit>
+#include <charconv>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace pplab {
 namespace {
 
 using namespace test;
 using nlohmann::json;
+
+using test::input_error;
+using test::mentions;
 
 void expect_round_trip(const Trace& t) {
     const Trace back = trace_from_json(to_json(t));
@@ -155,6 +163,8 @@ TEST_F(JsonRejects, AValueCountChanged) {
     expect_refused(j, "result");
     j = good_;
     j["input"].erase(j["input"].begin(), j["input"].begin() + 40);
+    expect_refused(j, "config.n is 100, but its input holds 60 values");
+    j["config"]["n"] = 60;
     expect_refused(j, "grid"); // 60 elements need 2 blocks of 32, not the file's 4
 }
 
@@ -190,10 +200,147 @@ TEST_F(JsonRejects, MissingFieldsAndUnknownNames) {
     EXPECT_THROW(trace_from_json(j.dump()), InputError);
 }
 
+// Every number is range-checked before it is converted, and the message names the field.
+TEST_F(JsonRejects, NumbersOutOfRangeNamingTheField) {
+    const auto with = [&](const json::json_pointer& at, const json& value) {
+        json j = good_;
+        j[at] = value;
+        return input_error([&] { trace_from_json(j.dump()); });
+    };
+    using P = json::json_pointer;
+    EXPECT_EQ(with(P("/config/block"), 5000000000LL),
+              "the trace file's config.block is 5000000000: it must be a whole number from 1 to "
+              "1024");
+    EXPECT_TRUE(mentions(with(P("/config/block"), 32.5), "config.block is 32.5"));
+    EXPECT_TRUE(mentions(with(P("/config/block"), "32"), "config.block is the text '32'"));
+    EXPECT_TRUE(mentions(with(P("/config/grid"), -2147483649LL), "config.grid is -2147483649"));
+    EXPECT_TRUE(mentions(with(P("/config/bins"), 1e30),
+                         "config.bins is 1e+30: it must be a whole number from 0 to"));
+    EXPECT_TRUE(mentions(with(P("/config/order_seed"), -1), "config.order_seed is -1"));
+    EXPECT_TRUE(mentions(with(P("/config/order_seed"), 1.5), "config.order_seed is 1.5"));
+    EXPECT_TRUE(mentions(with(P("/config/active_lanes"), 99), "config.active_lanes is 99"));
+    EXPECT_TRUE(mentions(with(P("/config/inclusive"), 1), "config.inclusive is 1: it must be "
+                                                          "true or false"));
+    EXPECT_TRUE(mentions(with(P("/version"), 1e10), "version is 1e+10"));
+    EXPECT_TRUE(mentions(with(P("/frames/3/level"), 1e10), "frames[3].level is 1e+10"));
+    EXPECT_TRUE(mentions(with(P("/frames/3/warp"), -2), "frames[3].warp is -2"));
+    EXPECT_TRUE(mentions(with(P("/frames/3"), 7), "frames[3] is 7, not an object"));
+    EXPECT_TRUE(mentions(with(P("/frames/3/values/2"), "seven"),
+                         "frames[3].values[2] is the text 'seven': it must be a number"));
+    EXPECT_TRUE(mentions(with(P("/input/2"), nullptr), "input[2] is null: it must be a number"));
+    EXPECT_TRUE(mentions(with(P("/input/2"), 16777217),
+                         "input[2] is 16777217, a whole number fp32 cannot hold"));
+    EXPECT_TRUE(mentions(with(P("/input/2"), 18446744073709551615ULL), "input[2] is 1844674"));
+    EXPECT_TRUE(mentions(with(P("/device"), std::string(1000, 'x')), "device is 1000 bytes"));
+    json j = good_;
+    j["config"].erase("grid");
+    EXPECT_EQ(input_error([&] { trace_from_json(j.dump()); }), "the trace file has no config.grid");
+}
+
+// Numbers a float cannot hold are named with their line, before any is converted.
+TEST_F(JsonRejects, NumbersAFloatCannotHold) {
+    const std::string text = to_json(t_);
+    const auto replaced = [&](const std::string& number) {
+        std::string edited = text;
+        const std::size_t at = edited.find("\"input\": [") + 10;
+        edited.insert(at, number + ", ");
+        return input_error([&] { trace_from_json(edited); });
+    };
+    EXPECT_TRUE(mentions(replaced("1e39"), "'1e39' is too large for a float")) << replaced("1e39");
+    EXPECT_TRUE(mentions(replaced("1e-50"), "'1e-50' is too small for a float"));
+    EXPECT_TRUE(mentions(replaced("16777217.0"), "'16777217.0' is a whole number fp32 cannot"));
+    EXPECT_TRUE(mentions(replaced("1e-50"), "the trace file, line "));
+}
+
+// The window's session loader is as strict as `pplab trace` is about a request.
+TEST(JsonSession, ArrivalBlocksAreEachBlockOnce) {
+    Request r = with_grid(request(Algorithm::ReduceAtomic, ones(256), 32), 8);
+    r.options.order_seed = 7;
+    const json good = json::parse(to_json(trace(r)));
+    std::vector<std::size_t> arrivals;
+    for (std::size_t k = 0; k < good["frames"].size(); ++k)
+        if (good["frames"][k]["step"] == "atomic-add")
+            arrivals.push_back(k);
+    ASSERT_EQ(arrivals.size(), 8u);
+    json j = good;
+    j["frames"][arrivals[3]]["block"] = j["frames"][arrivals[1]]["block"];
+    EXPECT_TRUE(mentions(input_error([&] { trace_from_json(j.dump()); }), "arrived already"));
+    j = good;
+    j["frames"][arrivals[0]]["block"] = -1;
+    EXPECT_TRUE(mentions(input_error([&] { trace_from_json(j.dump()); }),
+                         "says block -1 arrived; the grid has blocks 0 to 7"));
+    j = good;
+    j["frames"][arrivals[0]]["block"] = 8;
+    EXPECT_TRUE(mentions(input_error([&] { trace_from_json(j.dump()); }), "says block 8"));
+}
+
+TEST(JsonSession, GridWideFramesNameNoBlock) {
+    Request r = request(Algorithm::HistGlobal, {1, 2, 3, 1}, 32);
+    r.bins = 4;
+    json j = json::parse(to_json(trace(r)));
+    ASSERT_EQ(j["frames"][0]["step"], "hist-accumulate");
+    ASSERT_EQ(j["frames"][0]["block"], -1);
+    j["frames"][0]["block"] = 0;
+    EXPECT_TRUE(mentions(input_error([&] { trace_from_json(j.dump()); }), "frame 0"));
+}
+
+TEST(JsonSession, NullOnlyWhereThePitfallLeavesAValueUndefined) {
+    json plain = json::parse(to_json(trace(request(Algorithm::ReduceTree, ones(8), 8))));
+    plain["frames"][2]["values"][0] = nullptr;
+    EXPECT_TRUE(mentions(input_error([&] { trace_from_json(plain.dump()); }),
+                         "but its request has no pitfall"));
+    plain = json::parse(to_json(trace(request(Algorithm::ReduceTree, ones(8), 8))));
+    plain["result"][0] = nullptr;
+    EXPECT_TRUE(mentions(input_error([&] { trace_from_json(plain.dump()); }),
+                         "but its request has no pitfall"));
+    // A student's kernel (the simulator) may leave any value undefined: a race of its own.
+    plain["backend"] = "sim";
+    plain["frames"][2]["values"][0] = nullptr;
+    EXPECT_NO_THROW(trace_from_json(plain.dump()));
+
+    Request r = request(Algorithm::ReduceShuffle, ones(32), 32);
+    r.options.pitfall = Pitfall::PartialWarp;
+    r.options.active_lanes = 20;
+    const Trace t = trace(r);
+    EXPECT_NO_THROW(trace_from_json(to_json(t)));
+    json j = json::parse(to_json(t));
+    ASSERT_EQ(j["frames"][0]["step"], "load");
+    j["frames"][0]["values"][0] = nullptr; // the load is defined, pitfall or not
+    EXPECT_TRUE(mentions(input_error([&] { trace_from_json(j.dump()); }),
+                         "frames[0].values[0] (load) is null, but the pitfall partial-warp "
+                         "leaves that value defined"));
+}
+
+// Every pitfall's trace, whatever its undefined values, opens again as it was saved.
+TEST(JsonSession, EveryPitfallRoundTrips) {
+    int tested = 0;
+    for (int p = 1; p < kPitfallCount; ++p) {
+        const auto pitfall = static_cast<Pitfall>(p);
+        SCOPED_TRACE(std::string(pitfall_id(pitfall)));
+        for (const int n : {6, 32, 100, 256}) {
+            Request r = request(pitfall_algorithm(pitfall), ones(n), 0);
+            r.options.pitfall = pitfall;
+            r.options.active_lanes = 13;
+            if (pitfall == Pitfall::NonPowerOfTwo)
+                r.block = 6;
+            if (pitfall == Pitfall::NoFinalSync)
+                r.input = generate(Generator::RandomFloat, std::min(n, 64), 2, 0);
+            if (pitfall == Pitfall::EveryLaneWrites || pitfall == Pitfall::PartialWarp)
+                r.block = 64;
+            if (!rejection(r).empty())
+                continue;
+            const Trace t = trace(r);
+            EXPECT_TRUE(trace_from_json(to_json(t)).same_recording(t)) << "n " << n;
+            ++tested;
+        }
+    }
+    EXPECT_GE(tested, 12);
+}
+
 TEST(Markdown, HasACaptionedRowPerFrame) {
     const Trace t = trace(request(Algorithm::ScanBlelloch, {1, 2, 3, 4}));
     const std::string md = to_markdown(t);
-    EXPECT_NE(md.find("scanBlock"), std::string::npos);
+    EXPECT_NE(md.find("scanBlelloch"), std::string::npos);
     EXPECT_NE(md.find("| downsweep 1 | Downsweep level 1 (2nd of 2)"), std::string::npos) << md;
     EXPECT_NE(md.find("`0 1 3 6`"), std::string::npos);
     std::size_t rows = 0;
@@ -208,8 +355,47 @@ TEST(FormatValue, ShortestTextThatReadsBack) {
     EXPECT_EQ(format_value(-0.0f), "-0");
     for (const float v : {0.1f, 1.0f / 3.0f, 1e-40f, 3.4028235e38f, -7.25f}) {
         const float back = std::strtof(format_value(v).c_str(), nullptr);
-        EXPECT_EQ(std::bit_cast<std::uint32_t>(back), std::bit_cast<std::uint32_t>(v))
-            << format_value(v);
+        EXPECT_EQ(bits_of(back), bits_of(v)) << format_value(v);
+    }
+}
+
+// The page formats floats without std::to_chars (libc++ 13 lacks it for float): its text must
+// be what the desktop writes, or the page's traces and sessions would differ from the CLI's.
+TEST(FormatValue, ShortestTextWithoutToCharsIsToCharsText) {
+    std::vector<float> values = {
+        0.1f,   1.0f / 3.0f, 1e-45f, 1.17549435e-38f, 3.4028235e38f, -7.25f,
+        100.0f, 1e5f,        1e6f,   123456.0f,       1234567.0f,    16777216.0f,
+        1e20f,  1.5e-5f,     0.001f, 0.0001f,         65536.0f};
+    for (int e = -149; e < 128; ++e) { // every power of two and its neighbours
+        const float p = std::ldexp(1.0f, e);
+        values.insert(values.end(), {p, std::nextafter(p, 0.0f),
+                                     std::nextafter(p, std::numeric_limits<float>::infinity())});
+    }
+    std::uint32_t word = 12345;
+    for (int i = 0; i < 60000; ++i) { // and many bit patterns across every exponent
+        word = word * 1664525u + 1013904223u;
+        float v = 0;
+        std::memcpy(&v, &word, sizeof v);
+        if (std::isfinite(v))
+            values.push_back(v);
+    }
+    for (const float v : values) {
+        const std::string text = shortest_float_text(v);
+        EXPECT_EQ(bits_of(std::strtof(text.c_str(), nullptr)), bits_of(v)) << text;
+#if defined(__cpp_lib_to_chars)
+        char buf[64];
+        const auto res = std::to_chars(buf, buf + sizeof buf, v);
+        ASSERT_EQ(text, std::string(buf, res.ptr)) << "bits " << bits_of(v);
+#else
+        // Without to_chars (the page): the text is as short as any that reads back.
+        char shorter[64];
+        for (int digits = 1; digits <= 9; ++digits) {
+            std::snprintf(shorter, sizeof shorter, "%.*e", digits - 1, static_cast<double>(v));
+            if (std::strtof(shorter, nullptr) == v)
+                break;
+        }
+        EXPECT_LE(text.size(), std::string(shorter).size()) << text << " vs " << shorter;
+#endif
     }
 }
 

@@ -9,11 +9,11 @@
 #include "reference.hpp"
 
 #include "pplab/backend.hpp"
+#include "pplab/bits.hpp"
 #include "pplab/plan.hpp"
 
 #include <gtest/gtest.h>
 
-#include <bit>
 #include <cstdint>
 #include <initializer_list>
 #include <set>
@@ -31,7 +31,7 @@ constexpr Algorithm kProduction[] = {Algorithm::ReduceFast, Algorithm::ScanFast,
                                      Algorithm::HistFast};
 
 std::uint32_t bits(float v) {
-    return std::bit_cast<std::uint32_t>(v);
+    return bits_of(v);
 }
 
 std::vector<float> run(const Request& r) {

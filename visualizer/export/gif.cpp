@@ -1,17 +1,15 @@
 #include "gif.hpp"
 
 #include "pplab/files.hpp"
+#include "pplab/request.hpp"
 
 #include <gif_lib.h>
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <stdexcept>
 
 namespace pplab::exporting {
@@ -135,21 +133,27 @@ bool gif_supported() {
 }
 
 GifWriter::GifWriter(std::string path, int width, int height)
-    : path_(std::move(path)), part_(part_path(path_)), width_(width), height_(height) {
-    // Opened here rather than by giflib, which would make the file private to its owner.
-    const int fd = ::open(part_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0)
-        throw std::runtime_error("cannot write '" + path_ + "': " + std::strerror(errno));
+    : own_(std::make_unique<Outputs>()), path_(std::move(path)), width_(width), height_(height) {
+    start(*own_);
+}
+
+GifWriter::GifWriter(Outputs& outputs, std::string path, int width, int height)
+    : path_(std::move(path)), width_(width), height_(height) {
+    start(outputs);
+}
+
+void GifWriter::start(Outputs& outputs) {
+    // A temporary of our own, opened by us rather than by giflib, which would make the file
+    // private to its owner; giflib closes it.
+    const int fd = outputs.add_stream(path_);
     int error = 0;
     gif_ = EGifOpenFileHandle(fd, &error);
     if (!gif_) {
         ::close(fd);
-        std::error_code ec;
-        std::filesystem::remove(part_, ec);
-        throw std::runtime_error("cannot write '" + path_ + "': " + gif_error(error));
+        throw InputError("cannot write '" + path_ + "': " + gif_error(error));
     }
     EGifSetGifVersion(gif_, true);
-    if (EGifPutScreenDesc(gif_, width, height, 8, 0, nullptr) == GIF_ERROR)
+    if (EGifPutScreenDesc(gif_, width_, height_, 8, 0, nullptr) == GIF_ERROR)
         fail("the screen description");
     // The Netscape extension that every viewer honours: loop for ever.
     const GifByteType loop[3] = {1, 0, 0};
@@ -164,9 +168,7 @@ GifWriter::~GifWriter() {
     if (!gif_)
         return;
     int ignore = 0;
-    EGifCloseFile(gif_, &ignore);
-    std::error_code ec;
-    std::filesystem::remove(part_, ec);
+    EGifCloseFile(gif_, &ignore); // the temporary goes with its Outputs
 }
 
 void GifWriter::fail(const std::string& what) {
@@ -174,9 +176,7 @@ void GifWriter::fail(const std::string& what) {
     int ignore = 0;
     EGifCloseFile(gif_, &ignore);
     gif_ = nullptr;
-    std::error_code ec;
-    std::filesystem::remove(part_, ec);
-    throw std::runtime_error("cannot write '" + path_ + "' (" + what + "): " + why);
+    throw InputError("cannot write '" + path_ + "' (" + what + "): " + why);
 }
 
 void GifWriter::add(const render::Image& image, int delay_cs) {
@@ -223,14 +223,13 @@ void GifWriter::finish() {
     if (frames_ == 0)
         fail("no frames");
     int error = 0;
+    // The close flushes what giflib buffered: a full disk shows here.
     const int closed = EGifCloseFile(gif_, &error);
     gif_ = nullptr;
-    if (closed == GIF_ERROR) {
-        std::error_code ec;
-        std::filesystem::remove(part_, ec);
-        throw std::runtime_error("cannot write '" + path_ + "': " + gif_error(error));
-    }
-    move_into_place(part_, path_);
+    if (closed == GIF_ERROR)
+        throw InputError("cannot write '" + path_ + "': " + gif_error(error));
+    if (own_)
+        own_->commit();
 }
 
 } // namespace pplab::exporting

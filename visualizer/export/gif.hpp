@@ -9,7 +9,10 @@
 
 #include "render/target.hpp"
 
+#include "pplab/files.hpp"
+
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,8 +25,12 @@ bool gif_supported();
 
 class GifWriter {
 public:
-    // Opens "<path>.part"; throws std::runtime_error naming `path`.
+    // Opens a temporary beside `path` (pplab/files.hpp); throws std::runtime_error naming
+    // `path`. finish() moves the GIF into place.
     GifWriter(std::string path, int width, int height);
+    // The same, as one of a command's outputs: finish() completes the GIF and leaves moving
+    // it into place to outputs.commit(), with the others.
+    GifWriter(Outputs& outputs, std::string path, int width, int height);
     ~GifWriter(); // when finish() was not reached: the partial file is removed
     GifWriter(const GifWriter&) = delete;
     GifWriter& operator=(const GifWriter&) = delete;
@@ -35,9 +42,11 @@ public:
     int frames() const { return frames_; }
 
 private:
+    void start(Outputs& outputs);
     void fail(const std::string& what);
 
-    std::string path_, part_;
+    std::unique_ptr<Outputs> own_; // when the GIF is an output of its own
+    std::string path_;
     GifFileType* gif_ = nullptr;
     int width_ = 0, height_ = 0;
     int frames_ = 0;

@@ -10,7 +10,16 @@ bool gif_supported() {
     return false;
 }
 
-GifWriter::GifWriter(std::string path, int, int) : path_(std::move(path)) {
+GifWriter::GifWriter(std::string path, int, int)
+    : own_(std::make_unique<Outputs>()), path_(std::move(path)) {
+    start(*own_);
+}
+
+GifWriter::GifWriter(Outputs& outputs, std::string path, int, int) : path_(std::move(path)) {
+    start(outputs);
+}
+
+void GifWriter::start(Outputs&) {
     throw std::runtime_error("cannot write '" + path_ +
                              "': this build has no GIF support (install Debian's libgif-dev, "
                              "scripts/install-deps.sh, and configure again)");

@@ -6,7 +6,10 @@
 #include "render/target.hpp"
 #include "scene/model.hpp"
 
+#include "pplab/files.hpp"
+
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,14 +23,18 @@ inline constexpr int kLastStepDelayCs = 300;
 // The trace frames of a run, one per playback step, showing `block` where the step has it.
 std::vector<std::size_t> run_frames(const scene::Model& m, int block);
 
-// The pictures of a run as DIR/frame_0000.png, frame_0001.png, ...: written into "DIR.part"
-// and renamed to DIR when complete, so DIR holds a whole run or does not exist.
+// The pictures of a run as DIR/frame_0000.png, frame_0001.png, ...: written into a temporary
+// folder beside DIR and renamed to DIR when complete, so DIR holds a whole run or does not
+// exist (pplab/files.hpp).
 class PngSequence {
 public:
-    // Throws std::runtime_error when DIR exists and is not an empty directory, or its
-    // parent directory does not exist.
+    // Throws std::runtime_error when DIR exists and is not an empty folder (the message says
+    // what it holds), or its parent folder does not exist.
     explicit PngSequence(std::string dir);
-    ~PngSequence(); // when finish() was not reached: the partial directory is removed
+    // The same, as one of a command's outputs: finish() leaves moving the folder into place
+    // to outputs.commit(), with the others.
+    PngSequence(Outputs& outputs, std::string dir);
+    ~PngSequence(); // when the run was not moved into place: the partial folder is removed
     PngSequence(const PngSequence&) = delete;
     PngSequence& operator=(const PngSequence&) = delete;
 
@@ -38,9 +45,9 @@ public:
     static std::string file_name(std::size_t i); // frame_0007.png
 
 private:
-    std::string dir_, part_;
+    std::unique_ptr<Outputs> own_; // when the run is an output of its own
+    std::string folder_;           // the temporary folder being filled
     int frames_ = 0;
-    bool done_ = false;
 };
 
 } // namespace pplab::exporting

@@ -21,7 +21,20 @@ std::string_view resource_text(std::string_view name) {
     return r->text();
 }
 
-GLuint compile(GLenum kind, std::string_view source, std::string_view name) {
+#if defined(__EMSCRIPTEN__)
+// WebGL2 speaks GLSL ES 3.00: the same shaders under its version line, at full precision.
+std::string for_this_gl(std::string_view source) {
+    const std::size_t line = source.find('\n');
+    return "#version 300 es\nprecision highp float;\n" + std::string(source.substr(line + 1));
+}
+#else
+std::string_view for_this_gl(std::string_view source) {
+    return source;
+}
+#endif
+
+GLuint compile(GLenum kind, std::string_view glsl, std::string_view name) {
+    const auto source = for_this_gl(glsl);
     const GLuint s = glCreateShader(kind);
     const char* text = source.data();
     const auto length = static_cast<GLint>(source.size());

@@ -7,9 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <stdexcept>
-#include <system_error>
 
 namespace pplab::render {
 
@@ -82,15 +80,23 @@ Image RenderTarget::read() const {
     return img;
 }
 
+std::string png_bytes(const Image& image) {
+    std::string bytes;
+    const auto append = [](void* context, void* data, int size) {
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data),
+                                                   static_cast<std::size_t>(size));
+    };
+    if (!stbi_write_png_to_func(append, &bytes, image.width, image.height, 4, image.rgba.data(),
+                                image.width * 4))
+        throw std::runtime_error("the PNG encoder refused a " + std::to_string(image.width) + "×" +
+                                 std::to_string(image.height) + " picture");
+    return bytes;
+}
+
 void write_png(const Image& image, const std::string& path) {
-    const std::string part = part_path(path);
-    if (!stbi_write_png(part.c_str(), image.width, image.height, 4, image.rgba.data(),
-                        image.width * 4)) {
-        std::error_code ignore;
-        std::filesystem::remove(part, ignore);
-        throw InputError("cannot write '" + path + "'");
-    }
-    move_into_place(part, path);
+    // Encoded in memory and written through pplab/files.hpp: every write and the close are
+    // checked, which stb's own file writer does not do.
+    write_atomically(path, png_bytes(image));
 }
 
 } // namespace pplab::render

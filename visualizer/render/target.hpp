@@ -36,6 +36,9 @@ private:
     int width_ = 0, height_ = 0;
 };
 
+// The picture as the bytes of a PNG file.
+std::string png_bytes(const Image& image);
+
 // Writes a PNG through a temporary file and a rename: a failure never leaves a partial file.
 // Throws std::runtime_error naming the path.
 void write_png(const Image& image, const std::string& path);

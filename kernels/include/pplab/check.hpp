@@ -32,11 +32,19 @@ struct LevelVerdict {
 
 struct CheckResult {
     std::vector<LevelVerdict> levels;
+    // How answer lines without labels at the top of the file were placed, said to the student
+    // ("Your 5 lines without labels were compared with upsweep 0 to downsweep 1, ..."); empty
+    // when the first line has a label.
+    std::string alignment;
     bool all_right() const;
     int first_wrong() const; // index into levels, -1 when all are right
 };
 
 // Throws InputError when a label names no frame or a line has the wrong number of values.
+// Lines without labels at the top are placed on the run of levels they fit best: the one with the
+// most leading lines exactly right, then the most right cells (a student writing Exercise 3 as
+// "the state after each level" leaves the load out); when two runs fit equally well it asks for
+// labels rather than guess.
 CheckResult check_answer(const Trace& t, const std::vector<AnswerLine>& answer);
 
 // "thread 0 wrote s[3] in upsweep 2: s[3] = s[3] + s[1] = 3 + 7 = 10; you wrote 9".

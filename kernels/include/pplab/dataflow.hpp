@@ -5,6 +5,7 @@
 // an explanation can never disagree with each other or with the kernel's code.
 #pragma once
 
+#include "pplab/plan.hpp"
 #include "pplab/trace.hpp"
 
 #include <cstddef>
@@ -58,9 +59,11 @@ public:
     int find(Step step, int pass, int level, int block, int warp) const;
 
     const Trace& trace() const { return t_; }
+    const Plan& plan() const { return plan_; }
 
 private:
     const Trace& t_;
+    Plan plan_;
     std::map<std::tuple<int, int, int, int, int>, int> index_; // (pass, step, level, block, warp)
     std::vector<int> predecessor_;
 };

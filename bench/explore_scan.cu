@@ -1,0 +1,760 @@
+// Issue 14's tuning runs (bench/NOTES.md): scan variants that hold more of a tile per SM, the
+// reduce floor at 2^20 (an empty kernel, a 4 MiB load-only kernel, reduceFast and CUB
+// interleaved run by run), and histogramFast variants against the read roof. Every variant is
+// checked against the CPU before it is timed. Not part of `pplab bench`; built as
+// pplab_explore_scan.
+#include "cuda/fast.hpp"
+#include "cuda/launch.hpp"
+#include "cuda/timer.hpp"
+#include "pplab/request.hpp"
+
+#include <cub/device/device_histogram.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cuda_pipeline.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace pc = pplab::cuda;
+
+namespace {
+
+constexpr int kBlock = 256, kWarps = kBlock / 32;
+enum : unsigned { kInvalid = 0, kAggregate = 1, kInclusive = 2 };
+
+__device__ __forceinline__ unsigned long long pack(unsigned epoch, unsigned status, float v) {
+    return (static_cast<unsigned long long>(epoch << 2 | status) << 32) | __float_as_uint(v);
+}
+__device__ __forceinline__ unsigned long long load_volatile(const unsigned long long* p) {
+    return *reinterpret_cast<const volatile unsigned long long*>(p);
+}
+__device__ __forceinline__ void publish(unsigned long long* p, unsigned long long d) {
+    *reinterpret_cast<volatile unsigned long long*>(p) = d;
+}
+__device__ __forceinline__ float warp_sum(float v) {
+    for (int offset = 16; offset > 0; offset >>= 1)
+        v += __shfl_xor_sync(0xffffffffu, v, offset);
+    return v;
+}
+__device__ __forceinline__ float warp_inclusive(float v, int lane) {
+#pragma unroll
+    for (int offset = 1; offset < 32; offset <<= 1) {
+        const float up = __shfl_up_sync(0xffffffffu, v, offset);
+        if (lane >= offset)
+            v += up;
+    }
+    return v;
+}
+
+__device__ float look_back(const unsigned long long* descriptors, int tile, unsigned epoch,
+                           int lane) {
+    float exclusive = 0.0f;
+    for (int pred = tile - 1 - lane;; pred -= 32) {
+        unsigned status = kInclusive;
+        float v = 0.0f;
+        if (pred >= 0) {
+            unsigned long long d;
+            do {
+                d = load_volatile(descriptors + pred);
+            } while (static_cast<unsigned>(d >> 34) != epoch || ((d >> 32) & 3u) == kInvalid);
+            status = static_cast<unsigned>(d >> 32) & 3u;
+            v = __uint_as_float(static_cast<unsigned>(d));
+        }
+        const unsigned inclusive = __ballot_sync(0xffffffffu, status == kInclusive);
+        const int stop = inclusive ? __ffs(inclusive) - 1 : 31;
+        exclusive += __shfl_sync(0xffffffffu, warp_sum(lane <= stop ? v : 0.0f), 0);
+        if (inclusive)
+            return exclusive;
+    }
+}
+
+// The look-back done by the whole block: each of the 256 threads reads one predecessor, so one
+// round trip to L2 covers 256 tiles where a warp covers 32 (the median tile needed two warp
+// windows: bench/NOTES.md). Every thread returns the sum of every tile before `tile`.
+__device__ float look_back_block(const unsigned long long* descriptors, int tile, unsigned epoch,
+                                 int* s_stop, float* s_sums) {
+    float exclusive = 0.0f;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    for (int newest = tile - 1;; newest -= kBlock) {
+        const int pred = newest - static_cast<int>(threadIdx.x);
+        unsigned status = kInclusive; // before tile 0: an inclusive 0
+        float v = 0.0f;
+        if (pred >= 0) {
+            unsigned long long d;
+            do {
+                d = load_volatile(descriptors + pred);
+            } while (static_cast<unsigned>(d >> 34) != epoch || ((d >> 32) & 3u) == kInvalid);
+            status = static_cast<unsigned>(d >> 32) & 3u;
+            v = __uint_as_float(static_cast<unsigned>(d));
+        }
+        if (threadIdx.x == 0)
+            *s_stop = kBlock;
+        __syncthreads();
+        if (status == kInclusive)
+            atomicMin(s_stop, static_cast<int>(threadIdx.x));
+        __syncthreads();
+        const int stop = *s_stop;
+        const float part = warp_sum(static_cast<int>(threadIdx.x) <= stop ? v : 0.0f);
+        if (lane == 0)
+            s_sums[warp] = part;
+        __syncthreads();
+        for (int w = 0; w < kWarps; ++w)
+            exclusive += s_sums[w];
+        if (stop < kBlock)
+            return exclusive;
+        __syncthreads(); // s_stop and s_sums are reused
+    }
+}
+
+// A tile split between shared memory (SmemRounds, brought in with cp.async) and registers
+// (RegRounds): more of the tile per SM than registers alone hold, so more bytes in flight and
+// fewer look-backs per byte. Round k of a warp is 128 consecutive elements, four per lane; the
+// shared rounds come first in element order.
+template <int RegRounds, int SmemRounds, int MinBlocks, bool BlockWide = false>
+__global__ void __launch_bounds__(kBlock, MinBlocks)
+    scanSplit(const float* __restrict__ in, float* __restrict__ out, int n,
+              unsigned long long* __restrict__ descriptors, unsigned long long* __restrict__ tiles,
+              unsigned long long tile_base, unsigned epoch) {
+    constexpr int kRounds = RegRounds + SmemRounds;
+    constexpr long long kTile = 1024LL * kRounds;
+    extern __shared__ float4 s_rounds[]; // kWarps * SmemRounds * 32
+    __shared__ float s_warp[kWarps];
+    __shared__ float s_exclusive;
+    __shared__ int s_tile;
+    __shared__ int s_stop;
+    __shared__ float s_sums[kWarps];
+    if (threadIdx.x == 0)
+        s_tile = static_cast<int>(atomicAdd(tiles, 1ull) - tile_base);
+    __syncthreads();
+    const int tile = s_tile;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const long long base = tile * kTile + warp * 128LL * kRounds + 4 * lane;
+    const bool whole = (tile + 1) * kTile <= n;
+    float4* mine = s_rounds + (warp * SmemRounds) * 32 + lane;
+    const auto guarded = [&](long long i) {
+        return make_float4(i < n ? in[i] : 0.0f, i + 1 < n ? in[i + 1] : 0.0f,
+                           i + 2 < n ? in[i + 2] : 0.0f, i + 3 < n ? in[i + 3] : 0.0f);
+    };
+    float4 v[RegRounds];
+    if (whole) {
+#pragma unroll
+        for (int k = 0; k < SmemRounds; ++k)
+            __pipeline_memcpy_async(mine + 32 * k, in + base + 128 * k, sizeof(float4));
+        __pipeline_commit();
+#pragma unroll
+        for (int k = 0; k < RegRounds; ++k)
+            v[k] = __ldcs(reinterpret_cast<const float4*>(in + base + 128 * (SmemRounds + k)));
+        __pipeline_wait_prior(0);
+    } else {
+#pragma unroll
+        for (int k = 0; k < SmemRounds; ++k)
+            mine[32 * k] = guarded(base + 128 * k);
+#pragma unroll
+        for (int k = 0; k < RegRounds; ++k)
+            v[k] = guarded(base + 128 * (SmemRounds + k));
+    }
+    // Each lane reads only its own shared rounds: no barrier before the sums.
+    float lane_total = 0.0f;
+#pragma unroll
+    for (int k = 0; k < SmemRounds; ++k) {
+        const float4 x = mine[32 * k];
+        lane_total += ((x.x + x.y) + x.z) + x.w;
+    }
+#pragma unroll
+    for (int k = 0; k < RegRounds; ++k)
+        lane_total += ((v[k].x + v[k].y) + v[k].z) + v[k].w;
+    const float warp_total = warp_sum(lane_total);
+    if (lane == 0)
+        s_warp[warp] = warp_total;
+    __syncthreads();
+    float warp_prefix = 0.0f, aggregate = 0.0f;
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+        const float x = s_warp[w];
+        warp_prefix += w < warp ? x : 0.0f;
+        aggregate += x;
+    }
+    float tile_exclusive = 0.0f;
+    if constexpr (BlockWide) {
+        if (tile == 0) {
+            if (threadIdx.x == 0)
+                publish(descriptors, pack(epoch, kInclusive, aggregate));
+        } else {
+            if (threadIdx.x == 0)
+                publish(descriptors + tile, pack(epoch, kAggregate, aggregate));
+            tile_exclusive = look_back_block(descriptors, tile, epoch, &s_stop, s_sums);
+            if (threadIdx.x == 0)
+                publish(descriptors + tile, pack(epoch, kInclusive, tile_exclusive + aggregate));
+        }
+    } else {
+        if (threadIdx.x < 32) {
+            float exclusive = 0.0f;
+            if (tile == 0) {
+                if (lane == 0)
+                    publish(descriptors, pack(epoch, kInclusive, aggregate));
+            } else {
+                if (lane == 0)
+                    publish(descriptors + tile, pack(epoch, kAggregate, aggregate));
+                exclusive = look_back(descriptors, tile, epoch, lane);
+                if (lane == 0)
+                    publish(descriptors + tile, pack(epoch, kInclusive, exclusive + aggregate));
+            }
+            if (lane == 0)
+                s_exclusive = exclusive;
+        }
+        __syncthreads();
+        tile_exclusive = s_exclusive;
+    }
+    float running = tile_exclusive + warp_prefix;
+    const auto emit = [&](const float4 x, long long i) {
+        const float own = ((x.x + x.y) + x.z) + x.w;
+        const float incl = warp_inclusive(own, lane);
+        const float p = running + (incl - own);
+        const float4 o = make_float4(p, p + x.x, (p + x.x) + x.y, ((p + x.x) + x.y) + x.z);
+        if (whole) {
+            __stcs(reinterpret_cast<float4*>(out + i), o);
+        } else {
+            if (i < n)
+                out[i] = o.x;
+            if (i + 1 < n)
+                out[i + 1] = o.y;
+            if (i + 2 < n)
+                out[i + 2] = o.z;
+            if (i + 3 < n)
+                out[i + 3] = o.w;
+        }
+        running += __shfl_sync(0xffffffffu, incl, 31);
+    };
+#pragma unroll
+    for (int k = 0; k < SmemRounds; ++k)
+        emit(mine[32 * k], base + 128 * k);
+#pragma unroll
+    for (int k = 0; k < RegRounds; ++k)
+        emit(v[k], base + 128 * (SmemRounds + k));
+}
+
+// A persistent block with a ring of Stages tiles in shared memory, filled by cp.async: while the
+// oldest tile waits for its look-back, the next Stages - 1 tiles are already loading, so the
+// wait no longer idles the memory system (the measured median tile spent 4.5 us of its 10.8 in
+// the look-back, waiting for its predecessors' loads). The look-back is the block's (256 tiles
+// per round trip): a tile's predecessors are the other blocks' current tiles.
+template <int Stages, int TileF4>
+__global__ void __launch_bounds__(kBlock)
+    scanRing(const float* __restrict__ in, float* __restrict__ out, int n,
+             unsigned long long* __restrict__ descriptors, unsigned long long* __restrict__ tiles,
+             unsigned long long tile_base, unsigned epoch, int tile_count) {
+    constexpr int kTile = 4 * TileF4;
+    constexpr int kPerWarp = TileF4 / kWarps; // float4s of the tile each warp scans
+    extern __shared__ float4 ring[];          // Stages * TileF4
+    __shared__ int s_tile[Stages];
+    __shared__ float s_warp[kWarps];
+    __shared__ int s_stop;
+    __shared__ float s_sums[kWarps];
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const auto claim = [&](int stage) {
+        if (threadIdx.x == 0)
+            s_tile[stage] = static_cast<int>(atomicAdd(tiles, 1ull) - tile_base);
+        __syncthreads();
+        const int tile = s_tile[stage];
+        float4* dst = ring + stage * TileF4;
+        const long long first = static_cast<long long>(tile) * kTile;
+        if (tile < tile_count && first + kTile <= n) {
+            for (int k = threadIdx.x; k < TileF4; k += kBlock)
+                __pipeline_memcpy_async(dst + k, in + first + 4LL * k, sizeof(float4));
+        } else if (tile < tile_count) { // the last, partial tile
+            for (int k = threadIdx.x; k < TileF4; k += kBlock) {
+                const long long i = first + 4LL * k;
+                dst[k] = make_float4(i < n ? in[i] : 0.0f, i + 1 < n ? in[i + 1] : 0.0f,
+                                     i + 2 < n ? in[i + 2] : 0.0f, i + 3 < n ? in[i + 3] : 0.0f);
+            }
+        }
+        __pipeline_commit(); // one group per claim, empty or not: the waits count groups
+    };
+    for (int stage = 0; stage < Stages; ++stage)
+        claim(stage);
+    for (int it = 0;; ++it) {
+        const int stage = it % Stages;
+        const int tile = s_tile[stage];
+        if (tile >= tile_count)
+            break; // every later claim is past the end too
+        __pipeline_wait_prior(Stages - 1);
+        __syncthreads(); // every thread's copies of this stage have landed
+        const float4* t = ring + stage * TileF4 + warp * kPerWarp;
+        float lane_total = 0.0f;
+#pragma unroll
+        for (int r = 0; r < kPerWarp / 32; ++r) {
+            const float4 x = t[32 * r + lane];
+            lane_total += ((x.x + x.y) + x.z) + x.w;
+        }
+        const float warp_total = warp_sum(lane_total);
+        if (lane == 0)
+            s_warp[warp] = warp_total;
+        __syncthreads();
+        float warp_prefix = 0.0f, aggregate = 0.0f;
+#pragma unroll
+        for (int w = 0; w < kWarps; ++w) {
+            const float x = s_warp[w];
+            warp_prefix += w < warp ? x : 0.0f;
+            aggregate += x;
+        }
+        float exclusive = 0.0f;
+        if (tile == 0) {
+            if (threadIdx.x == 0)
+                publish(descriptors, pack(epoch, kInclusive, aggregate));
+        } else {
+            if (threadIdx.x == 0)
+                publish(descriptors + tile, pack(epoch, kAggregate, aggregate));
+            exclusive = look_back_block(descriptors, tile, epoch, &s_stop, s_sums);
+            if (threadIdx.x == 0)
+                publish(descriptors + tile, pack(epoch, kInclusive, exclusive + aggregate));
+        }
+        float running = exclusive + warp_prefix;
+        const long long first = static_cast<long long>(tile) * kTile + 4LL * warp * kPerWarp;
+        const bool whole = static_cast<long long>(tile + 1) * kTile <= n;
+#pragma unroll
+        for (int r = 0; r < kPerWarp / 32; ++r) {
+            const float4 x = t[32 * r + lane];
+            const float own = ((x.x + x.y) + x.z) + x.w;
+            const float incl = warp_inclusive(own, lane);
+            const float p = running + (incl - own);
+            const float4 o = make_float4(p, p + x.x, (p + x.x) + x.y, ((p + x.x) + x.y) + x.z);
+            const long long i = first + 128LL * r + 4 * lane;
+            if (whole) {
+                __stcs(reinterpret_cast<float4*>(out + i), o);
+            } else {
+                if (i < n)
+                    out[i] = o.x;
+                if (i + 1 < n)
+                    out[i + 1] = o.y;
+                if (i + 2 < n)
+                    out[i + 2] = o.z;
+                if (i + 3 < n)
+                    out[i + 3] = o.w;
+            }
+            running += __shfl_sync(0xffffffffu, incl, 31);
+        }
+        __syncthreads(); // the stage is read: refill it
+        claim(stage);
+    }
+}
+
+struct SplitScan {
+    unsigned long long* descriptors = nullptr;
+    unsigned long long* tiles = nullptr;
+    unsigned long long tile_base = 0;
+    unsigned epoch = 0;
+    explicit SplitScan(int max_n) {
+        const std::size_t count = static_cast<std::size_t>(max_n / 4096 + 2);
+        pc::check(cudaMalloc(&descriptors, 8 * count), "cudaMalloc");
+        pc::check(cudaMemset(descriptors, 0, 8 * count), "cudaMemset");
+        pc::check(cudaMalloc(&tiles, 8), "cudaMalloc");
+        pc::check(cudaMemset(tiles, 0, 8), "cudaMemset");
+    }
+    ~SplitScan() {
+        cudaFree(descriptors);
+        cudaFree(tiles);
+    }
+    // The ring: a resident grid; every block claims Stages tiles past the end before it stops.
+    template <int Stages, int TileF4>
+    void ring(const float* in, float* out, int n) {
+        constexpr int kTile = 4 * TileF4;
+        const std::size_t smem = sizeof(float4) * Stages * TileF4;
+        static int resident = 0;
+        if (resident == 0) {
+            pc::check(cudaFuncSetAttribute(scanRing<Stages, TileF4>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(smem)),
+                      "cudaFuncSetAttribute");
+            int per_sm = 0, sms = 0;
+            pc::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                          &per_sm, scanRing<Stages, TileF4>, kBlock, smem),
+                      "occupancy");
+            pc::check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SMs");
+            resident = per_sm * sms;
+        }
+        const int count = (n + kTile - 1) / kTile;
+        const int grid = std::min(count, resident);
+        ++epoch;
+        scanRing<Stages, TileF4><<<grid, kBlock, smem>>>(in, out, n, descriptors, tiles, tile_base,
+                                                         epoch & 0x3FFFFFFFu, count);
+        tile_base +=
+            static_cast<unsigned long long>(count) + static_cast<unsigned long long>(grid) * Stages;
+    }
+    template <int RegRounds, int SmemRounds, int MinBlocks, bool BlockWide = false>
+    void launch(const float* in, float* out, int n) {
+        constexpr int kTile = 1024 * (RegRounds + SmemRounds);
+        const std::size_t smem = sizeof(float4) * kWarps * SmemRounds * 32;
+        static bool configured = false;
+        if (!configured) {
+            pc::check(cudaFuncSetAttribute(scanSplit<RegRounds, SmemRounds, MinBlocks, BlockWide>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(smem)),
+                      "cudaFuncSetAttribute");
+            configured = true;
+        }
+        const int count = (n + kTile - 1) / kTile;
+        ++epoch;
+        scanSplit<RegRounds, SmemRounds, MinBlocks, BlockWide><<<count, kBlock, smem>>>(
+            in, out, n, descriptors, tiles, tile_base, epoch & 0x3FFFFFFFu);
+        tile_base += static_cast<unsigned long long>(count);
+    }
+};
+
+// The product's kernel (fast.cu, 16 rounds in registers) with clock64() stamps per tile:
+// start, loads landed (the first use of the tile), aggregate published, prefix known, stores
+// issued; and the look-back's window steps. To see where a tile's lifetime goes.
+struct Stamps {
+    long long start, loaded, published, prefixed, stored;
+    int windows;
+    int sm;
+};
+
+__device__ __forceinline__ int sm_id() {
+    int id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+    return id;
+}
+
+__device__ float look_back_counted(const unsigned long long* descriptors, int tile, unsigned epoch,
+                                   int lane, int& windows) {
+    float exclusive = 0.0f;
+    windows = 0;
+    for (int pred = tile - 1 - lane;; pred -= 32) {
+        ++windows;
+        unsigned status = kInclusive;
+        float v = 0.0f;
+        if (pred >= 0) {
+            unsigned long long d;
+            do {
+                d = load_volatile(descriptors + pred);
+            } while (static_cast<unsigned>(d >> 34) != epoch || ((d >> 32) & 3u) == kInvalid);
+            status = static_cast<unsigned>(d >> 32) & 3u;
+            v = __uint_as_float(static_cast<unsigned>(d));
+        }
+        const unsigned inclusive = __ballot_sync(0xffffffffu, status == kInclusive);
+        const int stop = inclusive ? __ffs(inclusive) - 1 : 31;
+        exclusive += __shfl_sync(0xffffffffu, warp_sum(lane <= stop ? v : 0.0f), 0);
+        if (inclusive)
+            return exclusive;
+    }
+}
+
+__global__ void __launch_bounds__(kBlock)
+    scanTimed(const float* __restrict__ in, float* __restrict__ out, int n,
+              unsigned long long* __restrict__ descriptors, unsigned long long* __restrict__ tiles,
+              unsigned long long tile_base, unsigned epoch, Stamps* __restrict__ stamps) {
+    constexpr int kRounds = 16;
+    constexpr long long kTile = 1024LL * kRounds;
+    __shared__ float s_warp[kWarps];
+    __shared__ float s_exclusive;
+    __shared__ int s_tile;
+    const long long start = clock64();
+    if (threadIdx.x == 0)
+        s_tile = static_cast<int>(atomicAdd(tiles, 1ull) - tile_base);
+    __syncthreads();
+    const int tile = s_tile;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const long long base = tile * kTile + warp * 128LL * kRounds + 4 * lane;
+    float4 v[kRounds];
+#pragma unroll
+    for (int k = 0; k < kRounds; ++k)
+        v[k] = __ldcs(reinterpret_cast<const float4*>(in + base + 128 * k));
+    float lane_prefix[kRounds];
+    float warp_total = 0.0f;
+#pragma unroll
+    for (int k = 0; k < kRounds; ++k) {
+        const float own = ((v[k].x + v[k].y) + v[k].z) + v[k].w;
+        const float incl = warp_inclusive(own, lane);
+        float before = __shfl_up_sync(0xffffffffu, incl, 1);
+        if (lane == 0)
+            before = 0.0f;
+        lane_prefix[k] = warp_total + before;
+        warp_total += __shfl_sync(0xffffffffu, incl, 31);
+    }
+    if (lane == 0)
+        s_warp[warp] = warp_total;
+    __syncthreads();
+    const long long loaded = clock64();
+    float warp_prefix = 0.0f, aggregate = 0.0f;
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+        const float x = s_warp[w];
+        warp_prefix += w < warp ? x : 0.0f;
+        aggregate += x;
+    }
+    long long published = loaded;
+    int windows = 0;
+    if (threadIdx.x < 32) {
+        float exclusive = 0.0f;
+        if (tile == 0) {
+            if (lane == 0)
+                publish(descriptors, pack(epoch, kInclusive, aggregate));
+        } else {
+            if (lane == 0)
+                publish(descriptors + tile, pack(epoch, kAggregate, aggregate));
+            published = clock64();
+            exclusive = look_back_counted(descriptors, tile, epoch, lane, windows);
+            if (lane == 0)
+                publish(descriptors + tile, pack(epoch, kInclusive, exclusive + aggregate));
+        }
+        if (lane == 0)
+            s_exclusive = exclusive;
+    }
+    __syncthreads();
+    const long long prefixed = clock64();
+    const float prefix = s_exclusive + warp_prefix;
+#pragma unroll
+    for (int k = 0; k < kRounds; ++k) {
+        const float p = prefix + lane_prefix[k];
+        __stcs(reinterpret_cast<float4*>(out + base + 128 * k),
+               make_float4(p, p + v[k].x, (p + v[k].x) + v[k].y, ((p + v[k].x) + v[k].y) + v[k].z));
+    }
+    const long long stored = clock64();
+    if (threadIdx.x == 0)
+        stamps[tile] = {start, loaded, published, prefixed, stored, windows, sm_id()};
+}
+
+__global__ void emptyKernel() {}
+
+// Reads n floats (16 bytes per load), writes one only if the sum is a value it cannot be: the
+// floor of any reduction's memory traffic at this size, through the same timer.
+__global__ void loadOnly(const float4* __restrict__ in, int n4, float* __restrict__ out) {
+    float s = 0.0f;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += gridDim.x * blockDim.x) {
+        const float4 x = __ldcs(in + i);
+        s += (x.x + x.y) + (x.z + x.w);
+    }
+    if (s == -1.0f)
+        *out = s;
+}
+
+double median(std::vector<float> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+// Exclusive prefix of `in` in double, rounded once: the reference the float scans approach.
+bool close_to_reference(const std::vector<float>& in, const std::vector<float>& got) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        if (std::fabs(got[i] - sum) > 1e-3 * std::max(1.0, std::fabs(sum)))
+            return false;
+        sum += in[i];
+    }
+    return true;
+}
+
+} // namespace
+
+int main() {
+    using pc::check;
+    cudaDeviceProp p{};
+    check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
+    const std::size_t l2 = static_cast<std::size_t>(p.l2CacheSize);
+    const std::size_t max_n = std::size_t{1} << 28;
+    const std::size_t capacity = max_n + 4 * l2 / 4;
+    const std::vector<float> host =
+        pplab::generate(pplab::Generator::RandomFloat, static_cast<int>(capacity), 3, 0);
+    pc::DeviceBuffer<float> in(host);
+    pc::DeviceBuffer<float> out(capacity + 4096);
+    pc::Events ev;
+    const int runs = 20, warmups = 3;
+    std::printf("%s: what, n, ms, GB/s, %% of copy, x CUB (median of %d)\n", p.name, runs);
+
+    // Validation first: every scan variant against the reference at sizes with partial tiles.
+    for (const int n : {1, 4097, 65539, (1 << 20) + 5}) {
+        const std::vector<float> part(host.begin(), host.begin() + n);
+        pc::DeviceBuffer<float> din(part);
+        pc::DeviceBuffer<float> dout(static_cast<std::size_t>(n) + 4096);
+        bool all_ok = true;
+        const auto check_variant = [&](const char* name, auto&& launch) {
+            SplitScan state(n);
+            launch(state, din.data(), dout.data());
+            const bool ok = close_to_reference(part, dout.to_host());
+            std::printf("validate n=%d %s: %s\n", n, name, ok ? "ok" : "WRONG");
+            all_ok = all_ok && ok;
+        };
+        check_variant("16+0 warp", [&](SplitScan& st, const float* i, float* o) {
+            st.launch<16, 0, 3>(i, o, n);
+        });
+        check_variant("16+0 block", [&](SplitScan& st, const float* i, float* o) {
+            st.launch<16, 0, 3, true>(i, o, n);
+        });
+        check_variant("8+12 warp", [&](SplitScan& st, const float* i, float* o) {
+            st.launch<8, 12, 4>(i, o, n);
+        });
+        check_variant("8+12 block", [&](SplitScan& st, const float* i, float* o) {
+            st.launch<8, 12, 4, true>(i, o, n);
+        });
+        check_variant("16+16 block", [&](SplitScan& st, const float* i, float* o) {
+            st.launch<16, 16, 3, true>(i, o, n);
+        });
+        check_variant("ring 3 x 8192",
+                      [&](SplitScan& st, const float* i, float* o) { st.ring<3, 2048>(i, o, n); });
+        check_variant("ring 4 x 4096",
+                      [&](SplitScan& st, const float* i, float* o) { st.ring<4, 1024>(i, o, n); });
+        check_variant("ring 6 x 4096",
+                      [&](SplitScan& st, const float* i, float* o) { st.ring<6, 1024>(i, o, n); });
+        check_variant("ring 2 x 16384",
+                      [&](SplitScan& st, const float* i, float* o) { st.ring<2, 4096>(i, o, n); });
+        // A second launch on the same state: the claim counter's base must follow.
+        check_variant("ring 4 x 4096, twice", [&](SplitScan& st, const float* i, float* o) {
+            st.ring<4, 1024>(i, o, n);
+            st.ring<4, 1024>(i, o, n);
+        });
+        if (!all_ok)
+            return 1;
+    }
+
+    for (const int k : {20, 22, 24, 26, 28}) {
+        const int n = 1 << k;
+        const pc::Rotation rot = pc::rotation(static_cast<std::size_t>(n) * 4, capacity * 4, l2);
+        const auto src = [&](int run) {
+            return in.data() + rot.offset(run, static_cast<std::size_t>(n));
+        };
+        const auto dst = [&](int run) {
+            return out.data() + rot.offset(run, static_cast<std::size_t>(n));
+        };
+        const double copy_ms = ev.median_ms(
+            [&](int run) {
+                cudaMemcpyAsync(dst(run), src(run), 4ull * n, cudaMemcpyDeviceToDevice);
+            },
+            warmups, runs);
+        const double copy_gbs = 8.0 * n / (copy_ms * 1e6);
+        std::size_t bytes = 0;
+        cub::DeviceScan::ExclusiveSum(nullptr, bytes, in.data(), out.data(), n);
+        pc::DeviceBuffer<unsigned char> temp(bytes);
+        const double cub_ms = ev.median_ms(
+            [&](int run) {
+                std::size_t b = bytes;
+                cub::DeviceScan::ExclusiveSum(temp.data(), b, src(run), dst(run), n);
+            },
+            warmups, runs);
+        const auto line = [&](const char* what, double ms) {
+            const double gbs = 8.0 * n / (ms * 1e6);
+            std::printf("%-26s 2^%d %9.4f %6.0f %5.1f%% %5.2fx\n", what, k, ms, gbs,
+                        100.0 * gbs / copy_gbs, cub_ms / ms);
+        };
+        line("copy (read + write)", copy_ms);
+        line("cub::DeviceScan", cub_ms);
+        {
+            pc::FastScan s(n, 16);
+            line("scanFast 16 (product)",
+                 ev.median_ms([&](int run) { s.launch(src(run), dst(run), n); }, warmups, runs));
+        }
+        SplitScan a(n), b(n), c(n), d(n), e(n);
+        const auto time = [&](auto&& launch) {
+            return ev.median_ms([&](int run) { launch(src(run), dst(run)); }, warmups, runs);
+        };
+        line("16 reg, warp look-back",
+             time([&](const float* i, float* o) { a.launch<16, 0, 3>(i, o, n); }));
+        line("16 reg, block look-back",
+             time([&](const float* i, float* o) { b.launch<16, 0, 3, true>(i, o, n); }));
+        line("8 reg + 12 smem, warp",
+             time([&](const float* i, float* o) { c.launch<8, 12, 4>(i, o, n); }));
+        line("8 reg + 12 smem, block",
+             time([&](const float* i, float* o) { d.launch<8, 12, 4, true>(i, o, n); }));
+        line("16 reg + 16 smem, block",
+             time([&](const float* i, float* o) { e.launch<16, 16, 3, true>(i, o, n); }));
+        SplitScan f(n), g(n), h(n), q(n);
+        line("ring 3 x 8192", time([&](const float* i, float* o) { f.ring<3, 2048>(i, o, n); }));
+        line("ring 4 x 4096", time([&](const float* i, float* o) { g.ring<4, 1024>(i, o, n); }));
+        line("ring 6 x 4096", time([&](const float* i, float* o) { h.ring<6, 1024>(i, o, n); }));
+        line("ring 2 x 16384", time([&](const float* i, float* o) { q.ring<2, 4096>(i, o, n); }));
+    }
+
+    // Where a tile's lifetime goes (2^28, whole tiles only).
+    {
+        const int n = 1 << 28;
+        const int count = n / 16384;
+        SplitScan state(n);
+        pc::DeviceBuffer<Stamps> stamps(static_cast<std::size_t>(count));
+        for (int run = 0; run < 3; ++run) {
+            ++state.epoch;
+            scanTimed<<<count, kBlock>>>(in.data(), out.data(), n, state.descriptors, state.tiles,
+                                         state.tile_base, state.epoch, stamps.data());
+            state.tile_base += static_cast<unsigned long long>(count);
+        }
+        check(cudaDeviceSynchronize(), "scanTimed");
+        const std::vector<Stamps> st = stamps.to_host();
+        std::vector<float> load, scan, look, store, life;
+        std::vector<int> windows(8, 0);
+        for (const Stamps& x : st) {
+            load.push_back(static_cast<float>(x.loaded - x.start));
+            look.push_back(static_cast<float>(x.prefixed - x.published));
+            scan.push_back(static_cast<float>(x.published - x.loaded));
+            store.push_back(static_cast<float>(x.stored - x.prefixed));
+            life.push_back(static_cast<float>(x.stored - x.start));
+            ++windows[static_cast<std::size_t>(std::min(x.windows, 7))];
+        }
+        int khz = 0;
+        check(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0), "the SM clock");
+        const double ghz = khz / 1e6;
+        std::printf("scanTimed 2^28, median cycles (us at %.2f GHz): load+scan %.0f (%.2f), "
+                    "publish %.0f, look-back %.0f (%.2f), store issue %.0f (%.2f), life %.0f "
+                    "(%.2f)\n",
+                    ghz, median(load), median(load) / ghz / 1e3, median(scan), median(look),
+                    median(look) / ghz / 1e3, median(store), median(store) / ghz / 1e3,
+                    median(life), median(life) / ghz / 1e3);
+        std::printf("look-back windows: 0:%d 1:%d 2:%d 3:%d 4:%d 5:%d 6:%d 7+:%d\n", windows[0],
+                    windows[1], windows[2], windows[3], windows[4], windows[5], windows[6],
+                    windows[7]);
+        std::sort(look.begin(), look.end());
+        std::printf("look-back cycles p10 %.0f p50 %.0f p90 %.0f p99 %.0f\n",
+                    look[look.size() / 10], look[look.size() / 2], look[look.size() * 9 / 10],
+                    look[look.size() * 99 / 100]);
+    }
+
+    // The reduce floor at 2^20, and reduceFast against CUB interleaved run by run.
+    {
+        const int n = 1 << 20;
+        const pc::Rotation rot = pc::rotation(4ull * n, capacity * 4, l2);
+        const auto src = [&](int run) {
+            return in.data() + rot.offset(run, static_cast<std::size_t>(n));
+        };
+        std::printf("empty kernel               %9.4f ms\n",
+                    ev.median_ms([&](int) { emptyKernel<<<1, 32>>>(); }, warmups, runs));
+        std::printf("4 MiB load-only (2112 blk) %9.4f ms\n",
+                    ev.median_ms(
+                        [&](int run) {
+                            loadOnly<<<2112, 256>>>(reinterpret_cast<const float4*>(src(run)),
+                                                    n / 4, out.data());
+                        },
+                        warmups, runs));
+        std::printf("4 MiB load-only (264 blk)  %9.4f ms\n",
+                    ev.median_ms(
+                        [&](int run) {
+                            loadOnly<<<264, 256>>>(reinterpret_cast<const float4*>(src(run)), n / 4,
+                                                   out.data());
+                        },
+                        warmups, runs));
+        pc::FastReduce ours;
+        std::size_t bytes = 0;
+        cub::DeviceReduce::Sum(nullptr, bytes, in.data(), out.data(), n);
+        pc::DeviceBuffer<unsigned char> temp(bytes);
+        std::vector<float> t_ours, t_cub;
+        for (int run = 0; run < 2 * (runs + warmups) * 5; ++run) {
+            const bool mine = run % 2 == 0;
+            const double ms = ev.median_ms(
+                [&](int r) {
+                    if (mine) {
+                        ours.launch(src(r), out.data(), n);
+                    } else {
+                        std::size_t b = bytes;
+                        cub::DeviceReduce::Sum(temp.data(), b, src(r), out.data(), n);
+                    }
+                },
+                0, 1);
+            if (run >= 2 * warmups)
+                (mine ? t_ours : t_cub).push_back(static_cast<float>(ms));
+        }
+        std::printf("interleaved 2^20: reduceFast %.4f ms, CUB %.4f ms, %.2fx\n", median(t_ours),
+                    median(t_cub), median(t_cub) / median(t_ours));
+    }
+    check(cudaGetLastError(), "the runs");
+    return 0;
+}

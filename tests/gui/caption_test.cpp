@@ -1,0 +1,214 @@
+// Every caption the window can show is right: for every algorithm, every block size the controls
+// offer (settings' block_choices), sizes of n around every boundary the kernels have, and every
+// option and pitfall. A caption with an empty range ("lanes 32–31"), a range past the block or
+// the warp, a one-element range written as a range ("lanes 31–31"), a count of nothing, or a
+// placeholder is refused, with the configuration that produced it.
+#include "pplab/backend.hpp"
+#include "pplab/dataflow.hpp"
+#include "settings.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <set>
+#include <string>
+
+namespace pplab::ui {
+namespace {
+
+struct Problem {
+    std::string what;
+    std::string caption;
+};
+
+// The number written at `at` in `text` (digits only), and where it ends; -1 when none.
+long number_at(const std::string& text, std::size_t at, std::size_t* end) {
+    std::size_t e = at;
+    while (e < text.size() && std::isdigit(static_cast<unsigned char>(text[e])))
+        ++e;
+    *end = e;
+    return e == at ? -1 : std::stol(text.substr(at, e - at));
+}
+
+// The word just before position `at` ("threads" in "threads 0–7").
+std::string word_before(const std::string& text, std::size_t at) {
+    std::size_t end = at;
+    while (end > 0 && text[end - 1] == ' ')
+        --end;
+    std::size_t begin = end;
+    while (begin > 0 && std::isalpha(static_cast<unsigned char>(text[begin - 1])))
+        --begin;
+    return text.substr(begin, end - begin);
+}
+
+// What is wrong with a caption of a frame whose launch runs `block` threads, if anything.
+// (Hand-written scanning: std::regex over a third of a million captions costs minutes.)
+std::string problem(const std::string& caption, int block) {
+    if (caption.empty())
+        return "empty";
+    for (const char* placeholder :
+         {"??", "{}", "%d", "%s", "nan", "inf", "  ", "()", " ,", " ;", "of 0 ", "of 0)", "of 0:"})
+        if (caption.find(placeholder) != std::string::npos)
+            return std::string("holds the placeholder '") + placeholder + "'";
+    const std::string dash = "–";
+    for (std::size_t at = caption.find(dash); at != std::string::npos;
+         at = caption.find(dash, at + 1)) {
+        std::size_t begin = at;
+        while (begin > 0 && std::isdigit(static_cast<unsigned char>(caption[begin - 1])))
+            --begin;
+        std::size_t end = 0, unused = 0;
+        const long first = number_at(caption, begin, &unused);
+        const long last = number_at(caption, at + dash.size(), &end);
+        if (first < 0 || last < 0)
+            continue;
+        const std::string kind = word_before(caption, begin);
+        const std::string range = caption.substr(begin, end - begin);
+        if (first > last)
+            return "an empty range: " + kind + " " + range;
+        if (first == last)
+            return "a one-element range written as a range: " + kind + " " + range;
+        const long bound = kind == "threads" ? block : kind == "lanes" ? kWarpSize : -1;
+        if (bound > 0 && last >= bound)
+            return "a range past the " + std::string(kind == "lanes" ? "warp" : "block") + ": " +
+                   kind + " " + range;
+    }
+    for (const std::string kind : {"thread ", "lane "})
+        for (std::size_t at = caption.find(kind); at != std::string::npos;
+             at = caption.find(kind, at + 1)) {
+            if (at > 0 && std::isalpha(static_cast<unsigned char>(caption[at - 1])))
+                continue;
+            std::size_t end = 0;
+            const long index = number_at(caption, at + kind.size(), &end);
+            if (index >= (kind == "lane " ? kWarpSize : block))
+                return "past the " + std::string(kind == "lane " ? "warp" : "block") + ": " +
+                       caption.substr(at, end - at);
+        }
+    for (const char* nothing : {"0 threads", "0 lanes", "0 warps", "0 slots", "0 warp totals",
+                                "0 atomics", "0 atomic ", "0 atomicAdds"})
+        for (std::size_t at = caption.find(nothing); at != std::string::npos;
+             at = caption.find(nothing, at + 1))
+            if (at == 0 || !std::isdigit(static_cast<unsigned char>(caption[at - 1])))
+                return std::string("counts nothing: ") + nothing;
+    return "";
+}
+
+std::vector<Request> options_of(Algorithm a, Request base) {
+    std::vector<Request> out{base};
+    const AlgorithmInfo& i = info(a);
+    if (i.family == Family::Scan && a != Algorithm::ScanHillisSteele) {
+        Request r = base;
+        r.options.inclusive = true;
+        out.push_back(r);
+    }
+    if (i.family == Family::Histogram && a != Algorithm::HistGlobal) {
+        Request r = base;
+        r.options.skip_empty = false;
+        out.push_back(r);
+    }
+    for (int p = 1; p < kPitfallCount; ++p) {
+        const auto pitfall = static_cast<Pitfall>(p);
+        if (pitfall_algorithm(pitfall) != a)
+            continue;
+        Request r = base;
+        r.options.pitfall = pitfall;
+        if (pitfall == Pitfall::PartialWarp)
+            for (const int lanes : {1, 20, 31}) {
+                r.options.active_lanes = lanes;
+                out.push_back(r);
+            }
+        else
+            out.push_back(r);
+    }
+    return out;
+}
+
+// The sizes of n a caption's arithmetic turns on, for a block of `block`.
+std::set<int> sizes(Algorithm a, int block) {
+    const int b = block > 0 ? block : 256;
+    std::set<int> out = {1, 7, 31, 32, 33, b - 1, b, b + 1, 1000};
+    if (!info(a).single_block) {
+        out.insert(4 * b + 3);
+        if (b == 256 || b == kMaxBlock)
+            out.insert(kMaxN);
+    }
+    std::erase_if(out, [&](int n) { return n < 1 || (info(a).single_block && n > 1024); });
+    return out;
+}
+
+TEST(Captions, EveryCaptionOfEveryConfigurationTheControlsOfferIsRight) {
+    const auto cpu = make_cpu_backend();
+    std::vector<Problem> problems;
+    int captions = 0;
+    for (const AlgorithmInfo& i : algorithms()) {
+        if (!i.traced)
+            continue;
+        for (const Pitfall pitfall : {Pitfall::None, Pitfall::NonPowerOfTwo}) {
+            if (pitfall != Pitfall::None && pitfall_algorithm(pitfall) != i.algorithm)
+                continue;
+            for (const int block : block_choices(i.algorithm, pitfall)) {
+                for (const int n : sizes(i.algorithm, block)) {
+                    Request base;
+                    base.algorithm = i.algorithm;
+                    base.block = block;
+                    base.bins = i.family == Family::Histogram ? 16 : 256;
+                    base.input =
+                        generate(i.family == Family::Histogram ? Generator::Skewed : Generator::Seq,
+                                 n, 1, base.bins);
+                    base.options.pitfall = pitfall;
+                    const std::vector<Request> runs = pitfall == Pitfall::None
+                                                          ? options_of(i.algorithm, base)
+                                                          : std::vector<Request>{base};
+                    for (const Request& r : runs) {
+                        Trace t;
+                        try {
+                            t = cpu->trace(normalize(r));
+                        } catch (const InputError&) {
+                            continue; // the window refuses it before any caption
+                        }
+                        const Dataflow flow(t);
+                        const std::string config = std::string(i.id) + " block " +
+                                                   std::to_string(t.request.block) + " n " +
+                                                   std::to_string(n) + " " +
+                                                   std::string(pitfall_id(r.options.pitfall)) +
+                                                   (r.options.inclusive ? " inclusive" : "");
+                        for (std::size_t k = 0; k < t.frames.size(); ++k) {
+                            const std::string caption = flow.caption(k);
+                            ++captions;
+                            if (std::string why = problem(caption, t.request.block); !why.empty())
+                                problems.push_back({config + ": " + why, caption});
+                        }
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_GT(captions, 100000);
+    // One failure per algorithm and kind of mistake, with its first example.
+    std::set<std::string> seen;
+    for (const Problem& p : problems) {
+        const std::string kind =
+            p.what.substr(0, p.what.find(' ')) + " " + p.what.substr(p.what.find(": ") + 2, 12);
+        if (seen.insert(kind).second)
+            ADD_FAILURE() << p.what << "\n  " << p.caption;
+    }
+    EXPECT_TRUE(problems.empty()) << problems.size() << " captions are wrong";
+}
+
+TEST(Captions, TheCheckItselfRefusesWhatTheIssueFound) {
+    // reduceFull's final shuffle at block 1024 and 992, as they read before.
+    EXPECT_NE(
+        problem("The first warp loads the 32 warp totals; lanes 32–31 load the identity 0", 1024),
+        "");
+    EXPECT_NE(
+        problem("The first warp loads the 31 warp totals; lanes 31–31 load the identity 0", 992),
+        "");
+    EXPECT_NE(problem("Level 0: threads 0–7 add s[t+8] into s[t]", 4), "");
+    EXPECT_NE(problem("Warp 0: 0 lanes add", 32), "");
+    EXPECT_NE(problem("Round 3: the busiest bin took 0 atomics", 32), "");
+    EXPECT_NE(problem("lane 32 reads", 64), "");
+    EXPECT_EQ(problem("the busiest bin took 10 atomics", 32), "");
+    EXPECT_EQ(problem("Level 0 (1st of 3): threads 0–3 add s[t+4] into s[t]; one barrier", 8), "");
+}
+
+} // namespace
+} // namespace pplab::ui

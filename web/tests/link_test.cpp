@@ -1,0 +1,69 @@
+// The page's address read into the window's settings (web/src/link.hpp), under Node.
+#include "link.hpp"
+
+#include <gtest/gtest.h>
+
+namespace pplab::web {
+namespace {
+
+TEST(Link, TheCommandLinesOptionsSetTheWindow) {
+    const Link l = read_link("?algo=scan-blelloch&input=1%2C2,3+4&step=6&inclusive&theme=dark"
+                             "&scale=150&camera=fit&shown-block=2",
+                             ui::Settings{});
+    EXPECT_TRUE(l.errors.empty()) << l.errors.front();
+    EXPECT_EQ(l.settings.algorithm, Algorithm::ScanBlelloch);
+    EXPECT_EQ(l.settings.input, ui::InputMode::List);
+    EXPECT_EQ(l.settings.list, "1,2,3 4"); // %2C and + decoded as a browser encodes them
+    EXPECT_TRUE(l.settings.inclusive);
+    EXPECT_EQ(l.step, 6);
+    EXPECT_EQ(l.shown_block, 2);
+    EXPECT_EQ(l.theme, scene::Theme::Dark);
+    EXPECT_EQ(l.scale_percent, 150);
+    EXPECT_TRUE(l.fit);
+    EXPECT_FALSE(l.picture);
+}
+
+TEST(Link, TheAlgorithmComesFirstWhereverItIsWritten) {
+    // switch_algorithm resets what the new kernel cannot take; the block given with it stays.
+    const Link l = read_link("block=64&n=300&bins=16&gen=skewed&algo=hist-privatised",
+                             ui::Settings{});
+    EXPECT_TRUE(l.errors.empty());
+    EXPECT_EQ(l.settings.algorithm, Algorithm::HistPrivatised);
+    EXPECT_EQ(l.settings.block, 64);
+    EXPECT_EQ(l.settings.n, 300);
+    EXPECT_EQ(l.settings.bins, 16);
+    EXPECT_EQ(l.settings.generator, Generator::Skewed);
+    EXPECT_EQ(l.settings.input, ui::InputMode::Generator);
+}
+
+TEST(Link, WhatCannotBeReadIsNamedAndLeftAtItsDefault) {
+    const ui::Settings defaults;
+    const Link l = read_link("n=abc&block=2048&algo=nope&colour=red&view=slides&step=0",
+                             defaults);
+    ASSERT_EQ(l.errors.size(), 6u);
+    EXPECT_NE(l.errors[0].find("unknown algorithm 'nope'"), std::string::npos) << l.errors[0];
+    EXPECT_EQ(l.errors[1], "the address's n=abc is not a whole number");
+    EXPECT_EQ(l.errors[2], "the address's block=2048 is out of range: block is 1 to 1024");
+    EXPECT_NE(l.errors[3].find("'colour', which the page does not know"), std::string::npos);
+    EXPECT_EQ(l.errors[4], "the address's view=slides is neither window nor picture");
+    EXPECT_EQ(l.errors[5], "the address's step=0 is out of range: step is 1 to 2147483647");
+    EXPECT_EQ(l.settings, defaults);
+    EXPECT_EQ(l.step, 0);
+}
+
+TEST(Link, APictureTakesRendersSizes) {
+    const Link l = read_link("view=picture&width=640&height=64", ui::Settings{});
+    EXPECT_TRUE(l.errors.empty());
+    EXPECT_TRUE(l.picture);
+    EXPECT_EQ(l.width, 640);
+    EXPECT_EQ(l.height, 64);
+    const Link sized = read_link("size=1920x1080", ui::Settings{});
+    EXPECT_EQ(sized.width, 1920);
+    EXPECT_EQ(sized.height, 1080);
+    EXPECT_EQ(read_link("width=63", ui::Settings{}).errors.size(), 1u);
+    EXPECT_EQ(read_link("size=1920", ui::Settings{}).errors.front(),
+              "the address's size=1920 is not WIDTHxHEIGHT in pixels, e.g. 1600x1000");
+}
+
+} // namespace
+} // namespace pplab::web
