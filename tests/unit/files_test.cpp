@@ -46,8 +46,9 @@ TEST_F(Files, RefusesWhatIsNotAFile) {
     EXPECT_TRUE(
         mentions(input_error([&] { read_text_file("/dev/zero"); }), "it is a character device"));
     // A pipe with no writer: refused at once, never waited on.
-    if (make_fifo("fifo"))
+    if (make_fifo("fifo")) {
         EXPECT_TRUE(mentions(input_error([&] { read_text_file(path("fifo")); }), "pipe"));
+    }
     EXPECT_TRUE(mentions(input_error([&] { read_text_file(path("missing")); }),
                          "cannot read '" + path("missing") + "': No such file or directory"));
 }
