@@ -9,7 +9,6 @@
 #include "pplab/files.hpp"
 #include "pplab/puzzles.hpp"
 
-#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -40,15 +39,6 @@ void list_puzzles() {
                   << "  " << p.title << "\n";
 }
 
-// The skeleton goes to a new file only: a file already there may be the student's work.
-void write_new(const std::string& path, const std::string& text) {
-    std::error_code ec;
-    if (std::filesystem::exists(path, ec))
-        throw InputError(path + " already exists: pplab does not replace a file that may hold "
-                                "your work; choose another name");
-    write_atomically(path, text);
-}
-
 int show_puzzle(const PuzzleOptions& o) {
     const sim::Puzzle& p = sim::find_puzzle(o.id);
     if (o.skeleton) {
@@ -63,7 +53,7 @@ int show_puzzle(const PuzzleOptions& o) {
     if (o.hint)
         std::cout << "\nHint: " << p.hint << "\n";
     if (!o.out.empty()) {
-        write_new(o.out, p.skeleton());
+        write_new_file(o.out, p.skeleton());
         std::cout << "\nThe skeleton is in " << o.out << ": write your part, then\n  pplab puzzle "
                   << "check " << p.id << " " << o.out << "\n";
     } else {

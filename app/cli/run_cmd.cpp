@@ -8,6 +8,7 @@
 #include "pplab/backend.hpp"
 #include "pplab/files.hpp"
 #include "pplab/io.hpp"
+#include "pplab/listing.hpp"
 #include "pplab/sim.hpp"
 
 #include <iostream>
@@ -113,6 +114,29 @@ void add_run(CLI::App& app) {
         const int code = run_student(*opts, *run);
         if (code != 0)
             throw CLI::RuntimeError(code);
+    });
+}
+
+void add_listing(CLI::App& app) {
+    auto* cmd = app.add_subcommand(
+        "listing", "the chapter's listing of an algorithm as this launch runs it (TILE, WARPS, "
+                   "BINS set to its values): the file your kernel starts from");
+    auto opts = std::make_shared<RequestOptions>();
+    auto out = std::make_shared<std::string>();
+    opts->add_to(*cmd, false);
+    cmd->add_option("--out", *out, "write it to FILE, a new file (never one already there)");
+    cmd->callback([opts, out] {
+        // The listing depends on the launch, not on the values: without an input, a block's worth.
+        if (opts->input.empty() && opts->input_file.empty() && opts->n == 0)
+            opts->n = opts->block > 0 ? opts->block : 256;
+        const std::string text = listing(opts->build()).source();
+        if (out->empty()) {
+            print(text);
+            return;
+        }
+        write_new_file(*out, text);
+        std::cout << "The listing is in " << *out << ": edit it, then\n  pplab run --kernel "
+                  << *out << " --algo " << opts->algo << " --check  (with the same options)\n";
     });
 }
 

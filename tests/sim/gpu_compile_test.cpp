@@ -3,8 +3,6 @@
 // error names the student's line. Skipped, saying why, where there is no nvcc (CI).
 #include "helpers.hpp"
 
-#include "pplab/files.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -21,10 +19,6 @@ sim::GpuOptions compile_only() {
     return o;
 }
 
-std::string kernel_file(const std::string& name) {
-    return read_text_file(std::string(PPLAB_SIM_KERNELS) + "/" + name);
-}
-
 class GpuCompile : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -37,22 +31,13 @@ protected:
 TEST_F(GpuCompile, EveryListingCompilesWithNvcc) {
     for (const Algorithm a :
          {Algorithm::ReduceNaive, Algorithm::ReduceTree, Algorithm::ReduceCoarsened,
-          Algorithm::ReduceShuffle, Algorithm::ReduceFull, Algorithm::ScanBlelloch,
-          Algorithm::ScanHillisSteele, Algorithm::HistGlobal, Algorithm::HistPrivatised,
-          Algorithm::HistPerWarp}) {
+          Algorithm::ReduceShuffle, Algorithm::ReduceFull, Algorithm::ReduceAtomic,
+          Algorithm::ScanBlelloch, Algorithm::ScanHillisSteele, Algorithm::ScanMultiblock,
+          Algorithm::HistGlobal, Algorithm::HistPrivatised, Algorithm::HistPerWarp}) {
         const Request r = normalize(simtest::request(a, std::vector<float>(64, 1.0f), 64));
         const sim::GpuRun g = sim::run_on_gpu(r, simtest::listing_text(r), compile_only());
         EXPECT_EQ(g.status, sim::GpuRun::Status::Compiled) << info(a).id << ": " << g.message;
     }
-    // The two listings the chapter leaves incomplete, written out.
-    Request atomic = normalize(simtest::request(Algorithm::ReduceAtomic, {1, 2, 3}, 64));
-    EXPECT_EQ(
-        sim::run_on_gpu(atomic, kernel_file("reduce-atomic-complete.cu"), compile_only()).status,
-        sim::GpuRun::Status::Compiled);
-    Request multi = normalize(simtest::request(Algorithm::ScanMultiblock, {1, 2, 3}, 64));
-    EXPECT_EQ(
-        sim::run_on_gpu(multi, kernel_file("scan-multiblock-complete.cu"), compile_only()).status,
-        sim::GpuRun::Status::Compiled);
 }
 
 TEST_F(GpuCompile, ACompileErrorNamesTheStudentsLine) {

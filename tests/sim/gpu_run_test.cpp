@@ -4,8 +4,6 @@
 // without nvcc or without a device.
 #include "helpers.hpp"
 
-#include "pplab/files.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,14 +12,9 @@
 namespace pplab {
 namespace {
 
-std::string kernel_file(const std::string& name) {
-    return read_text_file(std::string(PPLAB_SIM_KERNELS) + "/" + name);
-}
-
 struct Case {
     Algorithm algorithm;
     int n, block;
-    std::string file; // empty: the listing as the editor shows it
 };
 
 class GpuRun : public ::testing::TestWithParam<Case> {};
@@ -33,7 +26,7 @@ TEST_P(GpuRun, SameOutputAsTheSimulatorAndTimed) {
     r.input = generate(histogram ? Generator::Skewed : Generator::RandomFloat, c.n, 11,
                        histogram ? r.bins : 0);
     r = normalize(r);
-    const std::string source = c.file.empty() ? simtest::listing_text(r) : kernel_file(c.file);
+    const std::string source = simtest::listing_text(r); // as the editor shows it
     const sim::GpuRun g = sim::run_on_gpu(r, source);
     if (g.status == sim::GpuRun::Status::Skipped)
         GTEST_SKIP() << g.message;
@@ -55,18 +48,13 @@ TEST_P(GpuRun, SameOutputAsTheSimulatorAndTimed) {
 
 INSTANTIATE_TEST_SUITE_P(
     Chapter, GpuRun,
-    ::testing::Values(Case{Algorithm::ReduceNaive, 1000, 32, ""},
-                      Case{Algorithm::ReduceTree, 100000, 256, ""},
-                      Case{Algorithm::ReduceCoarsened, 100000, 128, ""},
-                      Case{Algorithm::ReduceShuffle, 5000, 64, ""},
-                      Case{Algorithm::ReduceFull, 100000, 256, ""},
-                      Case{Algorithm::ReduceAtomic, 100000, 256, "reduce-atomic-complete.cu"},
-                      Case{Algorithm::ScanBlelloch, 1000, 1024, ""},
-                      Case{Algorithm::ScanHillisSteele, 700, 1024, ""},
-                      Case{Algorithm::ScanMultiblock, 50000, 256, "scan-multiblock-complete.cu"},
-                      Case{Algorithm::HistGlobal, 100000, 256, ""},
-                      Case{Algorithm::HistPrivatised, 100000, 256, ""},
-                      Case{Algorithm::HistPerWarp, 100000, 256, ""}),
+    ::testing::Values(
+        Case{Algorithm::ReduceNaive, 1000, 32}, Case{Algorithm::ReduceTree, 100000, 256},
+        Case{Algorithm::ReduceCoarsened, 100000, 128}, Case{Algorithm::ReduceShuffle, 5000, 64},
+        Case{Algorithm::ReduceFull, 100000, 256}, Case{Algorithm::ReduceAtomic, 100000, 256},
+        Case{Algorithm::ScanBlelloch, 1000, 1024}, Case{Algorithm::ScanHillisSteele, 700, 1024},
+        Case{Algorithm::ScanMultiblock, 50000, 256}, Case{Algorithm::HistGlobal, 100000, 256},
+        Case{Algorithm::HistPrivatised, 100000, 256}, Case{Algorithm::HistPerWarp, 100000, 256}),
     [](const ::testing::TestParamInfo<Case>& p) {
         std::string id(pplab::info(p.param.algorithm).id);
         for (char& ch : id)

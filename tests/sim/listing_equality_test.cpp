@@ -31,6 +31,14 @@ bool counted_as_derived(Algorithm a) {
 
 class ListingEquality : public ::testing::TestWithParam<Algorithm> {};
 
+std::string test_name(const ::testing::TestParamInfo<Algorithm>& p) {
+    std::string id(info(p.param).id);
+    for (char& c : id)
+        if (c == '-')
+            c = '_';
+    return id;
+}
+
 TEST_P(ListingEquality, SimulatorGivesTheCpuModelsTrace) {
     const Algorithm a = GetParam();
     const bool histogram = info(a).family == Family::Histogram;
@@ -73,8 +81,12 @@ TEST_P(ListingEquality, SimulatorGivesTheCpuModelsTrace) {
 // The lines the simulator lights for each step of a listing's run (the lines that did that
 // step's work, as observed) include a line the listing tags with that step, and none that the
 // listing tags only with other steps, except a barrier: it separates two steps, and either may
-// claim it.
-TEST_P(ListingEquality, LitLinesAreTheListingsLinesOfTheStep) {
+// claim it. Not yet for reduce-atomic (its block total lights the atomicAdd's line, tagged
+// atomic-add) and scan-multiblock (upsweep 5 lights scanBlock's line that keeps the block
+// total): the runtime's attribution and those listings' tags disagree there.
+class ListingLines : public ::testing::TestWithParam<Algorithm> {};
+
+TEST_P(ListingLines, LitLinesAreTheListingsLinesOfTheStep) {
     const Algorithm a = GetParam();
     const bool histogram = info(a).family == Family::Histogram;
     Request r = simtest::request(a, {}, 64);
@@ -108,16 +120,19 @@ TEST_P(ListingEquality, LitLinesAreTheListingsLinesOfTheStep) {
 INSTANTIATE_TEST_SUITE_P(Chapter, ListingEquality,
                          ::testing::Values(Algorithm::ReduceNaive, Algorithm::ReduceTree,
                                            Algorithm::ReduceCoarsened, Algorithm::ReduceShuffle,
+                                           Algorithm::ReduceFull, Algorithm::ReduceAtomic,
+                                           Algorithm::ScanBlelloch, Algorithm::ScanHillisSteele,
+                                           Algorithm::ScanMultiblock, Algorithm::HistGlobal,
+                                           Algorithm::HistPrivatised, Algorithm::HistPerWarp),
+                         test_name);
+
+INSTANTIATE_TEST_SUITE_P(Chapter, ListingLines,
+                         ::testing::Values(Algorithm::ReduceNaive, Algorithm::ReduceTree,
+                                           Algorithm::ReduceCoarsened, Algorithm::ReduceShuffle,
                                            Algorithm::ReduceFull, Algorithm::ScanBlelloch,
                                            Algorithm::ScanHillisSteele, Algorithm::HistGlobal,
                                            Algorithm::HistPrivatised, Algorithm::HistPerWarp),
-                         [](const ::testing::TestParamInfo<Algorithm>& p) {
-                             std::string id(pplab::info(p.param).id);
-                             for (char& c : id)
-                                 if (c == '-')
-                                     c = '_';
-                             return id;
-                         });
+                         test_name);
 
 } // namespace
 } // namespace pplab
@@ -125,42 +140,16 @@ INSTANTIATE_TEST_SUITE_P(Chapter, ListingEquality,
 namespace pplab {
 namespace {
 
-std::string kernel_file(const std::string& name) {
-    return read_text_file(std::string(PPLAB_SIM_KERNELS) + "/" + name);
-}
-
-// scan-multiblock's listing calls a scanBlock it does not define (it is §8.7's block scan);
-// with it written out, the simulator runs the chapter's recursion: block scans, the scan of the
-// totals, the carries added back, every launch equal to the CPU model's.
-TEST(ListingEquality, ScanMultiblockWithItsBlockScan) {
-    for (const int block : {8, 32, 256})
-        for (const int n : {1, 9, 40, 257, 5000}) {
-            Request r = simtest::request(Algorithm::ScanMultiblock, {}, block);
-            r.input = generate(Generator::RandomFloat, n, static_cast<std::uint64_t>(n), 0);
-            const std::string source = "#define TILE " + std::to_string(block) + "\n" +
-                                       kernel_file("scan-multiblock-complete.cu");
-            const sim::RunResult res = sim::run_kernel(r, source);
-            ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
-            EXPECT_TRUE(res.hazards.empty()) << simtest::hazards_text(res);
-            const Trace chapter = make_cpu_backend()->trace(r);
-            ASSERT_TRUE(res.trace.same_recording(chapter))
-                << "n " << n << " block " << block << ": "
-                << sim::describe(sim::first_difference(res.trace, chapter));
-        }
-}
-
-// reduce-atomic's listing calls a fullBlock it does not define (reduceFull's block reduction);
-// with it written out, the blocks arrive at the atomicAdd in the CPU model's seeded order, and
-// every block total and every arrival equals the CPU model's, for several orders.
-TEST(ListingEquality, ReduceAtomicWithItsBlockReduction) {
+// reduce-atomic's blocks arrive at the atomicAdd in the CPU model's seeded order: every block
+// total and every arrival equals the CPU model's, for several orders.
+TEST(ListingEquality, ReduceAtomicInEveryArrivalOrder) {
     for (const int block : {32, 256})
         for (const int n : {1, 1000, 5000})
             for (const std::uint64_t seed : {0u, 7u, 12345u}) {
                 Request r = simtest::request(Algorithm::ReduceAtomic, {}, block);
                 r.options.order_seed = seed;
                 r.input = generate(Generator::RandomFloat, n, static_cast<std::uint64_t>(n), 0);
-                const sim::RunResult res =
-                    sim::run_kernel(r, kernel_file("reduce-atomic-complete.cu"));
+                const sim::RunResult res = sim::run_kernel(r, simtest::listing_text(r));
                 ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
                 EXPECT_TRUE(res.hazards.empty()) << simtest::hazards_text(res);
                 EXPECT_TRUE(res.notes.empty()) << simtest::hazards_text(res);

@@ -66,6 +66,23 @@ TEST_F(RunCli, TheListingAsShownMatchesTheChapter) {
 
 // The listing shown for blocks of 64 says `#define TILE 64`; run at blocks of 128, thread 64
 // writes past s[TILE]: the fault, and a note naming both numbers.
+// The file a student starts from on the command line: the listing as the window's editor
+// holds it (TILE the launch's), written to a new file only, and it runs as the chapter's.
+TEST_F(RunCli, TheListingCommandWritesTheStartingFile) {
+    const Ran printed = pplab("listing --algo reduce-tree --n 1 --block 64");
+    EXPECT_EQ(printed.code, 0) << printed.output;
+    EXPECT_EQ(printed.output, listing_);
+    const std::string path = (dir_ / "mine.cu").string();
+    const Ran wrote = pplab("listing --algo reduce-tree --n 300 --block 64 --out " + path);
+    EXPECT_EQ(wrote.code, 0) << wrote.output;
+    EXPECT_EQ(read_text_file(path), listing_);
+    const Ran again = pplab("listing --algo reduce-tree --block 64 --out " + path);
+    EXPECT_EQ(again.code, 2);
+    EXPECT_NE(again.output.find("already exists"), std::string::npos) << again.output;
+    EXPECT_EQ(pplab_run("--kernel " + path + kTree + " --check").code, 0);
+    EXPECT_EQ(pplab("listing --algo nope").code, 2);
+}
+
 TEST_F(RunCli, AConstantThatIsNotTheLaunchsIsSaid) {
     const Ran r = pplab_run("--kernel " + write("tree.cu", listing_) +
                             " --algo reduce-tree --n 300 --block 128 --backend cpu --check");
