@@ -341,13 +341,144 @@ __global__ void __launch_bounds__(kBlock)
     }
 }
 
+// The ring with a look-ahead: before a block looks back for its oldest tile, it waits for its
+// next tile's loads and publishes that tile's aggregate. A tile's aggregate then no longer waits
+// for its own block's previous look-back, which is the chain that sank scanRing (a look-back
+// waiting on a tile that sat behind a slower tile of another block). Deadlock-free: the
+// smallest tile without an aggregate belongs to a block whose look-back needs only aggregates
+// of smaller tiles, which exist.
+template <int Stages, int TileF4, bool WarpLook>
+__global__ void __launch_bounds__(kBlock)
+    scanAhead(const float* __restrict__ in, float* __restrict__ out, int n,
+              unsigned long long* __restrict__ descriptors, unsigned long long* __restrict__ tiles,
+              unsigned long long tile_base, unsigned epoch, int tile_count) {
+    static_assert(Stages >= 2, "the look-ahead reads the stage after the one being scanned");
+    constexpr int kTile = 4 * TileF4;
+    constexpr int kPerWarp = TileF4 / kWarps;
+    extern __shared__ float4 ring[]; // Stages * TileF4
+    __shared__ int s_tile[Stages];
+    __shared__ float s_warp[Stages][kWarps];
+    __shared__ int s_stop;
+    __shared__ float s_sums[kWarps];
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const auto claim = [&](int stage) {
+        if (threadIdx.x == 0)
+            s_tile[stage] = static_cast<int>(atomicAdd(tiles, 1ull) - tile_base);
+        __syncthreads();
+        const int tile = s_tile[stage];
+        float4* dst = ring + stage * TileF4;
+        const long long first = static_cast<long long>(tile) * kTile;
+        if (tile < tile_count && first + kTile <= n) {
+            for (int k = threadIdx.x; k < TileF4; k += kBlock)
+                __pipeline_memcpy_async(dst + k, in + first + 4LL * k, sizeof(float4));
+        } else if (tile < tile_count) {
+            for (int k = threadIdx.x; k < TileF4; k += kBlock) {
+                const long long i = first + 4LL * k;
+                dst[k] = make_float4(i < n ? in[i] : 0.0f, i + 1 < n ? in[i + 1] : 0.0f,
+                                     i + 2 < n ? in[i + 2] : 0.0f, i + 3 < n ? in[i + 3] : 0.0f);
+            }
+        }
+        __pipeline_commit();
+    };
+    // The stage's warp totals into s_warp[stage] and its aggregate published; the caller has
+    // waited on the pipeline for this stage.
+    const auto publish_aggregate = [&](int stage) {
+        __syncthreads(); // every thread's copies of this stage have landed
+        const int tile = s_tile[stage];
+        const float4* t = ring + stage * TileF4 + warp * kPerWarp;
+        float lane_total = 0.0f;
+#pragma unroll
+        for (int r = 0; r < kPerWarp / 32; ++r) {
+            const float4 x = t[32 * r + lane];
+            lane_total += ((x.x + x.y) + x.z) + x.w;
+        }
+        const float warp_total = warp_sum(lane_total);
+        if (lane == 0)
+            s_warp[stage][warp] = warp_total;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            float aggregate = 0.0f;
+            for (int w = 0; w < kWarps; ++w)
+                aggregate += s_warp[stage][w];
+            publish(descriptors + tile,
+                    pack(epoch, tile == 0 ? kInclusive : kAggregate, aggregate));
+        }
+    };
+    for (int stage = 0; stage < Stages; ++stage)
+        claim(stage);
+    __pipeline_wait_prior(Stages - 1);
+    if (s_tile[0] < tile_count)
+        publish_aggregate(0);
+    for (int it = 0;; ++it) {
+        const int stage = it % Stages, next = (it + 1) % Stages;
+        const int tile = s_tile[stage];
+        if (tile >= tile_count)
+            break;
+        // Groups committed so far: Stages + it; the next tile's is group it + 1.
+        __pipeline_wait_prior(Stages - 2);
+        if (s_tile[next] < tile_count)
+            publish_aggregate(next);
+        float warp_prefix = 0.0f, aggregate = 0.0f;
+#pragma unroll
+        for (int w = 0; w < kWarps; ++w) {
+            const float x = s_warp[stage][w];
+            warp_prefix += w < warp ? x : 0.0f;
+            aggregate += x;
+        }
+        float exclusive = 0.0f;
+        if constexpr (WarpLook) { // one warp walks back 32 tiles a round trip, no barriers
+            if (tile > 0 && warp == 0) {
+                exclusive = look_back(descriptors, tile, epoch, lane);
+                if (lane == 0)
+                    publish(descriptors + tile, pack(epoch, kInclusive, exclusive + aggregate));
+            }
+            if (threadIdx.x == 0)
+                s_sums[0] = exclusive;
+            __syncthreads();
+            exclusive = s_sums[0];
+        } else if (tile > 0) {
+            exclusive = look_back_block(descriptors, tile, epoch, &s_stop, s_sums);
+            if (threadIdx.x == 0)
+                publish(descriptors + tile, pack(epoch, kInclusive, exclusive + aggregate));
+        }
+        float running = exclusive + warp_prefix;
+        const float4* t = ring + stage * TileF4 + warp * kPerWarp;
+        const long long first = static_cast<long long>(tile) * kTile + 4LL * warp * kPerWarp;
+        const bool whole = static_cast<long long>(tile + 1) * kTile <= n;
+#pragma unroll
+        for (int r = 0; r < kPerWarp / 32; ++r) {
+            const float4 x = t[32 * r + lane];
+            const float own = ((x.x + x.y) + x.z) + x.w;
+            const float incl = warp_inclusive(own, lane);
+            const float p = running + (incl - own);
+            const float4 o = make_float4(p, p + x.x, (p + x.x) + x.y, ((p + x.x) + x.y) + x.z);
+            const long long i = first + 128LL * r + 4 * lane;
+            if (whole) {
+                __stcs(reinterpret_cast<float4*>(out + i), o);
+            } else {
+                if (i < n)
+                    out[i] = o.x;
+                if (i + 1 < n)
+                    out[i + 1] = o.y;
+                if (i + 2 < n)
+                    out[i + 2] = o.z;
+                if (i + 3 < n)
+                    out[i + 3] = o.w;
+            }
+            running += __shfl_sync(0xffffffffu, incl, 31);
+        }
+        __syncthreads(); // the stage is read: refill it
+        claim(stage);
+    }
+}
+
 struct SplitScan {
     unsigned long long* descriptors = nullptr;
     unsigned long long* tiles = nullptr;
     unsigned long long tile_base = 0;
     unsigned epoch = 0;
     explicit SplitScan(int max_n) {
-        const std::size_t count = static_cast<std::size_t>(max_n / 4096 + 2);
+        const std::size_t count = static_cast<std::size_t>(max_n / 2048 + 2); // tiles of 2048 up
         pc::check(cudaMalloc(&descriptors, 8 * count), "cudaMalloc");
         pc::check(cudaMemset(descriptors, 0, 8 * count), "cudaMemset");
         pc::check(cudaMalloc(&tiles, 8), "cudaMalloc");
@@ -358,19 +489,20 @@ struct SplitScan {
         cudaFree(tiles);
     }
     // The ring: a resident grid; every block claims Stages tiles past the end before it stops.
-    template <int Stages, int TileF4>
+    template <int Stages, int TileF4, int Ahead = 0> // 1: look-ahead, 2: and warp look-back
     void ring(const float* in, float* out, int n) {
         constexpr int kTile = 4 * TileF4;
         const std::size_t smem = sizeof(float4) * Stages * TileF4;
+        const auto kernel = Ahead == 2   ? scanAhead<Stages, TileF4, true>
+                            : Ahead == 1 ? scanAhead<Stages, TileF4, false>
+                                         : scanRing<Stages, TileF4>;
         static int resident = 0;
         if (resident == 0) {
-            pc::check(cudaFuncSetAttribute(scanRing<Stages, TileF4>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+            pc::check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(smem)),
                       "cudaFuncSetAttribute");
             int per_sm = 0, sms = 0;
-            pc::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                          &per_sm, scanRing<Stages, TileF4>, kBlock, smem),
+            pc::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlock, smem),
                       "occupancy");
             pc::check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SMs");
             resident = per_sm * sms;
@@ -378,10 +510,14 @@ struct SplitScan {
         const int count = (n + kTile - 1) / kTile;
         const int grid = std::min(count, resident);
         ++epoch;
-        scanRing<Stages, TileF4><<<grid, kBlock, smem>>>(in, out, n, descriptors, tiles, tile_base,
-                                                         epoch & 0x3FFFFFFFu, count);
+        kernel<<<grid, kBlock, smem>>>(in, out, n, descriptors, tiles, tile_base,
+                                       epoch & 0x3FFFFFFFu, count);
         tile_base +=
             static_cast<unsigned long long>(count) + static_cast<unsigned long long>(grid) * Stages;
+    }
+    template <int Stages, int TileF4, bool WarpLook = false>
+    void ahead(const float* in, float* out, int n) {
+        ring<Stages, TileF4, WarpLook ? 2 : 1>(in, out, n);
     }
     template <int RegRounds, int SmemRounds, int MinBlocks, bool BlockWide = false>
     void launch(const float* in, float* out, int n) {
@@ -548,26 +684,21 @@ bool close_to_reference(const std::vector<float>& in, const std::vector<float>& 
     return true;
 }
 
-} // namespace
+// What every part of the exploration shares: the input, the output, the timer, the L2 rotation.
+struct Bench {
+    std::size_t l2 = 0;
+    std::size_t capacity = 0;
+    std::vector<float> host;
+    pc::DeviceBuffer<float>* in = nullptr;
+    pc::DeviceBuffer<float>* out = nullptr;
+    pc::Events* ev = nullptr;
+    int runs = 20, warmups = 3;
+};
 
-int main() {
-    using pc::check;
-    cudaDeviceProp p{};
-    check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
-    const std::size_t l2 = static_cast<std::size_t>(p.l2CacheSize);
-    const std::size_t max_n = std::size_t{1} << 28;
-    const std::size_t capacity = max_n + 4 * l2 / 4;
-    const std::vector<float> host =
-        pplab::generate(pplab::Generator::RandomFloat, static_cast<int>(capacity), 3, 0);
-    pc::DeviceBuffer<float> in(host);
-    pc::DeviceBuffer<float> out(capacity + 4096);
-    pc::Events ev;
-    const int runs = 20, warmups = 3;
-    std::printf("%s: what, n, ms, GB/s, %% of copy, x CUB (median of %d)\n", p.name, runs);
-
-    // Validation first: every scan variant against the reference at sizes with partial tiles.
+// Validation first: every scan variant against the reference at sizes with partial tiles.
+bool validate_variants(const Bench& bench) {
     for (const int n : {1, 4097, 65539, (1 << 20) + 5}) {
-        const std::vector<float> part(host.begin(), host.begin() + n);
+        const std::vector<float> part(bench.host.begin(), bench.host.begin() + n);
         pc::DeviceBuffer<float> din(part);
         pc::DeviceBuffer<float> dout(static_cast<std::size_t>(n) + 4096);
         bool all_ok = true;
@@ -601,18 +732,45 @@ int main() {
                       [&](SplitScan& st, const float* i, float* o) { st.ring<6, 1024>(i, o, n); });
         check_variant("ring 2 x 16384",
                       [&](SplitScan& st, const float* i, float* o) { st.ring<2, 4096>(i, o, n); });
+        check_variant("ahead 3 x 4096",
+                      [&](SplitScan& st, const float* i, float* o) { st.ahead<3, 1024>(i, o, n); });
+        check_variant("ahead 4 x 4096",
+                      [&](SplitScan& st, const float* i, float* o) { st.ahead<4, 1024>(i, o, n); });
+        check_variant("ahead 3 x 8192",
+                      [&](SplitScan& st, const float* i, float* o) { st.ahead<3, 2048>(i, o, n); });
+        check_variant("ahead 6 x 2048",
+                      [&](SplitScan& st, const float* i, float* o) { st.ahead<6, 512>(i, o, n); });
+        check_variant("ahead 3 x 8192 warp", [&](SplitScan& st, const float* i, float* o) {
+            st.ahead<3, 2048, true>(i, o, n);
+        });
+        check_variant("ahead 2 x 16384 warp", [&](SplitScan& st, const float* i, float* o) {
+            st.ahead<2, 4096, true>(i, o, n);
+        });
+        check_variant("ahead 4 x 4096, twice", [&](SplitScan& st, const float* i, float* o) {
+            st.ahead<4, 1024>(i, o, n);
+            st.ahead<4, 1024>(i, o, n);
+        });
         // A second launch on the same state: the claim counter's base must follow.
         check_variant("ring 4 x 4096, twice", [&](SplitScan& st, const float* i, float* o) {
             st.ring<4, 1024>(i, o, n);
             st.ring<4, 1024>(i, o, n);
         });
         if (!all_ok)
-            return 1;
+            return false;
     }
+    return true;
+}
 
+// Each variant beside the copy and CUB at 2^20..2^28, the input rotated through the L2.
+void time_sizes(const Bench& bench) {
+    pc::Events& ev = *bench.ev;
+    const int runs = bench.runs, warmups = bench.warmups;
+    pc::DeviceBuffer<float>& in = *bench.in;
+    pc::DeviceBuffer<float>& out = *bench.out;
     for (const int k : {20, 22, 24, 26, 28}) {
         const int n = 1 << k;
-        const pc::Rotation rot = pc::rotation(static_cast<std::size_t>(n) * 4, capacity * 4, l2);
+        const pc::Rotation rot =
+            pc::rotation(static_cast<std::size_t>(n) * 4, bench.capacity * 4, bench.l2);
         const auto src = [&](int run) {
             return in.data() + rot.offset(run, static_cast<std::size_t>(n));
         };
@@ -665,9 +823,25 @@ int main() {
         line("ring 4 x 4096", time([&](const float* i, float* o) { g.ring<4, 1024>(i, o, n); }));
         line("ring 6 x 4096", time([&](const float* i, float* o) { h.ring<6, 1024>(i, o, n); }));
         line("ring 2 x 16384", time([&](const float* i, float* o) { q.ring<2, 4096>(i, o, n); }));
+        SplitScan a3(n), a4(n), a38(n), a6(n);
+        line("ahead 3 x 4096", time([&](const float* i, float* o) { a3.ahead<3, 1024>(i, o, n); }));
+        line("ahead 4 x 4096", time([&](const float* i, float* o) { a4.ahead<4, 1024>(i, o, n); }));
+        line("ahead 3 x 8192",
+             time([&](const float* i, float* o) { a38.ahead<3, 2048>(i, o, n); }));
+        line("ahead 6 x 2048", time([&](const float* i, float* o) { a6.ahead<6, 512>(i, o, n); }));
+        SplitScan w38(n), w216(n);
+        line("ahead 3 x 8192 warp",
+             time([&](const float* i, float* o) { w38.ahead<3, 2048, true>(i, o, n); }));
+        line("ahead 2 x 16384 warp",
+             time([&](const float* i, float* o) { w216.ahead<2, 4096, true>(i, o, n); }));
     }
+}
 
-    // Where a tile's lifetime goes (2^28, whole tiles only).
+// Where a tile's lifetime goes (2^28, whole tiles only).
+void stamp_tiles(const Bench& bench) {
+    using pc::check;
+    pc::DeviceBuffer<float>& in = *bench.in;
+    pc::DeviceBuffer<float>& out = *bench.out;
     {
         const int n = 1 << 28;
         const int count = n / 16384;
@@ -708,11 +882,17 @@ int main() {
                     look[look.size() / 10], look[look.size() / 2], look[look.size() * 9 / 10],
                     look[look.size() * 99 / 100]);
     }
+}
 
-    // The reduce floor at 2^20, and reduceFast against CUB interleaved run by run.
+// The reduce floor at 2^20, and reduceFast against CUB interleaved run by run.
+void reduce_floor(const Bench& bench) {
+    pc::Events& ev = *bench.ev;
+    const int runs = bench.runs, warmups = bench.warmups;
+    pc::DeviceBuffer<float>& in = *bench.in;
+    pc::DeviceBuffer<float>& out = *bench.out;
     {
         const int n = 1 << 20;
-        const pc::Rotation rot = pc::rotation(4ull * n, capacity * 4, l2);
+        const pc::Rotation rot = pc::rotation(4ull * n, bench.capacity * 4, bench.l2);
         const auto src = [&](int run) {
             return in.data() + rot.offset(run, static_cast<std::size_t>(n));
         };
@@ -755,6 +935,32 @@ int main() {
         std::printf("interleaved 2^20: reduceFast %.4f ms, CUB %.4f ms, %.2fx\n", median(t_ours),
                     median(t_cub), median(t_cub) / median(t_ours));
     }
+}
+
+} // namespace
+
+int main() {
+    using pc::check;
+    cudaDeviceProp p{};
+    check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
+    Bench bench;
+    bench.l2 = static_cast<std::size_t>(p.l2CacheSize);
+    const std::size_t max_n = std::size_t{1} << 28;
+    bench.capacity = max_n + 4 * bench.l2 / 4;
+    bench.host =
+        pplab::generate(pplab::Generator::RandomFloat, static_cast<int>(bench.capacity), 3, 0);
+    pc::DeviceBuffer<float> in(bench.host);
+    pc::DeviceBuffer<float> out(bench.capacity + 4096);
+    pc::Events ev;
+    bench.in = &in;
+    bench.out = &out;
+    bench.ev = &ev;
+    std::printf("%s: what, n, ms, GB/s, %% of copy, x CUB (median of %d)\n", p.name, bench.runs);
+    if (!validate_variants(bench))
+        return 1;
+    time_sizes(bench);
+    stamp_tiles(bench);
+    reduce_floor(bench);
     check(cudaGetLastError(), "the runs");
     return 0;
 }

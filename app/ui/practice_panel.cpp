@@ -30,10 +30,10 @@ std::string value_text(float v) {
 // One frame of the level: its cells, each an input in the large font, tinted by its verdict.
 // Returns true when Enter was pressed in a cell (check now).
 bool cell_grid(State& st, std::size_t k) {
-    PracticeLevel& L = st.classroom.practice.level;
+    PracticeLevel& level = st.classroom.practice.level;
     const scene::Palette pal = scene::palette(st.view.theme);
-    const Frame& f = st.model->trace().frames.at(static_cast<std::size_t>(L.frames[k]));
-    const bool shown = L.right || L.revealed;
+    const Frame& f = st.model->trace().frames.at(static_cast<std::size_t>(level.frames[k]));
+    const bool shown = level.right || level.revealed;
     bool enter = false;
     ImGui::PushFont(st.fonts.large);
     const float cell_w = ImGui::CalcTextSize("-0000").x + ImGui::GetStyle().FramePadding.x * 2;
@@ -44,12 +44,12 @@ bool cell_grid(State& st, std::size_t k) {
     std::size_t columns = kColumns;
     while (columns > 1 && static_cast<float>(columns) > fit)
         columns /= 2;
-    for (std::size_t c = 0; c < L.typed[k].size(); ++c) {
+    for (std::size_t c = 0; c < level.typed[k].size(); ++c) {
         if (c % columns != 0)
             ImGui::SameLine();
         ImGui::BeginGroup();
         ImGui::TextDisabled("%zu", c);
-        const scene::Verdict v = L.verdicts[k][c];
+        const scene::Verdict v = level.verdicts[k][c];
         const int colours = v == scene::Verdict::Typed ? 0 : 2;
         if (v != scene::Verdict::Typed) {
             const scene::Rgba& mark = v == scene::Verdict::Right ? pal.right : pal.wrong;
@@ -64,7 +64,7 @@ bool cell_grid(State& st, std::size_t k) {
         const ImGuiInputTextFlags flags = ImGuiInputTextFlags_EnterReturnsTrue |
                                           ImGuiInputTextFlags_AutoSelectAll |
                                           (shown ? ImGuiInputTextFlags_ReadOnly : 0);
-        if (ImGui::InputText(id.c_str(), &L.typed[k][c], flags))
+        if (ImGui::InputText(id.c_str(), &level.typed[k][c], flags))
             enter = true;
         ImGui::PopFont();
         ImGui::PopStyleVar();
@@ -72,7 +72,7 @@ bool cell_grid(State& st, std::size_t k) {
         if (v == scene::Verdict::Wrong && ImGui::IsItemHovered()) {
             ImGui::BeginTooltip();
             ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
-            ImGui::TextUnformatted(L.why[k][c].c_str());
+            ImGui::TextUnformatted(level.why[k][c].c_str());
             ImGui::PopTextWrapPos();
             ImGui::EndTooltip();
         }
@@ -133,8 +133,8 @@ void draw_practice(State& st) {
         summary(st);
         return;
     }
-    PracticeLevel& L = p.level;
-    if (L.step < 0) {
+    PracticeLevel& level = p.level;
+    if (level.step < 0) {
         heading(st, "The last step is on screen");
         paragraph("There is no level after it. Step back, or start again from the first level.",
                   true);
@@ -147,24 +147,25 @@ void draw_practice(State& st) {
         return;
     }
     ImGui::PushFont(st.fonts.large);
-    ImGui::Text("Type %s", L.labels.size() == 1 ? L.labels.front().c_str() : "the next level");
+    ImGui::Text("Type %s",
+                level.labels.size() == 1 ? level.labels.front().c_str() : "the next level");
     ImGui::PopFont();
-    paragraph(st.model->dataflow().caption(static_cast<std::size_t>(L.frames.front())), true);
-    error_line(st, L.error);
-    if (L.typed.empty()) {
+    paragraph(st.model->dataflow().caption(static_cast<std::size_t>(level.frames.front())), true);
+    error_line(st, level.error);
+    if (level.typed.empty()) {
         if (ImGui::Button("Stop practising"))
             p.on = false;
         return;
     }
     ImGui::Spacing();
     bool enter = false;
-    for (std::size_t k = 0; k < L.typed.size(); ++k) {
-        if (L.typed.size() > 1)
-            ImGui::TextUnformatted(L.labels[k].c_str());
+    for (std::size_t k = 0; k < level.typed.size(); ++k) {
+        if (level.typed.size() > 1)
+            ImGui::TextUnformatted(level.labels[k].c_str());
         enter = cell_grid(st, k) || enter;
     }
     ImGui::Spacing();
-    const bool shown = L.right || L.revealed;
+    const bool shown = level.right || level.revealed;
     ImGui::PushFont(st.fonts.large);
     if (!shown) {
         if (ImGui::Button("Check") || enter)
@@ -189,16 +190,17 @@ void draw_practice(State& st) {
         p.on = false;
 
     const scene::Palette pal = scene::palette(st.view.theme);
-    if (L.right) {
+    if (level.right) {
         ImGui::PushFont(st.fonts.large);
-        ImGui::TextColored(to_imgui(pal.right), L.attempts == 1 ? "✓ Right first time" : "✓ Right");
+        ImGui::TextColored(to_imgui(pal.right),
+                           level.attempts == 1 ? "✓ Right first time" : "✓ Right");
         ImGui::PopFont();
     }
     // Each wrong cell, explained in the kernel's terms.
     std::size_t listed = 0, wrong = 0;
-    for (std::size_t k = 0; k < L.why.size(); ++k)
-        for (std::size_t c = 0; c < L.why[k].size(); ++c) {
-            if (L.verdicts[k][c] != scene::Verdict::Wrong)
+    for (std::size_t k = 0; k < level.why.size(); ++k)
+        for (std::size_t c = 0; c < level.why[k].size(); ++c) {
+            if (level.verdicts[k][c] != scene::Verdict::Wrong)
                 continue;
             ++wrong;
             if (listed == kExplain)
@@ -208,7 +210,7 @@ void draw_practice(State& st) {
             // The first mistake in large type: the class reads it together.
             ImGui::PushFont(listed == 1 ? st.fonts.large : st.fonts.regular);
             ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(pal.wrong));
-            paragraph("✗ " + L.why[k][c]);
+            paragraph("✗ " + level.why[k][c]);
             ImGui::PopStyleColor();
             ImGui::PopFont();
         }

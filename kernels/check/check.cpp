@@ -38,7 +38,7 @@ std::string line_ref(int line) {
 
 // How the kernel names cell `cell` of a frame.
 std::string cell_name(const Trace& t, const Frame& f, int cell) {
-    const int B = t.request.block;
+    const int block_dim = t.request.block;
     switch (f.buffer) {
     case Buffer::Shared:
         return "s[" + std::to_string(cell) + "]";
@@ -54,7 +54,8 @@ std::string cell_name(const Trace& t, const Frame& f, int cell) {
         if (f.step == Step::HistFold || f.step == Step::HistAccumulate)
             return "g_hist[" + std::to_string(cell) + "]";
         if (f.step == Step::AddCarries)
-            return "out[" + std::to_string(static_cast<long long>(f.block) * B + cell) + "]";
+            return "out[" + std::to_string(static_cast<long long>(f.block) * block_dim + cell) +
+                   "]";
         if (f.step == Step::AtomicAdd)
             return cell == 0 ? "the block total added" : "the sum after the atomicAdd";
         return "out[" + std::to_string(f.block) + "]";

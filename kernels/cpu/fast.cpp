@@ -4,6 +4,7 @@
 // bits vary: its reference is the exact prefix sum (in double), rounded once. Counts are
 // counts.
 #include "cpu/recorder.hpp"
+#include "pplab/lookback.hpp"
 
 #include <array>
 #include <vector>
@@ -11,17 +12,6 @@
 namespace pplab::cpu {
 
 namespace {
-
-// warpReduce's shuffle tree (out-of-range lanes add their own value); lane 0's result.
-float warp_sum(std::array<float, kWarpSize> v) {
-    for (int offset = 16; offset > 0; offset >>= 1) {
-        std::array<float, kWarpSize> next;
-        for (int lane = 0; lane < kWarpSize; ++lane)
-            next[lane] = v[lane] + (lane + offset < kWarpSize ? v[lane + offset] : v[lane]);
-        v = next;
-    }
-    return v[0];
-}
 
 // fast.cu's block_sum: warp sums, then warp 0 adds the eight warp totals.
 float block_sum(const std::vector<float>& per_thread) {
@@ -31,9 +21,9 @@ float block_sum(const std::vector<float>& per_thread) {
         std::array<float, kWarpSize> lanes;
         for (int lane = 0; lane < kWarpSize; ++lane)
             lanes[lane] = per_thread[w * kWarpSize + lane];
-        totals[w] = warp_sum(lanes);
+        totals[w] = warp_shuffle_sum(lanes);
     }
-    return warp_sum(totals);
+    return warp_shuffle_sum(totals);
 }
 
 float reduce_fast(const std::vector<float>& in, int grid) {

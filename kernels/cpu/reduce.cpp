@@ -58,14 +58,15 @@ void tree(std::vector<float>& s, int block, Recorder& rec) {
 
 // Grid-stride accumulation, round by round (every thread runs the same number of rounds).
 template <class Rec>
-std::vector<float> accumulate(const std::vector<float>& in, int block, int B, int G, Rec& rec) {
+std::vector<float> accumulate(const std::vector<float>& in, int block, int block_dim, int grid_dim,
+                              Rec& rec) {
     const int n = static_cast<int>(in.size());
-    const long long stride = static_cast<long long>(G) * B;
-    std::vector<float> sum(B, 0.0f);
-    const int rounds = grid_stride_rounds(n, G, B);
+    const long long stride = static_cast<long long>(grid_dim) * block_dim;
+    std::vector<float> sum(block_dim, 0.0f);
+    const int rounds = grid_stride_rounds(n, grid_dim, block_dim);
     for (int r = 0; r < rounds; ++r) {
-        for (int t = 0; t < B; ++t) {
-            const long long i = r * stride + static_cast<long long>(block) * B + t;
+        for (int t = 0; t < block_dim; ++t) {
+            const long long i = r * stride + static_cast<long long>(block) * block_dim + t;
             if (i < n)
                 sum[t] += in[static_cast<std::size_t>(i)];
         }
@@ -79,10 +80,10 @@ std::vector<float> accumulate(const std::vector<float>& in, int block, int B, in
 // Exercise 2 (every lane writes s[warpId]): 32 writes race for one slot; one wins, and the
 // code does not say which, so the CPU model records the slot as undefined (NaN).
 template <class Rec>
-float full_block(const std::vector<float>& in, int block, int B, int G, Rec& rec,
+float full_block(const std::vector<float>& in, int block, int block_dim, int grid_dim, Rec& rec,
                  bool every_lane_writes = false) {
-    const int warps = B / kWarp;
-    const std::vector<float> sum = accumulate(in, block, B, G, rec);
+    const int warps = block_dim / kWarp;
+    const std::vector<float> sum = accumulate(in, block, block_dim, grid_dim, rec);
     std::vector<float> s(warps);
     for (int w = 0; w < warps; ++w) {
         std::vector<float> lanes(sum.begin() + w * kWarp, sum.begin() + (w + 1) * kWarp);
@@ -119,7 +120,7 @@ std::vector<float> reduce_full_pass(const std::vector<float>& in, const Launch& 
 std::vector<float> run_reduce(const Request& r, const Plan& plan,
                               std::vector<std::uint32_t>& words) {
     const std::vector<float>& in = r.input;
-    const int n = r.n(), B = r.block, G = r.grid;
+    const int n = r.n(), block_dim = r.block, grid_dim = r.grid;
     const Launch& main = plan.launches.front();
     switch (r.algorithm) {
     case Algorithm::ReduceNaive: {
@@ -133,11 +134,11 @@ std::vector<float> run_reduce(const Request& r, const Plan& plan,
     }
     case Algorithm::ReduceTree: {
         Recorder rec(words, main);
-        std::vector<float> out(G);
-        for (int b = 0; b < G; ++b) {
-            std::vector<float> s(B);
-            for (int t = 0; t < B; ++t) {
-                const long long i = static_cast<long long>(b) * B + t;
+        std::vector<float> out(grid_dim);
+        for (int b = 0; b < grid_dim; ++b) {
+            std::vector<float> s(block_dim);
+            for (int t = 0; t < block_dim; ++t) {
+                const long long i = static_cast<long long>(b) * block_dim + t;
                 s[t] = i < n ? in[static_cast<std::size_t>(i)] : 0.0f;
             }
             rec(Step::Load, 0, b, -1, s);
@@ -149,9 +150,9 @@ std::vector<float> run_reduce(const Request& r, const Plan& plan,
     }
     case Algorithm::ReduceCoarsened: {
         Recorder rec(words, main);
-        std::vector<float> out(G);
-        for (int b = 0; b < G; ++b) {
-            std::vector<float> s = accumulate(in, b, B, G, rec);
+        std::vector<float> out(grid_dim);
+        for (int b = 0; b < grid_dim; ++b) {
+            std::vector<float> s = accumulate(in, b, block_dim, grid_dim, rec);
             rec(Step::Load, 0, b, -1, s); // s[threadIdx.x] = sum
             tree(s, b, rec);
             out[b] = s[0];
@@ -161,13 +162,13 @@ std::vector<float> run_reduce(const Request& r, const Plan& plan,
     }
     case Algorithm::ReduceShuffle: {
         Recorder rec(words, main);
-        const int warps = B / kWarp;
-        std::vector<float> out(static_cast<std::size_t>(G) * warps);
-        for (int b = 0; b < G; ++b)
+        const int warps = block_dim / kWarp;
+        std::vector<float> out(static_cast<std::size_t>(grid_dim) * warps);
+        for (int b = 0; b < grid_dim; ++b)
             for (int w = 0; w < warps; ++w) {
                 std::vector<float> lanes(kWarp);
                 for (int lane = 0; lane < kWarp; ++lane) {
-                    const long long i = static_cast<long long>(b) * B + w * kWarp + lane;
+                    const long long i = static_cast<long long>(b) * block_dim + w * kWarp + lane;
                     lanes[lane] = i < n ? in[static_cast<std::size_t>(i)] : 0.0f;
                 }
                 rec(Step::Load, 0, b, w, lanes);
@@ -190,15 +191,15 @@ std::vector<float> run_reduce(const Request& r, const Plan& plan,
     }
     case Algorithm::ReduceAtomic: {
         Recorder rec(words, main);
-        std::vector<float> totals(G);
+        std::vector<float> totals(grid_dim);
         NullRecorder inner; // the block's own reduction is reduce-full's; here only its total
-        for (int b = 0; b < G; ++b) {
-            totals[b] = full_block(in, b, B, G, inner);
+        for (int b = 0; b < grid_dim; ++b) {
+            totals[b] = full_block(in, b, block_dim, grid_dim, inner);
             rec(Step::BlockTotal, 0, b, -1, std::span(&totals[b], 1));
         }
         float sum = 0.0f;
-        const std::vector<int> order = arrival_order(G, r.options.order_seed);
-        for (int k = 0; k < G; ++k) {
+        const std::vector<int> order = arrival_order(grid_dim, r.options.order_seed);
+        for (int k = 0; k < grid_dim; ++k) {
             const int b = order[k];
             sum += totals[b];
             const float v[2] = {totals[b], sum};

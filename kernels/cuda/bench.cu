@@ -214,37 +214,37 @@ private:
                 add("reduce", "reduce-naive", n, 1, 1, ms, bytes);
                 skip("reduce-naive is timed at " + pow2(k) + " only, with 5 runs: one thread");
             }
-            for (int B : o_.blocks) {
+            for (int block : o_.blocks) {
                 if (wanted("reduce-tree")) {
-                    const int G = static_cast<int>((n + B - 1) / B);
-                    if (static_cast<std::size_t>(G) <= partials.size()) {
+                    const int grid = static_cast<int>((n + block - 1) / block);
+                    if (static_cast<std::size_t>(grid) <= partials.size()) {
                         cuda::reduce_untraced(Algorithm::ReduceTree, at(0), partials.data(),
-                                              static_cast<int>(n), G, B, nullptr);
-                        expect_sum("reduceTree", partials.data(), static_cast<std::size_t>(G),
+                                              static_cast<int>(n), grid, block, nullptr);
+                        expect_sum("reduceTree", partials.data(), static_cast<std::size_t>(grid),
                                    1e-5);
-                        add("reduce", "reduce-tree", n, B, G,
+                        add("reduce", "reduce-tree", n, block, grid,
                             events_.median_ms(
                                 [&](int run) {
                                     cuda::reduce_untraced(Algorithm::ReduceTree, at(run),
-                                                          partials.data(), static_cast<int>(n), G,
-                                                          B, nullptr);
+                                                          partials.data(), static_cast<int>(n),
+                                                          grid, block, nullptr);
                                 },
                                 o_.warmups, o_.runs),
                             bytes);
                     }
                 }
-                const int G = stride_grid(n, B);
+                const int grid = stride_grid(n, block);
                 if (wanted("reduce-coarsened")) {
                     cuda::reduce_untraced(Algorithm::ReduceCoarsened, at(0), partials.data(),
-                                          static_cast<int>(n), G, B, nullptr);
-                    expect_sum("reduceCoarsened", partials.data(), static_cast<std::size_t>(G),
+                                          static_cast<int>(n), grid, block, nullptr);
+                    expect_sum("reduceCoarsened", partials.data(), static_cast<std::size_t>(grid),
                                1e-5);
-                    add("reduce", "reduce-coarsened", n, B, G,
+                    add("reduce", "reduce-coarsened", n, block, grid,
                         events_.median_ms(
                             [&](int run) {
                                 cuda::reduce_untraced(Algorithm::ReduceCoarsened, at(run),
-                                                      partials.data(), static_cast<int>(n), G, B,
-                                                      nullptr);
+                                                      partials.data(), static_cast<int>(n), grid,
+                                                      block, nullptr);
                             },
                             o_.warmups, o_.runs),
                         bytes);
@@ -252,13 +252,13 @@ private:
                 if (wanted("reduce-full")) {
                     const auto both = [&](int run) { // two launches: blocks, then their totals
                         cuda::reduce_untraced(Algorithm::ReduceFull, at(run), partials.data(),
-                                              static_cast<int>(n), G, B, nullptr);
-                        cuda::reduce_untraced(Algorithm::ReduceFull, partials.data(), out.data(), G,
-                                              1, B, nullptr);
+                                              static_cast<int>(n), grid, block, nullptr);
+                        cuda::reduce_untraced(Algorithm::ReduceFull, partials.data(), out.data(),
+                                              grid, 1, block, nullptr);
                     };
                     both(0);
                     expect_sum("reduceFull", out.data(), 1, 1e-5);
-                    add("reduce", "reduce-full", n, B, G,
+                    add("reduce", "reduce-full", n, block, grid,
                         events_.median_ms(both, o_.warmups, o_.runs), bytes);
                 }
             }
@@ -332,9 +332,9 @@ private:
                                                  std::to_string(ref[i]));
             };
             progress("scan " + pow2(k));
-            for (int B : o_.blocks) {
-                const cuda::ScanWorkspace ws(static_cast<int>(n), B);
-                const int G = ws.levels().front().grid;
+            for (int block : o_.blocks) {
+                const cuda::ScanWorkspace ws(static_cast<int>(n), block);
+                const int grid = ws.levels().front().grid;
                 for (const bool hs : {false, true}) {
                     const std::string stage = hs ? "scan-hillis-steele" : "scan-multiblock";
                     if (!wanted(stage))
@@ -345,7 +345,7 @@ private:
                     };
                     once(0);
                     expect_scan(stage);
-                    add("scan", stage, n, B, G, events_.median_ms(once, o_.warmups, o_.runs),
+                    add("scan", stage, n, block, grid, events_.median_ms(once, o_.warmups, o_.runs),
                         bytes);
                 }
             }
@@ -455,18 +455,19 @@ private:
                                 "; the CPU says " +
                                 std::to_string(ref[static_cast<std::size_t>(b)]));
                 };
-                const auto time_stage = [&](const std::string& stage, int B, int G,
+                const auto time_stage = [&](const std::string& stage, int block, int grid,
                                             const std::function<void(int)>& once) {
-                    if (!wanted(stage) || std::find(too_slow.begin(), too_slow.end(),
-                                                    stage + std::to_string(B)) != too_slow.end())
+                    if (!wanted(stage) ||
+                        std::find(too_slow.begin(), too_slow.end(),
+                                  stage + std::to_string(block)) != too_slow.end())
                         return;
                     once(0);
                     expect_counts(stage);
                     const double ms = events_.median_ms(once, o_.warmups, o_.runs);
-                    add("histogram", stage, n, B, G, ms, static_cast<double>(n), dist.name);
+                    add("histogram", stage, n, block, grid, ms, static_cast<double>(n), dist.name);
                     if (ms > 50) { // the next size takes twice as long
-                        too_slow.push_back(stage + std::to_string(B));
-                        skip(stage + " (block " + std::to_string(B) + ") on " + dist.name +
+                        too_slow.push_back(stage + std::to_string(block));
+                        skip(stage + " (block " + std::to_string(block) + ") on " + dist.name +
                              " data stops at " + pow2(k) + " bytes: one run takes " +
                              std::to_string(static_cast<int>(ms)) + " ms");
                     }
@@ -476,22 +477,24 @@ private:
                     check(cudaMemsetAsync(g_hist.data(), 0, sizeof(int) * kBins),
                           "cudaMemsetAsync");
                 };
-                for (int B : o_.blocks) {
-                    const int G = stride_grid(n, B);
+                for (int block : o_.blocks) {
+                    const int grid = stride_grid(n, block);
                     const auto textbook = [&](Algorithm a, bool skip_empty) {
-                        return [&, a, skip_empty, B, G](int run) {
+                        return [&, a, skip_empty, block, grid](int run) {
                             zero();
                             cuda::histogram_untraced(a, src(run), g_hist.data(),
-                                                     static_cast<int>(n), kBins, G, B, skip_empty,
-                                                     nullptr);
+                                                     static_cast<int>(n), kBins, grid, block,
+                                                     skip_empty, nullptr);
                         };
                     };
-                    time_stage("hist-global", B, G, textbook(Algorithm::HistGlobal, true));
-                    time_stage("hist-privatised", B, G, textbook(Algorithm::HistPrivatised, true));
-                    time_stage("hist-privatised-no-skip", B, G,
+                    time_stage("hist-global", block, grid, textbook(Algorithm::HistGlobal, true));
+                    time_stage("hist-privatised", block, grid,
+                               textbook(Algorithm::HistPrivatised, true));
+                    time_stage("hist-privatised-no-skip", block, grid,
                                textbook(Algorithm::HistPrivatised, false));
-                    if (B >= 32)
-                        time_stage("hist-per-warp", B, G, textbook(Algorithm::HistPerWarp, true));
+                    if (block >= 32)
+                        time_stage("hist-per-warp", block, grid,
+                                   textbook(Algorithm::HistPerWarp, true));
                 }
                 time_stage("hist-fast", 256, 0, [&](int run) {
                     fast.launch(src(run), reinterpret_cast<unsigned*>(g_hist.data()), n);

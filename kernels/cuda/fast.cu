@@ -15,6 +15,7 @@
 // published, so no two runs of scanFast take the same steps.
 #include "cuda/fast.hpp"
 #include "cuda/launch.hpp"
+#include "cuda/lookback.cuh"
 #include "pplab/request.hpp"
 
 #include <algorithm>
@@ -26,12 +27,6 @@ namespace {
 
 constexpr int kWarps = kFastBlock / 32;
 constexpr int kMaxGrid = 65535;
-
-__device__ __forceinline__ float warp_sum(float v) {
-    for (int offset = 16; offset > 0; offset >>= 1)
-        v += __shfl_down_sync(0xffffffffu, v, offset);
-    return v;
-}
 
 // Block total in thread 0 (fixed order: deterministic).
 __device__ __forceinline__ float block_sum(float v, float* s_warp) {
@@ -104,60 +99,6 @@ __global__ void __launch_bounds__(kFastBlock)
 template <int Rounds>
 inline constexpr int kTileSize = kFastBlock * 4 * Rounds;
 static_assert(kTileSize<16> == kScanFastTile, "normalize() sizes scan-fast's grid by this tile");
-
-// Tile descriptor: (epoch << 2 | status) in the high word, the float in the low word, one
-// 64-bit store so status and value are seen together. The epoch makes a launch ignore the
-// descriptors of earlier launches, so nothing needs clearing between runs.
-enum : unsigned { kInvalid = 0, kAggregate = 1, kInclusive = 2 };
-
-__device__ __forceinline__ unsigned long long pack(unsigned epoch, unsigned status, float v) {
-    return (static_cast<unsigned long long>(epoch << 2 | status) << 32) | __float_as_uint(v);
-}
-
-__device__ __forceinline__ unsigned long long load_volatile(const unsigned long long* p) {
-    return *reinterpret_cast<const volatile unsigned long long*>(p);
-}
-
-// Volatile: the store goes to L2 now, where the successors' volatile loads look.
-__device__ __forceinline__ void publish(unsigned long long* p, unsigned long long d) {
-    *reinterpret_cast<volatile unsigned long long*>(p) = d;
-}
-
-// Inclusive scan of one value per lane.
-__device__ __forceinline__ float warp_inclusive(float v, int lane) {
-#pragma unroll
-    for (int offset = 1; offset < 32; offset <<= 1) {
-        const float up = __shfl_up_sync(0xffffffffu, v, offset);
-        if (lane >= offset)
-            v += up;
-    }
-    return v;
-}
-
-// Warp 0's look-back: the sum of every tile before `tile`, taken from the nearest
-// predecessor that has published its inclusive prefix and the aggregates in between.
-// (Sleeping between polls was measured slower: bench/NOTES.md.)
-__device__ float look_back(const unsigned long long* descriptors, int tile, unsigned epoch,
-                           int lane) {
-    float exclusive = 0.0f;
-    for (int pred = tile - 1 - lane;; pred -= 32) {
-        unsigned status = kInclusive; // before tile 0 there is nothing: an inclusive 0
-        float v = 0.0f;
-        if (pred >= 0) {
-            unsigned long long d;
-            do {
-                d = load_volatile(descriptors + pred);
-            } while (static_cast<unsigned>(d >> 34) != epoch || ((d >> 32) & 3u) == kInvalid);
-            status = static_cast<unsigned>(d >> 32) & 3u;
-            v = __uint_as_float(static_cast<unsigned>(d));
-        }
-        const unsigned inclusive = __ballot_sync(0xffffffffu, status == kInclusive);
-        const int stop = inclusive ? __ffs(inclusive) - 1 : 31;
-        exclusive += __shfl_sync(0xffffffffu, warp_sum(lane <= stop ? v : 0.0f), 0);
-        if (inclusive)
-            return exclusive;
-    }
-}
 
 // One tile of Rounds x 128 elements per warp. Round k of a warp covers 128 consecutive
 // elements, four per lane, so every load and store instruction moves 512 contiguous bytes.
@@ -241,30 +182,6 @@ __device__ void scan_within(const Tile<Rounds>& t, float (&lane_prefix)[Rounds],
     }
 }
 
-// The sum of every tile before this one: warp 0 publishes the tile's total, looks back,
-// publishes the inclusive prefix; one barrier hands the result to the block.
-__device__ float tile_prefix(int tile, float aggregate, unsigned long long* descriptors,
-                             unsigned epoch, float* s_exclusive) {
-    const int lane = threadIdx.x % 32;
-    if (threadIdx.x < 32) {
-        float exclusive = 0.0f;
-        if (tile == 0) {
-            if (lane == 0)
-                publish(descriptors, pack(epoch, kInclusive, aggregate));
-        } else {
-            if (lane == 0) // at once: successors can use it before this tile knows its prefix
-                publish(descriptors + tile, pack(epoch, kAggregate, aggregate));
-            exclusive = look_back(descriptors, tile, epoch, lane);
-            if (lane == 0)
-                publish(descriptors + tile, pack(epoch, kInclusive, exclusive + aggregate));
-        }
-        if (lane == 0)
-            *s_exclusive = exclusive;
-    }
-    __syncthreads();
-    return *s_exclusive;
-}
-
 // One tile per block. Tiles are numbered in the order blocks start, so every tile a block
 // waits for has started already: the look-back cannot wait on a block that is not running.
 template <int Rounds>
@@ -284,7 +201,8 @@ __global__ void __launch_bounds__(kFastBlock)
     float lane_prefix[Rounds];
     float warp_prefix, aggregate;
     scan_within(t, lane_prefix, warp_prefix, aggregate, s_warp);
-    const float prefix = tile_prefix(tile, aggregate, descriptors, epoch, &s_exclusive);
+    const float prefix =
+        tile_prefix(tile, aggregate, descriptors, epoch, &s_exclusive, NullLookback{});
     t.store(out, n, prefix + warp_prefix, lane_prefix);
 }
 

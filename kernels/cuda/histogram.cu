@@ -116,10 +116,10 @@ __global__ void histogramPerWarp(const T* data, int* g_hist, int n, int bins, bo
 
 // Launches one kernel; the caller checks (traces synchronise, timing loops do not).
 template <class T, class Rec>
-void launch_histogram(Algorithm a, const T* data, int* g_hist, int n, int K, int G, int B,
+void launch_histogram(Algorithm a, const T* data, int* g_hist, int n, int bins, int grid, int block,
                       bool skip, const Rec& rec, cudaStream_t stream) {
-    const std::size_t smem = sizeof(int) * static_cast<std::size_t>(K) *
-                             (a == Algorithm::HistPerWarp      ? static_cast<std::size_t>(B / 32)
+    const std::size_t smem = sizeof(int) * static_cast<std::size_t>(bins) *
+                             (a == Algorithm::HistPerWarp ? static_cast<std::size_t>(block / 32)
                               : a == Algorithm::HistPrivatised ? 1u
                                                                : 0u);
     const void* kernel = nullptr;
@@ -142,32 +142,32 @@ void launch_histogram(Algorithm a, const T* data, int* g_hist, int n, int K, int
     }
     if constexpr (Rec::kGridSync) {
         // Grid-wide barriers need every block resident at once.
-        const int most = max_resident_blocks(kernel, B, smem);
-        if (G > most)
+        const int most = max_resident_blocks(kernel, block, smem);
+        if (grid > most)
             throw InputError(
                 "the traced " + std::string(name) + " synchronises the whole grid, so " +
                 "all its blocks must be resident at once: this GPU holds " + std::to_string(most) +
-                " blocks of " + std::to_string(B) + " threads, and the grid has " +
-                std::to_string(G) + "; choose a smaller --grid");
+                " blocks of " + std::to_string(block) + " threads, and the grid has " +
+                std::to_string(grid) + "; choose a smaller --grid");
         Rec copy = rec;
-        int n_arg = n, k_arg = K;
+        int n_arg = n, k_arg = bins;
         bool skip_arg = skip;
         void* args_global[] = {&data, &g_hist, &n_arg, &copy};
         void* args_private[] = {&data, &g_hist, &n_arg, &k_arg, &skip_arg, &copy};
-        check(cudaLaunchCooperativeKernel(kernel, G, B,
+        check(cudaLaunchCooperativeKernel(kernel, grid, block,
                                           a == Algorithm::HistGlobal ? args_global : args_private,
                                           smem, stream),
               std::string("launching kernel ") + name);
     } else {
         switch (a) {
         case Algorithm::HistGlobal:
-            histogramGlobal<<<G, B, 0, stream>>>(data, g_hist, n, rec);
+            histogramGlobal<<<grid, block, 0, stream>>>(data, g_hist, n, rec);
             break;
         case Algorithm::HistPrivatised:
-            histogramPrivatised<<<G, B, smem, stream>>>(data, g_hist, n, K, skip, rec);
+            histogramPrivatised<<<grid, block, smem, stream>>>(data, g_hist, n, bins, skip, rec);
             break;
         default:
-            histogramPerWarp<<<G, B, smem, stream>>>(data, g_hist, n, K, skip, rec);
+            histogramPerWarp<<<grid, block, smem, stream>>>(data, g_hist, n, bins, skip, rec);
             break;
         }
     }

@@ -25,6 +25,7 @@ std::unique_ptr<Backend> make_cuda_backend(std::string& why) {
 
 } // namespace pplab
 
+#include "pplab/lookback.hpp"
 #include "pplab/timing.hpp"
 
 namespace pplab {
@@ -32,6 +33,10 @@ namespace pplab {
 bool timing_available(std::string& why) {
     why = kNoTiming;
     return false;
+}
+
+Trace trace_lookback_gpu(const Request&) {
+    throw InputError(std::string("scan-fast's GPU trace needs the CUDA back end: ") + kNoCuda);
 }
 
 TimingReport measure_kernels(const TimingOptions&) {

@@ -173,28 +173,28 @@ __global__ void reduceAtomic(const float* in, float* out, int n, Rec rec) {
 
 // Launches one kernel; the caller checks (traces synchronise, timing loops do not).
 template <class Rec>
-void launch_reduce(Algorithm a, int grid, int B, const float* in, int n, float* out, const Rec& rec,
-                   cudaStream_t stream, bool every_lane_writes = false) {
-    const std::size_t warp_slots = sizeof(float) * static_cast<std::size_t>(B / 32);
-    const std::size_t tile = sizeof(float) * static_cast<std::size_t>(B);
+void launch_reduce(Algorithm a, int grid, int block, const float* in, int n, float* out,
+                   const Rec& rec, cudaStream_t stream, bool every_lane_writes = false) {
+    const std::size_t warp_slots = sizeof(float) * static_cast<std::size_t>(block / 32);
+    const std::size_t tile = sizeof(float) * static_cast<std::size_t>(block);
     switch (a) {
     case Algorithm::ReduceNaive:
-        reduceNaive<<<1, B, 0, stream>>>(in, out, n, rec);
+        reduceNaive<<<1, block, 0, stream>>>(in, out, n, rec);
         break;
     case Algorithm::ReduceTree:
-        reduceTree<<<grid, B, tile, stream>>>(in, out, n, rec);
+        reduceTree<<<grid, block, tile, stream>>>(in, out, n, rec);
         break;
     case Algorithm::ReduceCoarsened:
-        reduceCoarsened<<<grid, B, tile, stream>>>(in, out, n, rec);
+        reduceCoarsened<<<grid, block, tile, stream>>>(in, out, n, rec);
         break;
     case Algorithm::ReduceShuffle:
-        reduceShuffle<<<grid, B, 0, stream>>>(in, out, n, rec);
+        reduceShuffle<<<grid, block, 0, stream>>>(in, out, n, rec);
         break;
     case Algorithm::ReduceFull:
-        reduceFull<<<grid, B, warp_slots, stream>>>(in, out, n, rec, every_lane_writes);
+        reduceFull<<<grid, block, warp_slots, stream>>>(in, out, n, rec, every_lane_writes);
         break;
     case Algorithm::ReduceAtomic:
-        reduceAtomic<<<grid, B, warp_slots, stream>>>(in, out, n, rec);
+        reduceAtomic<<<grid, block, warp_slots, stream>>>(in, out, n, rec);
         break;
     default:
         throw std::logic_error("not a textbook reduction");

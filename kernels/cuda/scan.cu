@@ -175,15 +175,15 @@ struct ScanLaunch {
     // with more than one block, the scan of the totals and the carries added back.
     void level(const float* in, float* out, std::size_t k, bool inclusive) const {
         const ScanLevel& lv = ws.levels()[k];
-        const int B = ws.block();
-        const std::size_t tile = sizeof(float) * static_cast<std::size_t>(B + 1);
+        const int block_dim = ws.block();
+        const std::size_t tile = sizeof(float) * static_cast<std::size_t>(block_dim + 1);
         float* totals = lv.grid > 1 ? ws.totals(k) : nullptr;
         if (hillis_steele) {
-            scanBlocksHillisSteele<<<lv.grid, B, tile, stream>>>(in, out, totals, lv.n);
+            scanBlocksHillisSteele<<<lv.grid, block_dim, tile, stream>>>(in, out, totals, lv.n);
         } else {
             recs.with(lv.scan_pass, [&](const auto& rec) {
-                scanBlocks<<<lv.grid, B, tile, stream>>>(in, out, totals, lv.n, inclusive,
-                                                         multiblock || inclusive, rec);
+                scanBlocks<<<lv.grid, block_dim, tile, stream>>>(in, out, totals, lv.n, inclusive,
+                                                                 multiblock || inclusive, rec);
             });
         }
         checked(multiblock ? "scanBlocks" : "scanBlelloch");
@@ -191,7 +191,7 @@ struct ScanLaunch {
             return;
         level(totals, ws.carries(k), k + 1, false);
         recs.with(lv.carry_pass, [&](const auto& rec) {
-            addCarries<<<lv.grid, B, 0, stream>>>(out, ws.carries(k), rec);
+            addCarries<<<lv.grid, block_dim, 0, stream>>>(out, ws.carries(k), rec);
         });
         checked("addCarries");
     }
@@ -217,21 +217,21 @@ void scan_untraced(const float* in, float* out, int n, bool hillis_steele, bool 
 // ---- Dispatch ------------------------------------------------------------------------------
 
 std::vector<float> scan(const Request& r, const Plan* plan, DeviceBuffer<std::uint32_t>* words) {
-    const int n = r.n(), B = r.block;
+    const int n = r.n(), block_dim = r.block;
     const Recorders recs{plan, words};
     DeviceBuffer<float> in(r.input);
     std::vector<float> result;
     if (r.algorithm == Algorithm::ScanHillisSteele) {
         DeviceBuffer<float> out(static_cast<std::size_t>(n));
         recs.with(0, [&](const auto& rec) {
-            scanHillisSteele<<<1, B, sizeof(float) * static_cast<std::size_t>(B)>>>(
+            scanHillisSteele<<<1, block_dim, sizeof(float) * static_cast<std::size_t>(block_dim)>>>(
                 in.data(), out.data(), n, rec);
         });
         check_launch("scanHillisSteele");
         result = out.to_host();
     } else {
-        const ScanWorkspace ws(n, B);
-        DeviceBuffer<float> out(static_cast<std::size_t>(ws.levels().front().grid) * B);
+        const ScanWorkspace ws(n, block_dim);
+        DeviceBuffer<float> out(static_cast<std::size_t>(ws.levels().front().grid) * block_dim);
         ScanLaunch{ws, recs, r.algorithm == Algorithm::ScanMultiblock, false, true, nullptr}.level(
             in.data(), out.data(), 0, r.options.inclusive);
         result = out.to_host();

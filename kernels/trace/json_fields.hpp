@@ -30,13 +30,22 @@ struct Name {
     std::size_t item = kNoIndex;
 
     std::string str() const {
+        // Appended piece by piece: GCC 12's -Wrestrict misreads "[" + to_string(...) at -O2.
         std::string s(parent);
+        const auto subscript = [&s](std::size_t i) {
+            s.push_back('[');
+            s.append(std::to_string(i));
+            s.push_back(']');
+        };
         if (index != kNoIndex)
-            s += "[" + std::to_string(index) + "]";
-        if (!key.empty())
-            s += (s.empty() ? "" : ".") + std::string(key);
+            subscript(index);
+        if (!key.empty()) {
+            if (!s.empty())
+                s.push_back('.');
+            s.append(key);
+        }
         if (item != kNoIndex)
-            s += "[" + std::to_string(item) + "]";
+            subscript(item);
         return s;
     }
     Name at(std::size_t i) const {

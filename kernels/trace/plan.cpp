@@ -1,4 +1,5 @@
 #include "pplab/plan.hpp"
+#include "pplab/lookback.hpp"
 
 #include <bit>
 #include <stdexcept>
@@ -39,8 +40,8 @@ public:
                        int count) {
         if (levels <= 0)
             return *this;
-        auto& L = plan_.launches.back().layout;
-        if (L.segments == record::kMaxSegments)
+        auto& layout = plan_.launches.back().layout;
+        if (layout.segments == record::kMaxSegments)
             throw std::logic_error("launch records more segments than the layout holds");
         Segment s{};
         s.base = plan_.words;
@@ -51,7 +52,7 @@ public:
         s.warps = warps;
         s.step = static_cast<std::uint8_t>(step);
         s.buffer = static_cast<std::uint8_t>(buffer);
-        L.seg[L.segments++] = s;
+        layout.seg[layout.segments++] = s;
         plan_.words += record::segment_words(s);
         return *this;
     }
@@ -71,11 +72,11 @@ void add_full_block(LaunchBuilder& b, int grid, int block, int rounds) {
 }
 
 void add_scan_block(LaunchBuilder& b, int grid, int block, bool inclusive, bool totals) {
-    const int L = log2_floor(block);
+    const int tree_levels = log2_floor(block);
     b.add(Step::Load, Buffer::Shared, 0, 1, grid, 0, block)
-        .add(Step::Upsweep, Buffer::Shared, 0, L, grid, 0, block)
+        .add(Step::Upsweep, Buffer::Shared, 0, tree_levels, grid, 0, block)
         .add(Step::ClearRoot, Buffer::Shared, 0, 1, grid, 0, block)
-        .add(Step::Downsweep, Buffer::Shared, 0, L, grid, 0, block);
+        .add(Step::Downsweep, Buffer::Shared, 0, tree_levels, grid, 0, block);
     if (inclusive)
         b.add(Step::InclusiveShift, Buffer::Shared, 0, 1, grid, 0, block);
     if (totals)
@@ -83,6 +84,18 @@ void add_scan_block(LaunchBuilder& b, int grid, int block, bool inclusive, bool 
 }
 
 } // namespace
+
+Plan make_lookback_plan(const Request& r) {
+    Plan plan;
+    LaunchBuilder(plan, "scanFast", r.grid, r.block, r.n())
+        .add(Step::TilePublish, Buffer::Global, 0, 1, r.grid, 0, kPublishValues)
+        .add(Step::LookBack, Buffer::Global, 0, 1, r.grid, 0, kReadValues * r.grid);
+    return plan;
+}
+
+int lookback_tile_size(const Request& r) {
+    return r.block * kLookbackItems;
+}
 
 int Launch::segment(record::Step s) const {
     for (int i = 0; i < layout.segments; ++i)
@@ -147,98 +160,99 @@ Plan make_plan(const Request& r) {
                          " is a production kernel: it is timed (`pplab bench`) and checked, "
                          "not traced; trace the chapter's stages instead");
     Plan plan;
-    const int B = r.block, G = r.grid, n = r.n();
-    const int W = B / kWarpSize;
-    const int L = log2_floor(B);
+    const int block = r.block, grid = r.grid, n = r.n();
+    const int warps = block / kWarpSize;
+    const int tree_levels = log2_floor(block);
     switch (r.algorithm) {
     case Algorithm::ReduceNaive:
-        LaunchBuilder(plan, "reduceNaive", 1, B, n)
+        LaunchBuilder(plan, "reduceNaive", 1, block, n)
             .add(Step::SerialAdd, Buffer::Registers, 1, n, 1, 0, 1);
         break;
     case Algorithm::ReduceTree:
-        LaunchBuilder(plan, "reduceTree", G, B, n)
-            .add(Step::Load, Buffer::Shared, 0, 1, G, 0, B)
-            .add(Step::TreeLevel, Buffer::Shared, 0, L, G, 0, B)
-            .add(Step::BlockTotal, Buffer::Global, 0, 1, G, 0, 1);
+        LaunchBuilder(plan, "reduceTree", grid, block, n)
+            .add(Step::Load, Buffer::Shared, 0, 1, grid, 0, block)
+            .add(Step::TreeLevel, Buffer::Shared, 0, tree_levels, grid, 0, block)
+            .add(Step::BlockTotal, Buffer::Global, 0, 1, grid, 0, 1);
         break;
     case Algorithm::ReduceCoarsened:
-        plan.rounds = grid_stride_rounds(n, G, B);
-        LaunchBuilder(plan, "reduceCoarsened", G, B, n)
-            .add(Step::Accumulate, Buffer::Registers, 1, plan.rounds, G, 0, B)
-            .add(Step::Load, Buffer::Shared, 0, 1, G, 0, B)
-            .add(Step::TreeLevel, Buffer::Shared, 0, L, G, 0, B)
-            .add(Step::BlockTotal, Buffer::Global, 0, 1, G, 0, 1);
+        plan.rounds = grid_stride_rounds(n, grid, block);
+        LaunchBuilder(plan, "reduceCoarsened", grid, block, n)
+            .add(Step::Accumulate, Buffer::Registers, 1, plan.rounds, grid, 0, block)
+            .add(Step::Load, Buffer::Shared, 0, 1, grid, 0, block)
+            .add(Step::TreeLevel, Buffer::Shared, 0, tree_levels, grid, 0, block)
+            .add(Step::BlockTotal, Buffer::Global, 0, 1, grid, 0, 1);
         break;
     case Algorithm::ReduceShuffle:
-        LaunchBuilder(plan, "reduceShuffle", G, B, n)
-            .add(Step::Load, Buffer::Lanes, 0, 1, G, W, kWarpSize)
-            .add(Step::Shuffle, Buffer::Lanes, 1, kShuffleSteps, G, W, kWarpSize);
+        LaunchBuilder(plan, "reduceShuffle", grid, block, n)
+            .add(Step::Load, Buffer::Lanes, 0, 1, grid, warps, kWarpSize)
+            .add(Step::Shuffle, Buffer::Lanes, 1, kShuffleSteps, grid, warps, kWarpSize);
         break;
     case Algorithm::ReduceFull: {
-        plan.rounds = grid_stride_rounds(n, G, B);
+        plan.rounds = grid_stride_rounds(n, grid, block);
         {
-            LaunchBuilder b(plan, "reduceFull", G, B, n);
-            add_full_block(b, G, B, plan.rounds);
+            LaunchBuilder b(plan, "reduceFull", grid, block, n);
+            add_full_block(b, grid, block, plan.rounds);
         }
-        if (G > 1) { // the second pass: one block over the block totals
-            LaunchBuilder b(plan, "reduceFull", 1, B, G);
-            add_full_block(b, 1, B, grid_stride_rounds(G, 1, B));
+        if (grid > 1) { // the second pass: one block over the block totals
+            LaunchBuilder b(plan, "reduceFull", 1, block, grid);
+            add_full_block(b, 1, block, grid_stride_rounds(grid, 1, block));
         }
         break;
     }
     case Algorithm::ReduceAtomic:
-        plan.rounds = grid_stride_rounds(n, G, B);
-        LaunchBuilder(plan, "reduceAtomic", G, B, n)
-            .add(Step::BlockTotal, Buffer::Global, 0, 1, G, 0, 1)
-            .add(Step::AtomicAdd, Buffer::Global, 1, G, 0, 0, 2);
+        plan.rounds = grid_stride_rounds(n, grid, block);
+        LaunchBuilder(plan, "reduceAtomic", grid, block, n)
+            .add(Step::BlockTotal, Buffer::Global, 0, 1, grid, 0, 1)
+            .add(Step::AtomicAdd, Buffer::Global, 1, grid, 0, 0, 2);
         break;
     case Algorithm::ScanBlelloch: {
-        LaunchBuilder b(plan, "scanBlelloch", 1, B, n);
-        add_scan_block(b, 1, B, r.options.inclusive, false);
+        LaunchBuilder b(plan, "scanBlelloch", 1, block, n);
+        add_scan_block(b, 1, block, r.options.inclusive, false);
         break;
     }
     case Algorithm::ScanMultiblock: {
-        const auto levels = scan_levels(n, B);
+        const auto levels = scan_levels(n, block);
         for (std::size_t k = 0; k < levels.size(); ++k) {
-            LaunchBuilder b(plan, "scanBlocks", levels[k].grid, B, levels[k].n);
+            LaunchBuilder b(plan, "scanBlocks", levels[k].grid, block, levels[k].n);
             // Only the user's array is scanned inclusively; block totals become carries,
             // which must be exclusive.
-            add_scan_block(b, levels[k].grid, B, r.options.inclusive && k == 0, levels[k].grid > 1);
+            add_scan_block(b, levels[k].grid, block, r.options.inclusive && k == 0,
+                           levels[k].grid > 1);
         }
         for (auto it = levels.rbegin(); it != levels.rend(); ++it)
             if (it->grid > 1)
-                LaunchBuilder(plan, "addCarries", it->grid, B, it->n)
-                    .add(Step::AddCarries, Buffer::Global, 0, 1, it->grid, 0, B);
+                LaunchBuilder(plan, "addCarries", it->grid, block, it->n)
+                    .add(Step::AddCarries, Buffer::Global, 0, 1, it->grid, 0, block);
         break;
     }
     case Algorithm::ScanHillisSteele:
-        LaunchBuilder(plan, "scanHillisSteele", 1, B, n)
-            .add(Step::Load, Buffer::Shared, 0, 1, 1, 0, B)
-            .add(Step::HillisSteele, Buffer::Shared, 1, log2_ceil(B), 1, 0, B);
+        LaunchBuilder(plan, "scanHillisSteele", 1, block, n)
+            .add(Step::Load, Buffer::Shared, 0, 1, 1, 0, block)
+            .add(Step::HillisSteele, Buffer::Shared, 1, log2_ceil(block), 1, 0, block);
         break;
     case Algorithm::HistGlobal:
-        plan.rounds = grid_stride_rounds(n, G, B);
-        LaunchBuilder(plan, "histogramGlobal", G, B, n)
+        plan.rounds = grid_stride_rounds(n, grid, block);
+        LaunchBuilder(plan, "histogramGlobal", grid, block, n)
             .add(Step::HistAccumulate, Buffer::Global, 1, plan.rounds, 0, 0, r.bins);
         break;
     case Algorithm::HistPrivatised:
-        plan.rounds = grid_stride_rounds(n, G, B);
-        LaunchBuilder(plan, "histogramPrivatised", G, B, n)
-            .add(Step::HistZero, Buffer::PrivateHist, 0, 1, G, 0, r.bins)
-            .add(Step::HistAccumulate, Buffer::PrivateHist, 1, plan.rounds, G, 0, r.bins)
-            .add(Step::HistFold, Buffer::Global, 0, 1, G, 0, r.bins);
+        plan.rounds = grid_stride_rounds(n, grid, block);
+        LaunchBuilder(plan, "histogramPrivatised", grid, block, n)
+            .add(Step::HistZero, Buffer::PrivateHist, 0, 1, grid, 0, r.bins)
+            .add(Step::HistAccumulate, Buffer::PrivateHist, 1, plan.rounds, grid, 0, r.bins)
+            .add(Step::HistFold, Buffer::Global, 0, 1, grid, 0, r.bins);
         break;
     case Algorithm::ReduceFast:
     case Algorithm::ScanFast:
     case Algorithm::HistFast:
         break;
     case Algorithm::HistPerWarp:
-        plan.rounds = grid_stride_rounds(n, G, B);
-        LaunchBuilder(plan, "histogramPerWarp", G, B, n)
-            .add(Step::HistZero, Buffer::PrivateHist, 0, 1, G, W, r.bins)
-            .add(Step::HistAccumulate, Buffer::PrivateHist, 1, plan.rounds, G, W, r.bins)
-            .add(Step::HistMerge, Buffer::PrivateHist, 0, 1, G, 0, r.bins)
-            .add(Step::HistFold, Buffer::Global, 0, 1, G, 0, r.bins);
+        plan.rounds = grid_stride_rounds(n, grid, block);
+        LaunchBuilder(plan, "histogramPerWarp", grid, block, n)
+            .add(Step::HistZero, Buffer::PrivateHist, 0, 1, grid, warps, r.bins)
+            .add(Step::HistAccumulate, Buffer::PrivateHist, 1, plan.rounds, grid, warps, r.bins)
+            .add(Step::HistMerge, Buffer::PrivateHist, 0, 1, grid, 0, r.bins)
+            .add(Step::HistFold, Buffer::Global, 0, 1, grid, 0, r.bins);
         break;
     }
     if (plan.words > kMaxTraceWords) {

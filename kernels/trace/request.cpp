@@ -1,4 +1,5 @@
 #include "pplab/request.hpp"
+#include "pplab/lookback.hpp"
 #include "pplab/quote.hpp"
 
 #include "pplab/rng.hpp"
@@ -371,6 +372,42 @@ Request normalize(Request r) {
     if (r.algorithm != A::ReduceAtomic)
         r.options.order_seed = 0;
     return r;
+}
+
+Request normalize_lookback(Request r) {
+    if (r.algorithm != A::ScanFast)
+        throw std::logic_error("normalize_lookback is for scan-fast");
+    if (r.options.pitfall != Pitfall::None)
+        throw InputError("the pitfall " + std::string(pitfall_id(r.options.pitfall)) + " changes " +
+                         std::string(info(pitfall_algorithm(r.options.pitfall)).id) +
+                         ", not scan-fast");
+    if (r.block == 0)
+        r.block = 256;
+    if (r.block < kWarpSize || r.block > kMaxBlock || r.block % kWarpSize != 0)
+        throw InputError("scan-fast looks back with one warp and scans in whole warps: the block "
+                         "size must be a multiple of 32 from 32 to 1024; " +
+                         std::to_string(r.block) + " is not");
+    check_input(r);
+    const int tile = r.block * kLookbackItems;
+    const int tiles = ceil_div(r.n(), tile);
+    if (tiles > kMaxLookbackTiles)
+        throw InputError("scan-fast is traced at classroom sizes: at most " +
+                         std::to_string(kMaxLookbackTiles) + " tiles of " +
+                         std::to_string(r.block) + " threads x " + std::to_string(kLookbackItems) +
+                         " = " + std::to_string(tile) +
+                         " elements (n <= " + std::to_string(kMaxLookbackTiles * tile) +
+                         "); n = " + std::to_string(r.n()) + " makes " + std::to_string(tiles) +
+                         " tiles. `pplab bench` times it at any size");
+    if (r.grid != 0 && r.grid != tiles)
+        throw InputError("scan-fast does not take --grid: one block scans each tile of " +
+                         std::to_string(tile) + " elements, so the grid is ceil(n / " +
+                         std::to_string(tile) + ") = " + std::to_string(tiles));
+    r.grid = tiles;
+    r.bins = 0;
+    r.options.inclusive = false; // exclusive, as the production kernel
+    r.options.skip_empty = true;
+    r.options.active_lanes = kWarpSize;
+    return r; // order_seed kept: the CPU model's schedule
 }
 
 int shared_bytes(const Request& r) {

@@ -15,7 +15,8 @@ constexpr std::array<std::string_view, record::kStepCount> kStepIds{
     "shuffle",         "warp-totals", "final-shuffle", "block-total",
     "atomic-add",      "upsweep",     "clear-root",    "downsweep",
     "inclusive-shift", "add-carries", "hillis-steele", "hist-zero",
-    "hist-accumulate", "hist-merge",  "hist-fold"};
+    "hist-accumulate", "hist-merge",  "hist-fold",     "tile-publish",
+    "look-back"};
 
 constexpr std::array<std::string_view, record::kBufferCount> kBufferIds{
     "shared", "registers", "lanes", "private-hist", "global"};

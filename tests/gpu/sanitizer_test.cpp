@@ -71,8 +71,10 @@ SanitizerRun sanitize(const std::string& tool, const std::string& filter) {
     return r;
 }
 
-// The untraced kernels: the chapter's stages run as they are timed, and the production kernels.
-constexpr const char* kUntraced = "Sanitize/GpuTrace.UninstrumentedKernels*:SanitizeProduction/*";
+// The untraced kernels: the chapter's stages run as they are timed, and the production kernels;
+// and scan-fast's traced twin, whose look-back is the production one (lookback_test.cpp).
+constexpr const char* kUntraced =
+    "Sanitize/GpuTrace.UninstrumentedKernels*:SanitizeProduction/*:SanitizeLookback/*";
 
 #define REQUIRE_GPU_AND_SANITIZER()                                                                \
     do {                                                                                           \

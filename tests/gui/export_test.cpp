@@ -336,9 +336,9 @@ TEST_F(Pictures, PngSequenceIsWholeOrAbsent) {
     for (const std::size_t f : run)
         seq.add(draw(*m, f));
     seq.finish();
-    EXPECT_EQ(listing(), std::vector<std::string>{"steps"});
+    EXPECT_EQ(listing(), std::vector<std::string>{"frames"});
     std::size_t n = 0;
-    for (const auto& e : fs::directory_iterator(dir / "steps")) {
+    for (const auto& e : fs::directory_iterator(dir / "frames")) {
         int w = 0, h = 0, channels = 0;
         unsigned char* px = stbi_load(e.path().c_str(), &w, &h, &channels, 4);
         ASSERT_NE(px, nullptr) << e.path();
@@ -348,7 +348,7 @@ TEST_F(Pictures, PngSequenceIsWholeOrAbsent) {
         ++n;
     }
     EXPECT_EQ(n, run.size());
-    EXPECT_TRUE(fs::exists(dir / "steps" / PngSequence::file_name(run.size() - 1)));
+    EXPECT_TRUE(fs::exists(dir / "frames" / PngSequence::file_name(run.size() - 1)));
     EXPECT_THROW(PngSequence{file("frames")}, std::runtime_error) << "never over a finished run";
 }
 

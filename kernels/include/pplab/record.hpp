@@ -43,8 +43,10 @@ enum class Step : std::uint8_t {
     HistAccumulate = 16, // histogram after one grid-stride round of atomics
     HistMerge = 17,      // per-warp histograms summed into one per block
     HistFold = 18,       // global bins after one block's fold
+    TilePublish = 19,    // scan-fast: a tile's aggregate, carry and inclusive prefix, ticketed
+    LookBack = 20,       // scan-fast: what a tile found at each predecessor it read
 };
-inline constexpr int kStepCount = 19;
+inline constexpr int kStepCount = 21;
 
 // Which memory the values come from.
 enum class Buffer : std::uint8_t {
