@@ -23,7 +23,8 @@ void YourKernelPanel::draw(State& st) {
         "finds its races and tells you where it departs from the chapter's. The "
         "same from a terminal:");
     ImGui::PushFont(st.fonts.mono);
-    ImGui::TextUnformatted("  pplab run --kernel mine.cu --algo reduce-tree --check\n"
+    ImGui::TextUnformatted("  pplab listing --algo reduce-tree --out mine.cu\n"
+                           "  pplab run --kernel mine.cu --algo reduce-tree --check\n"
                            "  pplab puzzle list");
     ImGui::PopFont();
 }
