@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <random>
 
@@ -147,6 +148,14 @@ void write_output(const std::string& path, const std::string& text) {
     write_atomically(path, text);
 }
 
+void write_new_file(const std::string& path, const std::string& text) {
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec))
+        throw InputError(path + " already exists: pplab does not replace a file that may hold "
+                                "your work; choose another name");
+    write_atomically(path, text);
+}
+
 namespace {
 
 // What went wrong, on one line whatever the message holds (a path, a token from a file).
@@ -175,7 +184,9 @@ int run(int argc, char** argv, int (*window)()) {
     add_list(app);
     add_trace(app);
     add_check(app);
+    add_listing(app);
     add_run(app);
+    add_puzzle(app);
 #if defined(PPLAB_HAVE_GUI)
     add_render(app);
 #endif

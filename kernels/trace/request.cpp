@@ -174,21 +174,7 @@ void check_block(const Request& r) {
 
 void check_grid(Request& r) {
     const auto& i = info(r.algorithm);
-    const int n = r.n();
-    int natural = 1;
-    if (r.algorithm == A::ReduceNaive || i.single_block)
-        natural = 1;
-    else if (r.algorithm == A::ReduceFast) // at least kFastReduceMinLoads float4 per thread
-        natural =
-            std::clamp(ceil_div(n, 4LL * kFastBlock * kFastReduceMinLoads), 1, kFastReduceMaxGrid);
-    else if (r.algorithm == A::ScanFast) // one tile per block
-        natural = ceil_div(n, kScanFastTile);
-    else if (r.algorithm == A::HistFast) // 16 bytes per thread per round, as many as reside
-        natural = std::clamp(ceil_div(n, 16LL * kFastBlock), 1, kFastReduceMaxGrid);
-    else if (i.grid_stride)
-        natural = std::max(1, ceil_div(n, static_cast<long long>(r.block) * kElemsPerThread));
-    else
-        natural = ceil_div(n, r.block); // one element per thread
+    const int natural = natural_grid(r.algorithm, r.n(), r.block);
     if (r.grid == 0) {
         r.grid = natural;
         return;
@@ -273,6 +259,22 @@ void check_bins(const Request& r) {
 }
 
 } // namespace
+
+int natural_grid(Algorithm a, long long n, int block) {
+    const auto& i = info(a);
+    if (a == A::ReduceNaive || i.single_block)
+        return 1;
+    if (a == A::ReduceFast) // at least kFastReduceMinLoads float4 per thread
+        return std::clamp(ceil_div(n, 4LL * kFastBlock * kFastReduceMinLoads), 1,
+                          kFastReduceMaxGrid);
+    if (a == A::ScanFast) // one tile per block
+        return ceil_div(n, kScanFastTile);
+    if (a == A::HistFast) // 16 bytes per thread per round, as many as reside
+        return std::clamp(ceil_div(n, 16LL * kFastBlock), 1, kFastReduceMaxGrid);
+    if (i.grid_stride)
+        return std::max(1, ceil_div(n, static_cast<long long>(block) * kElemsPerThread));
+    return ceil_div(n, block); // one element per thread
+}
 
 std::span<const AlgorithmInfo> algorithms() {
     return kAlgorithms;

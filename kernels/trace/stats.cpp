@@ -278,6 +278,21 @@ private:
 
 } // namespace
 
+std::span<const CounterField> counter_fields() {
+    static constexpr CounterField kFields[] = {
+        {"barriers", "barriers", &Counters::barriers},
+        {"shared reads", "shared_reads", &Counters::shared_reads},
+        {"shared writes", "shared_writes", &Counters::shared_writes},
+        {"shuffles", "shuffles", &Counters::shuffles},
+        {"shared atomics", "shared_atomics", &Counters::shared_atomics},
+        {"global atomics", "global_atomics", &Counters::global_atomics},
+        {"global reads", "global_reads", &Counters::global_reads},
+        {"global writes", "global_writes", &Counters::global_writes},
+        {"additions", "additions", &Counters::additions},
+    };
+    return kFields;
+}
+
 Counters& Counters::operator+=(const Counters& o) {
     barriers += o.barriers;
     shared_reads += o.shared_reads;

@@ -128,6 +128,10 @@ struct Request {
 // Fills in defaults and checks every rule the kernel relies on. Throws InputError.
 Request normalize(Request r);
 
+// The grid an algorithm launches for n elements when none is asked for (its kernel's natural
+// one: one element per thread, ELEMS_PER_THREAD per thread for grid-stride loops, one block).
+int natural_grid(Algorithm a, long long n, int block);
+
 // Bytes of shared memory the algorithm's kernel uses per block for this request.
 int shared_bytes(const Request& r);
 
