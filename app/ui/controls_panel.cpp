@@ -35,8 +35,8 @@ void ControlsPanel::draw(State& st, const Tracer& tracer) {
                           ImGuiComboFlags_HeightLargest)) {
         std::optional<Family> family;
         for (const AlgorithmInfo& i : algorithms()) {
-            if (!i.traced)
-                continue; // production kernels are timed, not stepped through
+            if (!i.traced || i.algorithm == Algorithm::ScanFast)
+                continue; // production kernels are timed; scan-fast's view is not drawn yet
             if (family != i.family) {
                 family = i.family;
                 ImGui::TextDisabled("%s", std::string(family_name(i.family)).c_str());
@@ -144,14 +144,20 @@ void ControlsPanel::draw(State& st, const Tracer& tracer) {
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("if (s_hist[b] != 0): Exercise 4");
     }
-    if (ai.family == Family::Scan && s.algorithm != Algorithm::ScanHillisSteele)
+    // Hillis-Steele is inclusive by construction, scanFast exclusive.
+    if (ai.family == Family::Scan && s.algorithm != Algorithm::ScanHillisSteele &&
+        s.algorithm != Algorithm::ScanFast)
         ImGui::Checkbox("Inclusive scan", &s.inclusive);
-    if (s.algorithm == Algorithm::ReduceAtomic) {
+    if (has_schedule(s.algorithm)) {
+        const bool atomic = s.algorithm == Algorithm::ReduceAtomic;
         ImGui::SetNextItemWidth(field_w);
-        ImGui::InputScalar("Arrival order", ImGuiDataType_U64, &s.order_seed);
+        ImGui::InputScalar(atomic ? "Arrival order" : "Schedule", ImGuiDataType_U64, &s.order_seed);
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("the CPU model's stand-in for the order in which blocks finish");
-        if (ImGui::Button("Another order"))
+            ImGui::SetTooltip(atomic ? "the CPU model's stand-in for the order in which blocks "
+                                       "finish"
+                                     : "the CPU model's stand-in for the order in which tiles "
+                                       "publish and look back (a GPU run shows its own)");
+        if (ImGui::Button(atomic ? "Another order" : "Another schedule"))
             ++s.order_seed;
     }
 
