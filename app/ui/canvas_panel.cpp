@@ -221,13 +221,16 @@ std::string CanvasPanel::notice(const State& st, const scene::Camera& cam, float
     const Frame& cur = m.trace().frames.at(shown);
     int first = -1, last = -1, total = 0, values = 0, drawn = 0;
     const bool by_warp = cur.warp >= 0;
+    // scan-fast draws one cell per tile, from every tile's publish record.
+    const bool by_tile = m.request().algorithm == Algorithm::ScanFast;
     for (const scene::Cell& c : scene_.cells) {
-        if (!c.ref || c.ref->frame < g.first || c.ref->frame > g.last)
+        if (!c.ref || c.ref->frame < 0)
             continue;
         const Frame& f = m.trace().frames.at(static_cast<std::size_t>(c.ref->frame));
-        if (f.block != cur.block)
+        if (by_tile ? f.step != Step::TilePublish || c.role != scene::CellRole::Value
+                    : c.ref->frame < g.first || c.ref->frame > g.last || f.block != cur.block)
             continue;
-        const int index = by_warp ? f.warp : c.ref->cell;
+        const int index = by_tile ? f.block : by_warp ? f.warp : c.ref->cell;
         total = std::max(total, index + 1);
         const scene::Vec2 a = cam.to_screen({c.rect.x, c.rect.y}, cw, ch);
         const scene::Vec2 b = cam.to_screen({c.rect.right(), c.rect.bottom()}, cw, ch);
@@ -240,8 +243,11 @@ std::string CanvasPanel::notice(const State& st, const scene::Camera& cam, float
     }
     const bool follow = st.view.camera != CameraMode::Fit;
     if (first >= 0 && (first > 0 || last + 1 < total))
-        return "showing " + std::string(by_warp ? "warps " : "threads ") + std::to_string(first) +
-               "–" + std::to_string(last) + " of " + std::to_string(total) +
+        return "showing " +
+               std::string(by_tile   ? "tiles "
+                           : by_warp ? "warps "
+                                     : "threads ") +
+               std::to_string(first) + "–" + std::to_string(last) + " of " + std::to_string(total) +
                (follow ? " · drag, or Fit all for the whole" : " · drag to see the rest");
     if (values > 0 && drawn < values)
         return "values too small to read here: hover a cell, or zoom in (wheel)";

@@ -6,7 +6,6 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
-#include <optional>
 #include <string>
 
 namespace pplab::ui {
@@ -33,13 +32,16 @@ void ControlsPanel::draw(State& st, const Tracer& tracer) {
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo("##algorithm", algorithm_label(ai).c_str(),
                           ImGuiComboFlags_HeightLargest)) {
-        std::optional<Family> family;
+        std::string heading;
         for (const AlgorithmInfo& i : algorithms()) {
-            if (!i.traced || i.algorithm == Algorithm::ScanFast)
-                continue; // production kernels are timed; scan-fast's view is not drawn yet
-            if (family != i.family) {
-                family = i.family;
-                ImGui::TextDisabled("%s", std::string(family_name(i.family)).c_str());
+            if (!i.traced)
+                continue; // production kernels are timed, not stepped through
+            // The production kernels come after the chapter's: under a heading of their own.
+            const std::string group =
+                i.production ? std::string("Production") : std::string(family_name(i.family));
+            if (heading != group) {
+                heading = group;
+                ImGui::TextDisabled("%s", heading.c_str());
             }
             const bool selected = i.algorithm == s.algorithm;
             if (ImGui::Selectable(algorithm_label(i).c_str(), selected))

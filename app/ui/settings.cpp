@@ -95,6 +95,10 @@ Settings switch_algorithm(Settings s, Algorithm a) {
         s.grid = 0;
     if (info(a).single_block && !info(before).single_block)
         s.block = 0; // one block holds the whole input: its size follows n
+    if (a == Algorithm::ScanFast && before != a) { // eight tiles: a look-back has something to find
+        const int tile = 4 * (s.block > 0 ? s.block : kFastBlock);
+        s.n = std::max(s.n, 8 * tile);
+    }
     return s;
 }
 

@@ -53,8 +53,8 @@ std::string values_listed(const std::vector<LookbackRead>& reads, std::size_t fi
     return s;
 }
 
-// "tiles 4 and 3 had published only their aggregates (10, 12), tile 2 its inclusive prefix 30;
-// its carry is 10 + 12 + 30 = 52"
+// "tiles 4 and 3 had only aggregates (10, 12), tile 2 its inclusive prefix 30; its carry is
+// 10 + 12 + 30 = 52"
 std::string chain(const LookbackTile& tile) {
     std::size_t added = 0;
     while (added < tile.reads.size() && tile.reads[added].added)
@@ -68,13 +68,12 @@ std::string chain(const LookbackTile& tile) {
         ++aggregates;
     if (aggregates > 0)
         s += tiles_phrase(reads[0].predecessor, reads[aggregates - 1].predecessor) +
-             (aggregates == 1 ? " had published only its aggregate ("
-                              : " had published only their aggregates (") +
+             (aggregates == 1 ? " had only its aggregate (" : " had only aggregates (") +
              values_listed(reads, 0, aggregates - 1) + ")";
     if (aggregates < added) {
         const LookbackRead& last = reads[added - 1];
         s += (aggregates > 0 ? ", " : "") + tiles_phrase(last.predecessor, last.predecessor) +
-             (aggregates > 0 ? " its" : " had published its") + " inclusive prefix " +
+             (aggregates > 0 ? " its" : " had its") + " inclusive prefix " +
              format_value(last.value);
     }
     s += "; its carry is ";
@@ -99,17 +98,16 @@ std::string waits_and_extras(const LookbackTile& tile) {
             farthest = read.predecessor;
         }
     if (polls > 0)
-        s += "; it waited at " + tiles_phrase(nearest, farthest) + ", which had published " +
-             "nothing yet (" + count_of(polls, "poll", "polls") + " found nothing)";
+        s += "; " + count_of(polls, "poll", "polls") + " found " + tiles_phrase(nearest, farthest) +
+             " unpublished";
     std::size_t extra = 0;
     while (extra < tile.reads.size() && tile.reads[extra].added)
         ++extra;
     if (extra < tile.reads.size()) {
         const bool one = extra + 1 == tile.reads.size();
         s += "; " + tiles_phrase(tile.reads[extra].predecessor, tile.reads.back().predecessor) +
-             ", read in the same window of 32, " +
-             (one ? "lies past that prefix and is not added"
-                  : "lie past that prefix and are not added");
+             (one ? ", in the same window of 32, lies past that prefix: read, not added"
+                  : ", in the same window of 32, lie past that prefix: read, not added");
     }
     return s;
 }
@@ -187,16 +185,16 @@ std::string lookback_caption(const StepView& v) {
                    format_value(tile.aggregate) + " as its inclusive prefix at once (" +
                    event(tile.aggregate_ticket) + ") and scans its elements from 0" + order;
         return name + " publishes its aggregate " + format_value(tile.aggregate) + " at once (" +
-               event(tile.aggregate_ticket) + "); after its look-back, its inclusive prefix " +
-               format_value(tile.inclusive) + " = carry " + format_value(tile.carry) + " + " +
-               format_value(tile.aggregate) + " (" + event(tile.inclusive_ticket) +
-               "), and scans its elements from the carry" + order;
+               event(tile.aggregate_ticket) +
+               "): a successor may add it before this tile knows its carry" + order;
     }
     if (tile.tile == 0)
         return name + " has no predecessor to look back at: its carry is 0" + order;
     const int farthest = tile.reads.empty() ? tile.tile - 1 : tile.reads.back().predecessor;
     return name + " looked back at " + tiles_phrase(tile.tile - 1, farthest) + ": " + chain(tile) +
-           waits_and_extras(tile) + order;
+           waits_and_extras(tile) + "; it publishes its inclusive prefix " +
+           format_value(tile.inclusive) + " = " + format_value(tile.carry) + " + " +
+           format_value(tile.aggregate) + " (" + event(tile.inclusive_ticket) + ")" + order;
 }
 
 } // namespace pplab::dataflow
