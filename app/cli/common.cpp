@@ -41,8 +41,8 @@ void RequestOptions::add_to(CLI::App& cmd, bool with_backend) {
                      "hist-privatised, hist-per-warp: fold every bin, empty or not (Exercise 4)");
     given_.order_seed =
         cmd.add_option("--order-seed", order_seed,
-                       "reduce-atomic on the CPU model: the seed of the blocks' arrival order "
-                       "(default: a new one each run)");
+                       "on the CPU model: the seed of reduce-atomic's arrival order or of "
+                       "scan-fast's schedule (default: a new one each run)");
     cmd.add_option("--pitfall", pitfall,
                    "show a mistake: non-power-of-two (reduce-tree), every-lane-writes "
                    "(reduce-full, Exercise 2), partial-warp (reduce-shuffle), no-final-sync "
@@ -100,12 +100,13 @@ void RequestOptions::check_options_apply(const Request& r) const {
         r.algorithm != Algorithm::HistPerWarp)
         throw InputError("--no-skip-empty changes the fold of hist-privatised and hist-per-warp; " +
                          id + " has no such choice");
-    if (given(given_.order_seed) && r.algorithm != Algorithm::ReduceAtomic)
-        throw InputError("--order-seed sets reduce-atomic's arrival order; " + id +
-                         " has no atomicAdd of block totals");
+    if (given(given_.order_seed) && !has_schedule(r.algorithm))
+        throw InputError("--order-seed sets the CPU model's order of the blocks (reduce-atomic's "
+                         "arrival order, scan-fast's schedule of publishes and look-backs); " +
+                         id + " runs in one order only");
     if (given(given_.order_seed) && backend == "cuda")
-        throw InputError("--order-seed sets the CPU model's arrival order; on a GPU the "
-                         "hardware decides it: use --backend cpu, or leave --order-seed out");
+        throw InputError("--order-seed sets the CPU model's order; on a GPU the hardware decides "
+                         "it: use --backend cpu, or leave --order-seed out");
     if (given(given_.active_lanes) && r.options.pitfall != Pitfall::PartialWarp)
         throw InputError("--active-lanes goes with --pitfall partial-warp (the lanes that call "
                          "warpReduce)");
@@ -127,7 +128,7 @@ Request RequestOptions::build() const {
     r.options.order_seed = given(given_.order_seed) ? order_seed : std::random_device{}();
     check_options_apply(r);
     r.input = input_values(info(r.algorithm).family == Family::Histogram);
-    return normalize(std::move(r));
+    return normalize_trace(std::move(r));
 }
 
 std::string RequestOptions::backend_choice() const {

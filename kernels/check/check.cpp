@@ -230,6 +230,12 @@ int align_unlabelled(const Trace& t, const std::vector<std::string>& labels,
 } // namespace
 
 CheckResult check_answer(const Trace& t, const std::vector<AnswerLine>& answer) {
+    if (t.request.algorithm == Algorithm::ScanFast)
+        throw InputError("scan-fast has no hand-trace: which predecessors a tile finds published, "
+                         "and so the order its carry is added in, is the schedule's choice, not "
+                         "the algorithm's. Step through it with `pplab trace --algo scan-fast` "
+                         "(each step's caption tells the chain), and hand-trace the carries of "
+                         "scan-multiblock, which the look-back computes in one pass");
     const Dataflow flow(t);
     const LabelParts parts = label_parts(t);
     std::vector<std::string> labels;
