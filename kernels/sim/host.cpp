@@ -114,6 +114,9 @@ std::string status_message(const ChildExit& e, const Limits& limits) {
         return "the kernel used more CPU time than its limit and was stopped";
     if (e.signal != 0)
         return "the kernel's process ended with signal " + std::to_string(e.signal);
+    if (e.code == 127) // the loader's code: the runner itself could not start
+        return "the simulator's runner could not start (exit 127): a library it needs is "
+               "missing on this machine; what it printed is above";
     return "the kernel's process ended with code " + std::to_string(e.code) +
            " (out of memory? the limit is " + std::to_string(limits.memory_bytes >> 20) + " MiB)";
 }
