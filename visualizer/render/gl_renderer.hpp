@@ -43,6 +43,13 @@ private:
     void lines(std::span<const scene::Arrow> arrows);
     // Text laid out in pixels: chips behind the runs that have one, then the glyphs.
     void text(std::span<const TextRun> runs, const scene::Rgba& chip);
+    // The glyphs of `r` with its pen at (pen, baseline), as the glyph shader's quads.
+    void glyph_quads(const TextRun& r, float pen, float baseline, const scene::Rgba& tint,
+                     std::vector<float>& out) const;
+    // `r` as a copy from the cache (its glyphs added to `fresh_glyphs` when new to it); false
+    // when it is too large for the cache or the cache is full.
+    bool cache_run(const TextRun& r, std::vector<float>& copies, std::vector<float>& fresh_glyphs);
+    void draw_into_cache(const std::vector<float>& glyphs);
     void set_camera(const scene::Camera& c, int width, int height);
     void set_pixels(int width, int height);
 
