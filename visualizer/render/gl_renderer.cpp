@@ -184,11 +184,13 @@ bool overlaps(const scene::Rect& a, const scene::Rect& b) {
 // drawn glyph by glyph.
 constexpr float kMaxCachedPx = 48.0f;
 constexpr int kRunCacheSide = 1024;
+// A copied text: its place in pixels, its texels in the cache, its colour.
+constexpr int kCopyFloats = 12;
 
 struct GlRenderer::Programs {
     GLuint atlas = 0;
     Pipeline rects, segments, glyphs, runs;
-    GLint atlas_sampler = -1, runs_sampler = -1;
+    GLint atlas_sampler = -1, runs_sampler = -1, rects_sampler = -1;
     GLuint run_texture = 0, run_framebuffer = 0;
     RunCache cache{kRunCacheSide, kRunCacheSide};
     bool texture_in_step = false; // cleared since the cache was last emptied
@@ -196,12 +198,13 @@ struct GlRenderer::Programs {
 };
 
 GlRenderer::GlRenderer() : font_(ui_font()), gl_(std::make_unique<Programs>()) {
-    gl_->rects.init("quad", {4, 4, 4, 2});
+    gl_->rects.init("quad", {4, 4, 4, 2, 4, 4, 4});
     gl_->segments.init("line", {4, 4, 3});
     gl_->glyphs.init("glyph", {4, 4, 4});
     gl_->runs.init("run", {4, 4, 4});
     gl_->atlas_sampler = glGetUniformLocation(gl_->glyphs.program, "u_atlas");
     gl_->runs_sampler = glGetUniformLocation(gl_->runs.program, "u_runs");
+    gl_->rects_sampler = glGetUniformLocation(gl_->rects.program, "u_runs");
     glGenTextures(1, &gl_->run_texture);
     glBindTexture(GL_TEXTURE_2D, gl_->run_texture);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, kRunCacheSide, kRunCacheSide, 0, GL_RED, GL_UNSIGNED_BYTE,
@@ -283,13 +286,15 @@ void GlRenderer::draw(const scene::Scene& s, const scene::Camera& c, int width, 
         glEnable(GL_SCISSOR_TEST);
         scissor(clip, h);
     }
+    drawn_ = scene_text(font_, s, c, w, h, clip, names);
+    const PlacedTexts placed = place_texts(drawn_);
     quads(s.panels);
     lines(s.arrows);
-    quads(s.cells);
+    // Values are drawn by their cells' fragments: no second layer of quads over the cells.
+    const std::vector<bool> with_cells = quads(s.cells, drawn_, &placed);
     if (!clip.empty()) // the text stays where the layout put it: the names' column included
         scissor(names.empty() ? clip : scene::unite(clip, names), h);
-    drawn_ = scene_text(font_, s, c, w, h, clip, names);
-    text(drawn_, s.background);
+    text(drawn_, s.background, &placed, with_cells);
     set_camera(c, width, height);
     if (!clip.empty())
         scissor(clip, h);
@@ -312,10 +317,20 @@ void GlRenderer::draw_overlay(std::span<const scene::Cell> cells,
     text(runs, {});
 }
 
-void GlRenderer::quads(std::span<const scene::Cell> cells) {
+std::vector<bool> GlRenderer::quads(std::span<const scene::Cell> cells,
+                                    std::span<const TextRun> runs, const PlacedTexts* placed) {
+    std::vector<bool> with_cells(runs.size(), false);
+    std::vector<int> value_of(placed ? cells.size() : 0, -1); // a cell's run
+    for (std::size_t i = 0; i < runs.size() && placed; ++i) {
+        const TextRun& r = runs[i];
+        if (r.kind == TextKind::Cell && !r.chip && r.cell >= 0 &&
+            static_cast<std::size_t>(r.cell) < cells.size() && placed->copy[i] >= 0)
+            value_of[static_cast<std::size_t>(r.cell)] = static_cast<int>(i);
+    }
     scratch_.clear();
-    scratch_.reserve(cells.size() * 14);
-    for (const scene::Cell& c : cells) {
+    scratch_.reserve(cells.size() * (14 + kCopyFloats));
+    for (std::size_t index = 0; index < cells.size(); ++index) {
+        const scene::Cell& c = cells[index];
         if ((c.fill.a <= 0 && (c.border_width <= 0 || c.border.a <= 0)) ||
             !overlaps(c.rect, visible_))
             continue;
@@ -323,8 +338,22 @@ void GlRenderer::quads(std::span<const scene::Cell> cells) {
         push(scratch_, c.fill);
         push(scratch_, c.border);
         scratch_.insert(scratch_.end(), {c.border_width, c.radius});
+        const int run = value_of.empty() ? -1 : value_of[index];
+        if (run >= 0) {
+            const auto copy =
+                placed->copies.begin() + placed->copy[static_cast<std::size_t>(run)] * kCopyFloats;
+            scratch_.insert(scratch_.end(), copy, copy + kCopyFloats);
+            with_cells[static_cast<std::size_t>(run)] = true;
+        } else {
+            scratch_.insert(scratch_.end(), kCopyFloats, 0.0f);
+        }
     }
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, gl_->run_texture);
+    glUseProgram(gl_->rects.program);
+    glUniform1i(gl_->rects_sampler, 0);
     gl_->rects.draw(scratch_, gl_->corners, camera_, width_, height_);
+    return with_cells;
 }
 
 void GlRenderer::lines(std::span<const scene::Arrow> arrows) {
@@ -343,7 +372,36 @@ void GlRenderer::lines(std::span<const scene::Arrow> arrows) {
     gl_->segments.draw(scratch_, gl_->corners, camera_, width_, height_);
 }
 
-void GlRenderer::text(std::span<const TextRun> runs, const scene::Rgba& chip) {
+GlRenderer::PlacedTexts GlRenderer::place_texts(std::span<const TextRun> runs) {
+    // Texts the cache holds (or takes now) are copied from it; the rest glyph by glyph.
+    PlacedTexts out;
+    std::vector<float> fresh_glyphs;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        out = {};
+        fresh_glyphs.clear();
+        bool full = false;
+        for (const TextRun& r : runs) {
+            const std::size_t before = out.copies.size();
+            if (!cache_run(r, out.copies, fresh_glyphs)) {
+                full = full || r.px <= kMaxCachedPx;
+                out.direct.push_back(&r);
+            }
+            out.copy.push_back(out.copies.size() > before ? static_cast<int>(before / kCopyFloats)
+                                                          : -1);
+        }
+        if (!full || attempt == 1)
+            break;
+        // The texture is full: start it again with this frame's texts (they fit, or the
+        // rest are drawn glyph by glyph on the second attempt).
+        gl_->cache.clear();
+        gl_->texture_in_step = false;
+    }
+    draw_into_cache(fresh_glyphs);
+    return out;
+}
+
+void GlRenderer::text(std::span<const TextRun> runs, const scene::Rgba& chip,
+                      const PlacedTexts* placed, const std::vector<bool>& with_cells) {
     set_pixels(width_, height_);
     std::vector<scene::Cell> chips;
     for (const TextRun& r : runs)
@@ -355,27 +413,16 @@ void GlRenderer::text(std::span<const TextRun> runs, const scene::Rgba& chip) {
             chips.push_back(c);
         }
     quads(chips);
-    // Texts the cache holds (or takes now) are copied from it; the rest glyph by glyph.
-    std::vector<const TextRun*> direct;
-    std::vector<float> copies, fresh_glyphs;
-    for (int attempt = 0; attempt < 2; ++attempt) {
-        direct.clear();
-        copies.clear();
-        fresh_glyphs.clear();
-        bool full = false;
-        for (const TextRun& r : runs)
-            if (!cache_run(r, copies, fresh_glyphs)) {
-                full = full || r.px <= kMaxCachedPx;
-                direct.push_back(&r);
-            }
-        if (!full || attempt == 1)
-            break;
-        // The texture is full: start it again with this frame's texts (they fit, or the
-        // rest are drawn glyph by glyph on the second attempt).
-        gl_->cache.clear();
-        gl_->texture_in_step = false;
+    const PlacedTexts own = placed ? PlacedTexts{} : place_texts(runs);
+    if (!placed)
+        placed = &own;
+    std::vector<float> copies;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const int copy = placed->copy[i];
+        if (copy >= 0 && (with_cells.empty() || !with_cells[i]))
+            copies.insert(copies.end(), placed->copies.begin() + copy * kCopyFloats,
+                          placed->copies.begin() + (copy + 1) * kCopyFloats);
     }
-    draw_into_cache(fresh_glyphs);
     if (!copies.empty()) {
         glActiveTexture(GL_TEXTURE0);
         glBindTexture(GL_TEXTURE_2D, gl_->run_texture);
@@ -384,7 +431,7 @@ void GlRenderer::text(std::span<const TextRun> runs, const scene::Rgba& chip) {
         gl_->runs.draw(copies, gl_->corners, camera_, width_, height_);
     }
     scratch_.clear();
-    for (const TextRun* r : direct)
+    for (const TextRun* r : placed->direct)
         glyph_quads(*r, r->x, r->baseline, r->color, scratch_);
     if (scratch_.empty())
         return;
