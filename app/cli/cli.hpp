@@ -1,4 +1,5 @@
-// The command-line front end: `pplab list | trace | check | render | bench`.
+// The command-line front end: `pplab list | trace | check | listing | run | puzzle | render |
+// bench`.
 #pragma once
 
 #include "pplab/request.hpp"
@@ -62,6 +63,10 @@ void print(std::string_view text);
 // half-written file; "-" writes to standard output. Throws InputError.
 void write_output(const std::string& path, const std::string& text);
 
+// Writes a starting file (a listing, a puzzle's skeleton) to a new file only: a file already
+// there may be the student's work. Throws InputError.
+void write_new_file(const std::string& path, const std::string& text);
+
 void add_list(CLI::App& app);
 void add_trace(CLI::App& app);
 void add_check(CLI::App& app);
@@ -69,7 +74,9 @@ void add_check(CLI::App& app);
 void add_render(CLI::App& app);
 #endif
 void add_bench(CLI::App& app);
-void add_run(CLI::App& app); // a student's kernel (kernels/sim)
+void add_run(CLI::App& app);     // a student's kernel (kernels/sim)
+void add_listing(CLI::App& app); // the listing a student's kernel starts from
+void add_puzzle(CLI::App& app);  // the puzzles (pplab/puzzles.hpp)
 
 // Parses and runs; returns the exit code. `window` runs when no subcommand is given.
 int run(int argc, char** argv, int (*window)());

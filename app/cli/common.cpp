@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <random>
 
@@ -40,8 +41,8 @@ void RequestOptions::add_to(CLI::App& cmd, bool with_backend) {
                      "hist-privatised, hist-per-warp: fold every bin, empty or not (Exercise 4)");
     given_.order_seed =
         cmd.add_option("--order-seed", order_seed,
-                       "reduce-atomic on the CPU model: the seed of the blocks' arrival order "
-                       "(default: a new one each run)");
+                       "on the CPU model: the seed of reduce-atomic's arrival order or of "
+                       "scan-fast's schedule (default: a new one each run)");
     cmd.add_option("--pitfall", pitfall,
                    "show a mistake: non-power-of-two (reduce-tree), every-lane-writes "
                    "(reduce-full, Exercise 2), partial-warp (reduce-shuffle), no-final-sync "
@@ -99,12 +100,13 @@ void RequestOptions::check_options_apply(const Request& r) const {
         r.algorithm != Algorithm::HistPerWarp)
         throw InputError("--no-skip-empty changes the fold of hist-privatised and hist-per-warp; " +
                          id + " has no such choice");
-    if (given(given_.order_seed) && r.algorithm != Algorithm::ReduceAtomic)
-        throw InputError("--order-seed sets reduce-atomic's arrival order; " + id +
-                         " has no atomicAdd of block totals");
+    if (given(given_.order_seed) && !has_schedule(r.algorithm))
+        throw InputError("--order-seed sets the CPU model's order of the blocks (reduce-atomic's "
+                         "arrival order, scan-fast's schedule of publishes and look-backs); " +
+                         id + " runs in one order only");
     if (given(given_.order_seed) && backend == "cuda")
-        throw InputError("--order-seed sets the CPU model's arrival order; on a GPU the "
-                         "hardware decides it: use --backend cpu, or leave --order-seed out");
+        throw InputError("--order-seed sets the CPU model's order; on a GPU the hardware decides "
+                         "it: use --backend cpu, or leave --order-seed out");
     if (given(given_.active_lanes) && r.options.pitfall != Pitfall::PartialWarp)
         throw InputError("--active-lanes goes with --pitfall partial-warp (the lanes that call "
                          "warpReduce)");
@@ -126,7 +128,7 @@ Request RequestOptions::build() const {
     r.options.order_seed = given(given_.order_seed) ? order_seed : std::random_device{}();
     check_options_apply(r);
     r.input = input_values(info(r.algorithm).family == Family::Histogram);
-    return normalize(std::move(r));
+    return normalize_trace(std::move(r));
 }
 
 std::string RequestOptions::backend_choice() const {
@@ -144,6 +146,14 @@ void write_output(const std::string& path, const std::string& text) {
         print(text);
         return;
     }
+    write_atomically(path, text);
+}
+
+void write_new_file(const std::string& path, const std::string& text) {
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec))
+        throw InputError(path + " already exists: pplab does not replace a file that may hold "
+                                "your work; choose another name");
     write_atomically(path, text);
 }
 
@@ -175,7 +185,9 @@ int run(int argc, char** argv, int (*window)()) {
     add_list(app);
     add_trace(app);
     add_check(app);
+    add_listing(app);
     add_run(app);
+    add_puzzle(app);
 #if defined(PPLAB_HAVE_GUI)
     add_render(app);
 #endif

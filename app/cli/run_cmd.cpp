@@ -1,11 +1,14 @@
 // `pplab run`: a student's kernel (the chapter's listing, edited), compiled and run through
 // pplab's CUDA-on-CPU simulator in a child process; its trace printed like `pplab trace`'s,
-// its hazards and, with --check, the first place it departs from the chapter's kernel.
+// its hazards and, with --check, the first place it departs from the chapter's kernel; then,
+// with nvcc and a GPU (--backend auto or cuda), on the device: its output compared, its time.
 #include "cli.hpp"
+#include "run_gpu.hpp"
 
 #include "pplab/backend.hpp"
 #include "pplab/files.hpp"
 #include "pplab/io.hpp"
+#include "pplab/listing.hpp"
 #include "pplab/sim.hpp"
 
 #include <iostream>
@@ -21,11 +24,12 @@ struct RunOptions {
     std::string out = "-";
     bool check = false;
     double timeout = 10.0;
+    GpuRunOptions gpu;
 };
 
-void print_hazards(const sim::RunResult& res) {
+void print_hazards(const sim::RunResult& res, const std::string& file) {
     for (const sim::Hazard& h : res.hazards) {
-        std::cerr << "kernel.cu:" << h.line << ": " << sim::hazard_id(h.kind) << ": " << h.message;
+        std::cerr << file << ":" << h.line << ": " << sim::hazard_id(h.kind) << ": " << h.message;
         if (h.count > 1)
             std::cerr << " (" << h.count << " times)";
         std::cerr << "\n";
@@ -39,10 +43,7 @@ void print_hazards(const sim::RunResult& res) {
 int run_student(const RequestOptions& opts, const RunOptions& run) {
     const Request r = opts.build();
     const std::string source = read_text_file(run.kernel);
-    if (opts.backend == "cuda")
-        throw InputError("--backend cuda runs a student's kernel on the GPU with nvcc; this "
-                         "build has no GPU path for it yet: use --backend cpu");
-    if (opts.backend != "auto" && opts.backend != "cpu")
+    if (opts.backend != "auto" && opts.backend != "cpu" && opts.backend != "cuda")
         throw InputError("unknown backend '" + opts.backend + "': choose auto, cpu or cuda");
     sim::Limits limits;
     limits.seconds = run.timeout;
@@ -54,22 +55,33 @@ int run_student(const RequestOptions& opts, const RunOptions& run) {
         std::cerr << "pplab: the kernel does not compile\n";
         return kExitBadInput;
     }
-    print_hazards(res);
+    print_hazards(res, run.kernel);
     if (!res.ok()) {
         std::cerr << "pplab: " << res.message << "\n";
         return kExitBadInput;
     }
+    int code = 0;
     if (!run.check) {
-        const std::string text = run.format == "json"       ? to_json(res.trace)
+        const std::string text = run.format == "json"       ? sim::to_json(res)
                                  : run.format == "markdown" ? to_markdown(res.trace)
                                                             : to_text(res.trace);
         write_output(run.out, text);
-        return res.hazards.empty() ? 0 : kExitWrong;
+        code = res.hazards.empty() ? 0 : kExitWrong;
+    } else {
+        const Trace chapter = make_cpu_backend()->trace(res.trace.request);
+        const sim::Difference d = sim::first_difference(res.trace, chapter);
+        std::string text = sim::describe(d) + "\n";
+        if (!res.hazards.empty())
+            text += "Your kernel also has " + std::to_string(res.hazards.size()) + " hazard" +
+                    (res.hazards.size() == 1 ? "" : "s") +
+                    " (above): what CUDA leaves undefined may give other values on a GPU.\n";
+        write_output(run.out, text);
+        code = d.same && res.hazards.empty() ? 0 : kExitWrong;
     }
-    const Trace chapter = make_cpu_backend()->trace(res.trace.request);
-    const sim::Difference d = sim::first_difference(res.trace, chapter);
-    write_output(run.out, sim::describe(d) + "\n");
-    return d.same && res.hazards.empty() ? 0 : kExitWrong;
+    if (opts.backend == "cpu")
+        return code;
+    const int device = run_on_device(opts, run.gpu, res.trace.request, res, source, run.kernel);
+    return device != 0 ? device : code;
 }
 
 } // namespace
@@ -91,10 +103,40 @@ void add_run(CLI::App& app) {
     cmd->add_option("--timeout", run->timeout, "seconds the kernel may run")
         ->check(CLI::Range(0.1, 600.0))
         ->capture_default_str();
+    cmd->add_option("--time-n", run->gpu.time_n,
+                    "with a GPU: time your kernel at N elements (up to 2^28) beside the "
+                    "chapter's kernel and CUB")
+        ->check(CLI::Range(1LL, 1LL << 28));
+    cmd->add_option("--runs", run->gpu.runs, "timed runs on the GPU (the median is reported)")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
     cmd->callback([opts, run] {
         const int code = run_student(*opts, *run);
         if (code != 0)
             throw CLI::RuntimeError(code);
+    });
+}
+
+void add_listing(CLI::App& app) {
+    auto* cmd = app.add_subcommand(
+        "listing", "the chapter's listing of an algorithm as this launch runs it (TILE, WARPS, "
+                   "BINS set to its values): the file your kernel starts from");
+    auto opts = std::make_shared<RequestOptions>();
+    auto out = std::make_shared<std::string>();
+    opts->add_to(*cmd, false);
+    cmd->add_option("--out", *out, "write it to FILE, a new file (never one already there)");
+    cmd->callback([opts, out] {
+        // The listing depends on the launch, not on the values: without an input, a block's worth.
+        if (opts->input.empty() && opts->input_file.empty() && opts->n == 0)
+            opts->n = opts->block > 0 ? opts->block : 256;
+        const std::string text = listing(opts->build()).source();
+        if (out->empty()) {
+            print(text);
+            return;
+        }
+        write_new_file(*out, text);
+        std::cout << "The listing is in " << *out << ": edit it, then\n  pplab run --kernel "
+                  << *out << " --algo " << opts->algo << " --check  (with the same options)\n";
     });
 }
 

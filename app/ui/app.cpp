@@ -9,6 +9,7 @@
 #include <cfloat>
 #include <cmath>
 #include <string>
+#include <utility>
 
 namespace pplab::ui {
 
@@ -40,7 +41,11 @@ App::App(Platform platform)
     latest_job_ = tracer_.submit(st_.settings);
 }
 
-App::~App() = default;
+App::~App() {
+    // A run in flight is killed (its child process) and the student's text kept for next time.
+    your_kernel_cancel(st_);
+    drafts_save(st_.your);
+}
 
 void App::load_fonts() {
     const float s = st_.view.presenter_scale;
@@ -91,7 +96,7 @@ void App::apply_style() {
 
 bool App::animating() const {
     return st_.playback.moving() || canvas_->animating() || tracer_.busy() ||
-           st_.classroom.runs.busy() || timing_.busy() || export_.busy();
+           st_.classroom.runs.busy() || timing_.busy() || export_.busy() || st_.your.busy();
 }
 
 void App::adopt_results() {
@@ -106,13 +111,9 @@ void App::adopt_results() {
             continue; // a newer request is on its way
         if (latest)
             st_.error.clear();
-        const std::shared_ptr<const scene::Model> before = st_.model;
-        st_.model = r->model;
-        st_.playback.step =
-            where_after_retrace(before.get(), st_.playback.step, *st_.model, st_.step_note);
-        st_.step_note_at = st_.playback.step;
-        st_.playback.t = 1.0f;
-        st_.block = std::clamp(st_.block, 0, std::max(st_.model->grid(0) - 1, 0));
+        st_.chapter = r->model;
+        if (!st_.your.on_canvas) // the Your kernel tab keeps the student's trace on screen
+            show_model(st_, st_.chapter);
         if (!r->note.empty() && r->note != st_.note) {
             st_.note = r->note; // said once: the same note is not shown again once dismissed
             st_.note_dismissed = false;
@@ -258,7 +259,8 @@ void App::menu() {
     backend_note(scale_w);
     if (st_.model) {
         const AlgorithmInfo& ai = info(st_.model->request().algorithm);
-        const std::string title = std::string(ai.title) + "  " + std::string(ai.section);
+        const std::string title = (st_.your.on_canvas ? "Your kernel: " : "") +
+                                  std::string(ai.title) + "  " + std::string(ai.section);
         if (ImGui::CalcTextSize(title.c_str()).x + scale_w + style.ItemSpacing.x * 4 <
             ImGui::GetContentRegionAvail().x) {
             ImGui::SameLine(0, style.ItemSpacing.x * 3);
@@ -396,6 +398,7 @@ void App::column(const char* name, bool left, const scene::Rect& docked, bool fo
     } else if (ImGui::BeginTabBar("right_column")) {
         // The kernel's source, or the classroom: practice, exercises, pitfalls, sessions.
         const bool pick = st_.classroom.select_tab;
+        bool yours = false;
         if (ImGui::BeginTabItem("Kernel source")) {
             if (!pick)
                 st_.classroom.show = false;
@@ -408,7 +411,18 @@ void App::column(const char* name, bool left, const scene::Rect& docked, bool fo
             classroom_.draw(st_);
             ImGui::EndTabItem();
         }
+        // The student's kernel: while its tab is open, its trace is the one on the canvas.
+        if (ImGui::BeginTabItem(
+                "Your kernel", nullptr,
+                std::exchange(st_.your.select_tab, false) ? ImGuiTabItemFlags_SetSelected : 0)) {
+            yours = !pick;
+            if (yours)
+                st_.classroom.show = false;
+            your_kernel_.draw(st_);
+            ImGui::EndTabItem();
+        }
         ImGui::EndTabBar();
+        your_kernel_show(st_, yours);
     }
     ImGui::End();
     if (over)
@@ -460,6 +474,7 @@ void App::frame(double now) {
     apply_style();
     tracer_.advance(); // without threads (the page): the trace's next stages, in this frame
     adopt_results();
+    your_kernel_poll(st_);
     apply_jump(st_);
     practice_follow(st_);
     keys();
@@ -506,6 +521,7 @@ void App::frame(double now) {
     if (!(st_.settings == submitted_)) {
         submitted_ = st_.settings;
         latest_job_ = tracer_.submit(st_.settings);
+        your_kernel_settings_changed(st_);
     }
 }
 

@@ -8,6 +8,7 @@
 #include "state.hpp"
 #include "timing_panel.hpp"
 #include "tracer.hpp"
+#include "your_kernel_panel.hpp"
 
 #include <functional>
 #include <memory>
@@ -84,6 +85,7 @@ private:
     TransportPanel transport_;
     std::unique_ptr<CanvasPanel> canvas_;
     ClassroomPanel classroom_;
+    YourKernelPanel your_kernel_;
     TimingPanel timing_;
     ExportPanel export_;
     Settings submitted_;

@@ -30,7 +30,8 @@ bool CanvasPanel::Key::operator==(const Key& o) const {
            options.pixels_per_unit == o.options.pixels_per_unit &&
            options.past_arrows == o.options.past_arrows &&
            options.text_scale == o.options.text_scale &&
-           options.row_stretch == o.options.row_stretch && answers == o.answers;
+           options.row_stretch == o.options.row_stretch && answers == o.answers &&
+           hazards == o.hazards;
 }
 
 CanvasPanel::CanvasPanel() = default;
@@ -119,12 +120,13 @@ void CanvasPanel::draw(State& st, double dt) {
     vo.text_scale = st.view.presenter_scale;
     vo.pixels_per_unit = have_camera_ ? camera_.scale : 40.0f;
     vo.row_stretch = have_camera_ ? framed_.stretch : 1.0f;
-    Key key{st.model.get(), frame, st.playback.t, vo, w, h, answer_rows(st)};
+    Key key{st.model.get(), frame, st.playback.t, vo, w, h, answer_rows(st), hazard_marks(st)};
     const bool rebuilt = !built_ || !(*built_ == key);
     if (rebuilt) {
         try {
             scene_ = scene::build(*st.model, frame, vo, st.playback.t);
             scene::mark_answers(scene_, key.answers, scene::palette(vo.theme));
+            scene::mark_hazards(scene_, key.hazards, scene::palette(vo.theme));
             render::measure_labels(scene_, gl_.font());
         } catch (const std::exception& e) { // a bug, said on the canvas: the window carries on
             ImGui::TextWrapped("This step cannot be drawn: %s", e.what());

@@ -221,6 +221,7 @@ void session_open(State& st) {
         return;
     }
     st.model = model;
+    st.chapter = model;
     st.settings = settings_for(model->request(), st.settings);
     st.adopt_settings = true;
     st.error.clear();

@@ -6,7 +6,6 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
-#include <optional>
 #include <string>
 
 namespace pplab::ui {
@@ -28,13 +27,16 @@ void algorithm_section(Settings& s, const AlgorithmInfo& ai) {
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo("##algorithm", algorithm_label(ai).c_str(),
                           ImGuiComboFlags_HeightLargest)) {
-        std::optional<Family> family;
+        std::string heading;
         for (const AlgorithmInfo& i : algorithms()) {
             if (!i.traced)
                 continue; // production kernels are timed, not stepped through
-            if (family != i.family) {
-                family = i.family;
-                ImGui::TextDisabled("%s", std::string(family_name(i.family)).c_str());
+            // The production kernels come after the chapter's: under a heading of their own.
+            const std::string group =
+                i.production ? std::string("Production") : std::string(family_name(i.family));
+            if (heading != group) {
+                heading = group;
+                ImGui::TextDisabled("%s", heading.c_str());
             }
             const bool selected = i.algorithm == s.algorithm;
             if (ImGui::Selectable(algorithm_label(i).c_str(), selected))
@@ -156,14 +158,20 @@ void input_section(State& st, const AlgorithmInfo& ai, float field_w) {
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("if (s_hist[b] != 0): Exercise 4");
     }
-    if (ai.family == Family::Scan && s.algorithm != Algorithm::ScanHillisSteele)
+    // Hillis-Steele is inclusive by construction, scanFast exclusive.
+    if (ai.family == Family::Scan && s.algorithm != Algorithm::ScanHillisSteele &&
+        s.algorithm != Algorithm::ScanFast)
         ImGui::Checkbox("Inclusive scan", &s.inclusive);
-    if (s.algorithm == Algorithm::ReduceAtomic) {
+    if (has_schedule(s.algorithm)) {
+        const bool atomic = s.algorithm == Algorithm::ReduceAtomic;
         ImGui::SetNextItemWidth(field_w);
-        ImGui::InputScalar("Arrival order", ImGuiDataType_U64, &s.order_seed);
+        ImGui::InputScalar(atomic ? "Arrival order" : "Schedule", ImGuiDataType_U64, &s.order_seed);
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("the CPU model's stand-in for the order in which blocks finish");
-        if (ImGui::Button("Another order"))
+            ImGui::SetTooltip(atomic ? "the CPU model's stand-in for the order in which blocks "
+                                       "finish"
+                                     : "the CPU model's stand-in for the order in which tiles "
+                                       "publish and look back (a GPU run shows its own)");
+        if (ImGui::Button(atomic ? "Another order" : "Another schedule"))
             ++s.order_seed;
     }
 }

@@ -25,23 +25,12 @@ void CountersPanel::draw(const State& st) {
     // function gives the pictures' counters.
     const Counters& total = m.counters_at(st.playback.step);
     const Counters step = m.step_counters(st.playback.step);
-    const std::pair<const char*, std::int64_t Counters::*> rows[] = {
-        {"barriers", &Counters::barriers},
-        {"shared reads", &Counters::shared_reads},
-        {"shared writes", &Counters::shared_writes},
-        {"shuffles", &Counters::shuffles},
-        {"shared atomics", &Counters::shared_atomics},
-        {"global atomics", &Counters::global_atomics},
-        {"global reads", &Counters::global_reads},
-        {"global writes", &Counters::global_writes},
-        {"additions", &Counters::additions},
-    };
     const scene::Palette pal = scene::palette(st.view.theme);
     if (ImGui::BeginTable("counters", 3, ImGuiTableFlags_SizingStretchProp)) {
-        for (const auto& [name, field] : rows) {
+        for (const auto& [name, id, field] : counter_fields()) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(name);
+            ImGui::TextUnformatted(name.data(), name.data() + name.size());
             ImGui::TableNextColumn();
             ImGui::Text("%" PRId64, total.*field);
             ImGui::TableNextColumn();

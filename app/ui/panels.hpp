@@ -103,7 +103,8 @@ private:
         float anim = 0;
         scene::ViewOptions options;
         int width = 0, height = 0;
-        std::vector<scene::AnswerRow> answers; // the classroom's values laid over the scene
+        std::vector<scene::AnswerRow> answers;  // the classroom's values laid over the scene
+        std::vector<scene::HazardMark> hazards; // a student's kernel's hazards
         bool operator==(const Key& o) const;
     };
     void interact(State& st, float x0, float y0, float w, float h);

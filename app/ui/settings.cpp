@@ -43,7 +43,7 @@ Request Settings::request() const {
     if (r.n() > kMaxN)
         throw InputError("the input has " + std::to_string(r.n()) +
                          " elements; the window shows at most " + std::to_string(kMaxN));
-    return normalize(std::move(r));
+    return normalize_trace(std::move(r));
 }
 
 std::vector<int> block_choices(Algorithm a, Pitfall p) {
@@ -95,6 +95,10 @@ Settings switch_algorithm(Settings s, Algorithm a) {
         s.grid = 0;
     if (info(a).single_block && !info(before).single_block)
         s.block = 0; // one block holds the whole input: its size follows n
+    if (a == Algorithm::ScanFast && before != a) { // eight tiles: a look-back has something to find
+        const int tile = 4 * (s.block > 0 ? s.block : kFastBlock);
+        s.n = std::max(s.n, 8 * tile);
+    }
     return s;
 }
 
@@ -113,7 +117,7 @@ Settings settings_for(const Request& r, Settings keep) {
         s.bins = r.bins;
     s.inclusive = r.options.inclusive;
     s.skip_empty = r.options.skip_empty;
-    if (r.algorithm == Algorithm::ReduceAtomic)
+    if (has_schedule(r.algorithm))
         s.order_seed = r.options.order_seed;
     s.pitfall = r.options.pitfall;
     s.active_lanes = r.options.active_lanes;

@@ -1,5 +1,6 @@
 #include "state.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace pplab::ui {
@@ -20,6 +21,17 @@ std::string step_name(const scene::Model& m, int step) {
     if (g.pass > 0)
         name += ", pass " + std::to_string(g.pass);
     return name;
+}
+
+void show_model(State& st, std::shared_ptr<const scene::Model> m) {
+    const std::shared_ptr<const scene::Model> before = st.model;
+    st.model = std::move(m);
+    if (!st.model || before == st.model)
+        return;
+    st.playback.step = where_after_retrace(before.get(), st.playback.step, *st.model, st.step_note);
+    st.step_note_at = st.playback.step;
+    st.playback.t = 1.0f;
+    st.block = std::clamp(st.block, 0, std::max(st.model->grid(0) - 1, 0));
 }
 
 int where_after_retrace(const scene::Model* before, int step, const scene::Model& after,

@@ -6,6 +6,7 @@
 #include "file_field.hpp"
 #include "playback.hpp"
 #include "settings.hpp"
+#include "your_kernel.hpp"
 
 #include "scene/model.hpp"
 #include "scene/palette.hpp"
@@ -43,8 +44,11 @@ struct ViewSettings {
 struct State {
     Settings settings;                         // as the controls show them
     std::shared_ptr<const scene::Model> model; // the trace on screen (the last good one)
-    std::string error;                         // why the latest settings did not trace
-    std::string note;                          // the back end's fallback note
+    // The chapter's kernel's trace for the settings (the tracer's latest): on screen unless
+    // the Your kernel tab shows the student's.
+    std::shared_ptr<const scene::Model> chapter;
+    std::string error; // why the latest settings did not trace
+    std::string note;  // the back end's fallback note
     bool note_dismissed = false;
     // Where a new trace opened playback, when the settings changed: said beside the transport
     // until the next step.
@@ -55,6 +59,7 @@ struct State {
     ViewSettings view;
     Fonts fonts;
     Classroom classroom; // practice, hand-traces, exercises, pitfalls, session files
+    YourKernel your;     // the student's kernel: the editor, its runs, the puzzles
     FileChooser files;   // the platform's file dialog, if it has one (the page)
     // The model and settings were set together (a saved trace opened): the settings are
     // taken as traced, not traced again until edited.
@@ -67,6 +72,10 @@ struct State {
 
 // "tree-level 2", "clear-root": a step as the transport names it.
 std::string step_name(const scene::Model& m, int step);
+
+// Puts a trace on the canvas: playback stays at the same step where the new trace has it (and
+// says so), the block shown stays within its grid.
+void show_model(State& st, std::shared_ptr<const scene::Model> m);
 
 // Where playback opens in the trace of changed settings: the same step when it exists in the
 // new trace (same kernel, pass, step, level and block), else step 1; `note` says which.

@@ -74,12 +74,12 @@ std::string stage_title(std::string_view stage) {
     std::string title = std::string(a->title);
     if (stage.ends_with(kNoSkip))
         return title + ", no empty-bin skip";
-    return title + "  " + (a->traced ? std::string(a->section) : "(production)");
+    return title + "  " + (a->production ? "(production)" : std::string(a->section));
 }
 
 bool production_stage(std::string_view stage) {
     const AlgorithmInfo* a = algorithm_of(stage);
-    return a && !a->traced;
+    return a && a->production;
 }
 
 std::vector<long long> timed_sizes(const TimingReport& r, Family f) {

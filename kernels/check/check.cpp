@@ -230,6 +230,12 @@ int align_unlabelled(const Trace& t, const std::vector<std::string>& labels,
 } // namespace
 
 CheckResult check_answer(const Trace& t, const std::vector<AnswerLine>& answer) {
+    if (t.request.algorithm == Algorithm::ScanFast)
+        throw InputError("scan-fast has no hand-trace: which predecessors a tile finds published, "
+                         "and so the order its carry is added in, is the schedule's choice, not "
+                         "the algorithm's. Step through it with `pplab trace --algo scan-fast` "
+                         "(each step's caption tells the chain), and hand-trace the carries of "
+                         "scan-multiblock, which the look-back computes in one pass");
     const Dataflow flow(t);
     const LabelParts parts = label_parts(t);
     std::vector<std::string> labels;
@@ -293,24 +299,39 @@ std::string explain_cell(const Trace& t, int frame, int cell, float given) {
 std::string explain_cell(const Dataflow& flow, int frame, int cell, float given) {
     const Trace& t = flow.trace();
     const Frame& f = t.frames.at(static_cast<std::size_t>(frame));
+    const float expected = f.values.at(static_cast<std::size_t>(cell));
+    const std::string s = label_of(t, frame) + ", " + cell_name(t, f, cell) + ": expected " +
+                          format_value(expected) + ", you wrote " + format_value(given) + ". ";
+    const CellWrite w =
+        flow.writes(static_cast<std::size_t>(frame)).at(static_cast<std::size_t>(cell));
+    const bool undefined = w.thread >= 0 && (w.undefined || w.race);
+    return s + explain_write(flow, frame, cell) +
+           (undefined ? " Write ? for a value the code leaves undefined." : "");
+}
+
+std::string cell_name(const Trace& t, int frame, int cell) {
+    return cell_name(t, t.frames.at(static_cast<std::size_t>(frame)), cell);
+}
+
+std::string explain_write(const Dataflow& flow, int frame, int cell) {
+    const Trace& t = flow.trace();
+    const Frame& f = t.frames.at(static_cast<std::size_t>(frame));
     const CellWrite w =
         flow.writes(static_cast<std::size_t>(frame)).at(static_cast<std::size_t>(cell));
     const float expected = f.values.at(static_cast<std::size_t>(cell));
     const std::string name = cell_name(t, f, cell);
     const std::string here = label_of(t, frame);
-    std::string s = here + ", " + name + ": expected " + format_value(expected) + ", you wrote " +
-                    format_value(given) + ". ";
     if (w.thread < 0) {
         if (!w.from.empty())
-            return s + "No thread wrote " + name + " in " + here + ": it keeps its value from " +
+            return "No thread wrote " + name + " in " + here + ": it keeps its value from " +
                    label_of(t, w.from.front().frame) + ".";
-        return s + "No thread wrote " + name + " in " + here + ".";
+        return "No thread wrote " + name + " in " + here + ".";
     }
     const bool per_lane = f.buffer == Buffer::Lanes;
+    std::string s = (per_lane ? "Lane " : "Thread ") + std::to_string(w.thread);
     if (w.undefined || w.race)
-        return s + (per_lane ? "Lane " : "Thread ") + std::to_string(w.thread) + ": " +
-               w.expression + ". Write ? for a value the code leaves undefined.";
-    s += (per_lane ? "Lane " : "Thread ") + std::to_string(w.thread) + " wrote it: " + w.expression;
+        return s + ": " + w.expression + ".";
+    s += " wrote it: " + w.expression;
     if (w.atomics > 1 || f.step == Step::HistAccumulate) {
         s += "; the bin went from ";
         const bool had_before = !w.from.empty() && w.from.front().frame >= 0;

@@ -8,7 +8,6 @@
 #include "pplab/rng.hpp"
 
 #include <limits>
-#include <numeric>
 #include <vector>
 
 namespace pplab::cpu {
@@ -114,19 +113,6 @@ std::vector<float> reduce_full_pass(const std::vector<float>& in, const Launch& 
         rec(Step::BlockTotal, 0, b, -1, std::span(&out[b], 1));
     }
     return out;
-}
-
-// The arrival order of reduce-atomic's blocks: a seeded shuffle (Fisher-Yates, splitmix64),
-// standing in for whatever order the GPU's scheduler happens to pick.
-std::vector<int> arrival_order(int blocks, std::uint64_t seed) {
-    std::vector<int> order(blocks);
-    std::iota(order.begin(), order.end(), 0);
-    SplitMix rng{seed};
-    for (int i = blocks - 1; i > 0; --i) {
-        const int j = static_cast<int>(rng.next() % static_cast<std::uint64_t>(i + 1));
-        std::swap(order[i], order[j]);
-    }
-    return order;
 }
 
 } // namespace

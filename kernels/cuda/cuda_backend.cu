@@ -2,6 +2,7 @@
 // it through the same plan and checks as the CPU model.
 #include "cuda/launch.hpp"
 #include "pplab/backend.hpp"
+#include "pplab/lookback.hpp"
 #include "trace/decode.hpp"
 
 namespace pplab {
@@ -16,6 +17,8 @@ public:
     std::string device() const override { return device_; }
 
     Trace trace(const Request& request) override {
+        if (request.algorithm == Algorithm::ScanFast)
+            return trace_lookback_gpu(request); // the order the GPU ran
         Trace t;
         t.request = normalize(request);
         refuse_undefined(t.request);
@@ -46,7 +49,7 @@ private:
 
     static std::vector<float> dispatch(const Request& r, const Plan* plan,
                                        cuda::DeviceBuffer<std::uint32_t>* words) {
-        if (!info(r.algorithm).traced)
+        if (info(r.algorithm).production)
             return cuda::fast(r);
         switch (info(r.algorithm).family) {
         case Family::Reduce:

@@ -1,21 +1,33 @@
+// A student's trace against the chapter kernel's, level by level, explained in the words the
+// hand-trace checker uses.
 #include "pplab/check.hpp"
 #include "pplab/io.hpp"
 #include "pplab/sim.hpp"
 
+#include <cctype>
 #include <cstring>
 
 namespace pplab::sim {
 
 namespace {
+
 bool same_bits(float a, float b) {
     return std::memcmp(&a, &b, sizeof a) == 0 || (a != a && b != b);
 }
+
+// A value as a student reads it: "?" said in words where the kernel left it undefined.
+std::string value_text(float v) {
+    return v != v ? "? (undefined: never written, or written by threads that raced)"
+                  : format_value(v);
+}
+
 } // namespace
 
 Difference first_difference(const Trace& yours, const Trace& chapter) {
     Difference d;
     const LabelParts parts = label_parts(chapter);
     const std::size_t frames = std::min(yours.frames.size(), chapter.frames.size());
+    d.frames = static_cast<int>(chapter.frames.size());
     for (std::size_t f = 0; f < frames; ++f) {
         const auto& a = yours.frames[f].values;
         const auto& b = chapter.frames[f].values;
@@ -30,15 +42,22 @@ Difference first_difference(const Trace& yours, const Trace& chapter) {
                 d.expected = b[c];
                 d.got = a[c];
                 d.label = frame_label(chapter.frames[f], parts);
-                d.explanation = explain_cell(chapter, d.frame, d.cell, d.got);
+                d.cell_name = cell_name(chapter, d.frame, d.cell);
+                d.explanation = explain_write(Dataflow(chapter), d.frame, d.cell);
             }
             break;
         }
         d.frames_differing += differs ? 1 : 0;
     }
     d.result_differs = yours.result.size() != chapter.result.size();
-    for (std::size_t i = 0; !d.result_differs && i < yours.result.size(); ++i)
-        d.result_differs = !same_bits(yours.result[i], chapter.result[i]);
+    for (std::size_t i = 0; i < std::min(yours.result.size(), chapter.result.size()); ++i)
+        if (!same_bits(yours.result[i], chapter.result[i])) {
+            d.result_differs = true;
+            d.result_index = static_cast<int>(i);
+            d.result_expected = chapter.result[i];
+            d.result_got = yours.result[i];
+            break;
+        }
     d.same = d.frames_differing == 0 && !d.result_differs;
     return d;
 }
@@ -48,15 +67,22 @@ std::string describe(const Difference& d) {
         return "Same as the chapter's kernel: every level and the result, bit for bit.";
     std::string s;
     if (d.frame >= 0) {
-        s = std::to_string(d.frames_differing) + " level" + (d.frames_differing == 1 ? "" : "s") +
-            " differ from the chapter's kernel. First difference: " + d.label + ", cell " +
-            std::to_string(d.cell) + ": the chapter's kernel gives " + format_value(d.expected) +
-            ", yours gives " + format_value(d.got) + ".";
-        if (!d.explanation.empty())
-            s += " In the chapter's kernel, " + d.explanation;
+        std::string how = d.explanation;
+        if (!how.empty())
+            how[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(how[0])));
+        s = "Your kernel differs from the chapter's in " + std::to_string(d.frames_differing) +
+            " of " + std::to_string(d.frames) + " levels. The first: " + d.label + ", " +
+            d.cell_name + ": yours left " + value_text(d.got) + "; the chapter's kernel leaves " +
+            value_text(d.expected) + "." + (how.empty() ? "" : " In the chapter's kernel, " + how);
     }
-    if (d.result_differs)
-        s += std::string(s.empty() ? "" : " ") + "The result differs from the chapter's kernel's.";
+    if (d.result_differs) {
+        s += s.empty() ? "Every level is the chapter's, but the result differs"
+                       : " The result differs too";
+        s += d.result_index >= 0
+                 ? ": out[" + std::to_string(d.result_index) + "] is " + value_text(d.result_got) +
+                       " where the chapter's kernel leaves " + value_text(d.result_expected) + "."
+                 : ": it has a different number of values.";
+    }
     return s;
 }
 

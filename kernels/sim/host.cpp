@@ -1,18 +1,16 @@
 // The parent's side of a student's run: pre-process, compile (cached by content), run the
 // runner in a child process under time and memory limits, read back what it found. Nothing of
 // the student's code ever runs in this process.
+#include "child.hpp"
 #include "protocol.hpp"
 
 #include "pplab/files.hpp"
 #include "pplab/io.hpp"
 #include "pplab/plan.hpp"
 #include "pplab_sim_resources.hpp"
+#include "trace/decode.hpp"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
+#include <csignal>
 #include <unistd.h>
 
 #include <chrono>
@@ -21,7 +19,6 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
-#include <thread>
 
 namespace pplab::sim {
 
@@ -35,93 +32,28 @@ using Clock = std::chrono::steady_clock;
 constexpr const char* kFlags[] = {
     "-std=c++20", "-O1", "-fPIC", "-shared", "-w", "-fdiagnostics-color=never", "-fmax-errors=12"};
 constexpr double kCompileSeconds = 60.0;
-constexpr std::size_t kPrintedBytes = 64 * 1024;
 
-std::string hex_hash(std::string_view text) {
-    std::uint64_t h = 1469598103934665603ull; // FNV-1a
-    for (const char c : text) {
-        h ^= static_cast<unsigned char>(c);
-        h *= 1099511628211ull;
-    }
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-    return buf;
-}
+// A runner built with AddressSanitizer (the sanitize build's tests) reserves terabytes of
+// shadow address space at start: an address-space limit would stop it before the kernel runs,
+// so such builds run it with none.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
+constexpr std::size_t kPrintedBytes = 64 * 1024;
 
 std::string_view header_text() {
     const auto* r = sim_files::find("pplab_cuda_sim.hpp");
     if (!r)
         throw std::logic_error("the build lost pplab_cuda_sim.hpp");
     return r->text();
-}
-
-struct ChildExit {
-    bool timed_out = false;
-    bool exited = false;
-    int code = 0;
-    int signal = 0;
-    double seconds = 0;
-};
-
-// Runs argv with its output (stdout and stderr) in `output`, under the limits; never a shell.
-ChildExit run_child(const std::vector<std::string>& argv, const std::string& output, double seconds,
-                    std::size_t memory) {
-    // Everything the child needs is made before fork: after it, only system calls.
-    std::vector<char*> args;
-    for (const auto& a : argv)
-        args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    const auto start = Clock::now();
-    const pid_t pid = ::fork();
-    if (pid < 0)
-        throw InputError("could not start a process to run the kernel (fork failed)");
-    if (pid == 0) {
-        ::setpgid(0, 0);
-        if (memory > 0) {
-            const rlimit as{memory, memory};
-            ::setrlimit(RLIMIT_AS, &as);
-        }
-        const auto cpu = static_cast<rlim_t>(seconds) + 1;
-        const rlimit cpu_limit{cpu, cpu + 1};
-        ::setrlimit(RLIMIT_CPU, &cpu_limit);
-        const rlimit no_core{0, 0};
-        ::setrlimit(RLIMIT_CORE, &no_core);
-        const int fd = ::open(output.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (fd >= 0) {
-            ::dup2(fd, 1);
-            ::dup2(fd, 2);
-            ::close(fd);
-        }
-        ::execv(args[0], args.data());
-        ::_exit(127);
-    }
-    ChildExit e;
-    int status = 0;
-    for (;;) {
-        const pid_t done = ::waitpid(pid, &status, WNOHANG);
-        e.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-        if (done == pid)
-            break;
-        if (e.seconds > seconds) {
-            ::kill(-pid, SIGKILL);
-            ::kill(pid, SIGKILL);
-            ::waitpid(pid, &status, 0);
-            e.timed_out = true;
-            return e;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    e.exited = WIFEXITED(status);
-    e.code = e.exited ? WEXITSTATUS(status) : 0;
-    e.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    return e;
-}
-
-std::string read_all(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 // "kernel.cu:12:5: error: 'x' was not declared in this scope" -> line 12, column 5.
@@ -148,15 +80,25 @@ std::vector<CompileError> compiler_errors(const std::string& text) {
     return errors;
 }
 
+// The runner beside pplab (a build folder's layout), in ../libexec/pplab (an installed one, as
+// `cmake --install` lays it out), or where this build put it.
 std::string runner_path() {
+    std::vector<fs::path> places;
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {
-        const fs::path beside = self.parent_path() / "pplab-sim-runner";
-        if (fs::exists(beside))
-            return beside.string();
+        places.push_back(self.parent_path() / "pplab-sim-runner");
+        places.push_back(self.parent_path().parent_path() / PPLAB_SIM_LIBEXEC / "pplab-sim-runner");
     }
-    return PPLAB_SIM_RUNNER;
+    places.emplace_back(PPLAB_SIM_RUNNER);
+    std::string looked;
+    for (const fs::path& p : places) {
+        if (::access(p.c_str(), X_OK) == 0)
+            return p.string();
+        looked += (looked.empty() ? "" : ", ") + p.string();
+    }
+    throw InputError("pplab's kernel runner (pplab-sim-runner) is not installed: looked for " +
+                     looked);
 }
 
 std::string status_message(const ChildExit& e, const Limits& limits) {
@@ -176,15 +118,17 @@ std::string status_message(const ChildExit& e, const Limits& limits) {
            " (out of memory? the limit is " + std::to_string(limits.memory_bytes >> 20) + " MiB)";
 }
 
-// Compiles the rewritten source into `so` unless the cache has it. False: `res` says why.
-bool compile(const Rewritten& rw, const fs::path& folder, RunResult& res) {
+// Compiles the source into a library unless the cache has it; its path, or empty when it
+// does not compile (`res` says why).
+fs::path compile(const std::string& text, const fs::path& folder, const Limits& limits,
+                 RunResult& res) {
     const fs::path include = folder / ("include-" + hex_hash(header_text()));
-    const std::string key = hex_hash(std::string(header_text()) + rw.text + PPLAB_SIM_CXX);
+    const std::string key = hex_hash(std::string(header_text()) + text + PPLAB_SIM_CXX);
     const fs::path dir = folder / ("k-" + key);
     const fs::path so = dir / "kernel.so";
     if (fs::exists(so)) {
         res.compiled_from_cache = true;
-        return true;
+        return so;
     }
     fs::create_directories(include);
     fs::create_directories(dir);
@@ -198,48 +142,102 @@ bool compile(const Rewritten& rw, const fs::path& folder, RunResult& res) {
     const std::string mine = std::to_string(::getpid());
     const fs::path source = dir / ("kernel-" + mine + ".cpp");
     const fs::path log = dir / ("compile-" + mine + ".txt");
-    write_atomically(source.string(), rw.text);
+    write_atomically(source.string(), text);
     std::vector<std::string> argv{PPLAB_SIM_CXX};
     for (const char* f : kFlags)
         argv.emplace_back(f);
     const std::string part = so.string() + "." + mine + ".part";
     argv.insert(argv.end(), {"-I", include.string(), "-o", part, source.string()});
     const auto start = Clock::now();
-    const ChildExit e = run_child(argv, log.string(), kCompileSeconds, 0);
+    const ChildExit e = run_child(argv, log.string(), kCompileSeconds, 0, limits.cancel);
     res.compile_seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (e.exited && e.code == 0) {
         move_into_place(part, so.string());
-        return true;
+        return so;
     }
     std::error_code ec;
     fs::remove(part, ec);
+    if (e.cancelled) {
+        res.status = RunResult::Status::Cancelled;
+        res.message = "cancelled";
+        return {};
+    }
     res.status = RunResult::Status::CompileFailed;
     res.errors = e.timed_out ? std::vector<CompileError>{{0, 0, "the compiler took too long"}}
                              : compiler_errors(read_all(log.string()));
     const CompileError& first = res.errors.front();
     res.message = first.line > 0 ? "line " + std::to_string(first.line) + ": " + first.message
                                  : first.message;
-    return false;
+    return {};
 }
 
-void read_runner(const fs::path& run, const ChildExit& e, const Limits& limits, RunResult& res) {
-    res.printed = read_all((run / "printed.txt").string());
+// The file as compiled: the launch's constants it uses without defining them, defined with the
+// launch's values above its first line (`#line` keeps its numbering).
+std::string with_launch_constants(const Rewritten& rw, const Request& r) {
+    std::string defines;
+    for (const std::string& name : rw.launch_constants) {
+        const int value = name == "TILE" ? r.block : name == "WARPS" ? r.block / kWarpSize : r.bins;
+        defines += "#define " + name + " " + std::to_string(value) + "\n";
+    }
+    std::string text = rw.text;
+    text.insert(text.find('\n') + 1, defines); // after the header's #include
+    return text;
+}
+
+// A constant the file sets to another value than the launch's: the kernel then indexes its
+// arrays and loops for another block (or bin count) than it runs with. Said, not refused: it
+// may be the student's experiment.
+std::vector<std::string> launch_mismatches(const Rewritten& rw, const Request& r) {
+    std::vector<std::string> notes;
+    for (const auto& [name, value] : rw.defined_constants) {
+        const long long want = name == "TILE"    ? r.block
+                               : name == "WARPS" ? r.block / kWarpSize
+                                                 : r.bins;
+        if (value == want)
+            continue;
+        const std::string what = name == "BINS" ? std::to_string(r.bins) + " bins"
+                                 : name == "TILE"
+                                     ? "blocks of " + std::to_string(r.block) + " threads"
+                                     : std::to_string(want) + " warps per block";
+        notes.push_back("your file defines " + name + " as " + std::to_string(value) +
+                        ", but this launch has " + what + ": set it to " + std::to_string(want) +
+                        ", or delete the #define and pplab sets it to the launch's value");
+    }
+    return notes;
+}
+
+void read_runner(const RunFolder& run, const ChildExit& e, const Limits& limits, const Plan& plan,
+                 RunResult& res) {
+    res.printed = read_all(run / "printed.txt");
     if (res.printed.size() > kPrintedBytes)
         res.printed.resize(kPrintedBytes);
+    if (e.cancelled) {
+        res.status = RunResult::Status::Cancelled;
+        res.message = "cancelled";
+        return;
+    }
     if (e.timed_out || !e.exited || e.code != 0 || !fs::exists(run / "result.json")) {
         res.status = e.timed_out ? RunResult::Status::TimedOut : RunResult::Status::Crashed;
         res.message = status_message(e, limits);
         return;
     }
-    const RunnerOutput out = output_from_json(read_all((run / "result.json").string()));
+    const RunnerOutput out = output_from_json(read_all(run / "result.json"));
     if (!out.error.empty()) {
         res.status = RunResult::Status::Faulted;
         res.message = out.error;
         return;
     }
-    res.trace = trace_from_json(out.trace_json);
+    Recording rec = recording_from_bytes(read_all(run / "trace.bin"));
+    if (rec.words.size() != plan.words || rec.result.size() != result_size(res.trace.request))
+        throw InputError("the runner's recording does not fit the request's plan");
+    res.trace.backend = "sim";
+    res.trace.device = "CUDA-on-CPU simulator (your kernel)";
+    res.trace.frames = decode(plan, rec.words);
+    res.trace.result = std::move(rec.result);
     res.hazards = out.hazards;
     res.notes = out.notes;
+    res.counted = out.counted;
+    res.step_lines = out.step_lines;
     if (out.faulted) {
         res.status = RunResult::Status::Faulted;
         for (const Hazard& h : res.hazards)
@@ -264,7 +262,11 @@ std::string cache_folder() {
 RunResult run_kernel(const Request& request, std::string_view source, const Limits& limits) {
     RunResult res;
     res.trace.request = normalize(request);
-    make_plan(res.trace.request); // the same refusals as the built-in kernels
+    const Plan plan = make_plan(res.trace.request); // the same refusals as the built-in kernels
+    if (info(request.algorithm).family == Family::Histogram && res.trace.request.bins > 256)
+        throw InputError("the chapter's histogram kernels read bytes (const unsigned char* "
+                         "data), so your kernel runs with at most 256 bins; this launch has " +
+                         std::to_string(res.trace.request.bins));
     const Preprocessed pre = preprocess(source);
     if (!pre.ok) {
         res.status = RunResult::Status::CompileFailed;
@@ -275,26 +277,22 @@ RunResult run_kernel(const Request& request, std::string_view source, const Limi
     const fs::path folder = cache_folder();
     try {
         fs::create_directories(folder);
-        if (!compile(pre.rewritten, folder, res))
+        const fs::path so =
+            compile(with_launch_constants(pre.rewritten, res.trace.request), folder, limits, res);
+        if (so.empty())
             return res;
-        const std::string key =
-            hex_hash(std::string(header_text()) + pre.rewritten.text + PPLAB_SIM_CXX);
-        char tmpl[] = "run-XXXXXX";
-        const fs::path pattern = folder / tmpl;
-        std::string dir = pattern.string();
-        if (!::mkdtemp(dir.data()))
-            throw InputError("cannot make a folder for the run in " + folder.string());
-        const fs::path run = dir;
-        write_atomically((run / "request.json").string(), request_to_json(res.trace.request));
+        const RunFolder run(folder);
+        write_atomically(run / "request.json", request_to_json(res.trace.request));
         const auto start = Clock::now();
-        const ChildExit e =
-            run_child({runner_path(), (folder / ("k-" + key) / "kernel.so").string(),
-                       (run / "request.json").string(), (run / "result.json").string()},
-                      (run / "printed.txt").string(), limits.seconds, limits.memory_bytes);
+        const ChildExit e = run_child({runner_path(), so.string(), run / "request.json",
+                                       run / "trace.bin", run / "result.json"},
+                                      run / "printed.txt", limits.seconds,
+                                      kSanitized ? 0 : limits.memory_bytes, limits.cancel);
         res.run_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-        read_runner(run, e, limits, res);
-        std::error_code ec;
-        fs::remove_all(run, ec);
+        read_runner(run, e, limits, plan, res);
+        const std::vector<std::string> mismatches =
+            launch_mismatches(pre.rewritten, res.trace.request);
+        res.notes.insert(res.notes.begin(), mismatches.begin(), mismatches.end());
     } catch (const fs::filesystem_error& e) {
         throw InputError(std::string("pplab's kernel cache is not usable: ") + e.what());
     }

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <regex>
 #include <set>
 #include <string>
 
@@ -131,6 +132,8 @@ private:
     int line_ = 1, column_ = 1;
 };
 
+constexpr std::array<std::string_view, 3> kLaunchConstants = {"TILE", "WARPS", "BINS"};
+
 bool is_builtin_type(std::string_view t) {
     static constexpr std::array<std::string_view, 11> kTypes = {
         "void",  "bool",   "char",   "short",    "int",  "long",
@@ -156,6 +159,8 @@ public:
     Preprocessed run() {
         Preprocessed p;
         try {
+            for (i_ = 0; i_ < toks_.size(); ++i_)
+                note_constants(toks_[i_]);
             for (i_ = 0; i_ < toks_.size();)
                 step();
             copy_to(src_.size());
@@ -169,6 +174,11 @@ public:
         }
         p.ok = true;
         p.rewritten.kernels = kernels_;
+        p.rewritten.defined_constants = defined_values_;
+        for (const std::string_view name : kLaunchConstants)
+            if (constant_uses_.count(std::string(name)) &&
+                !constant_defined_.count(std::string(name)))
+                p.rewritten.launch_constants.emplace_back(name);
         p.rewritten.text = "#include \"pplab_cuda_sim.hpp\"\n#line 1 \"kernel.cu\"\n" + out_;
         if (!out_.empty() && out_.back() != '\n')
             p.rewritten.text += '\n';
@@ -237,6 +247,39 @@ private:
         if (p->text == "(" || p->text == ",")
             return true;
         return depth_ == 0 && is_specifier(p->text);
+    }
+
+    // Which launch constants the file uses, and which it defines (#define) or declares itself.
+    void note_constants(const Token& t) {
+        if (t.kind == Kind::Directive) {
+            static const std::regex define(R"(^#\s*define\s+([A-Za-z_]\w*))");
+            std::smatch m;
+            const std::string text(t.text);
+            std::string body = text;
+            if (std::regex_search(text, m, define)) {
+                constant_defined_.insert(m[1]);
+                body = m.suffix();
+                static const std::regex number(R"(^\s+\(?\s*(\d+)\s*\)?\s*(//.*)?$)");
+                std::smatch value;
+                const bool launch = std::find(kLaunchConstants.begin(), kLaunchConstants.end(),
+                                              m[1].str()) != kLaunchConstants.end();
+                if (launch && std::regex_match(body, value, number))
+                    defined_values_.emplace_back(m[1], std::stoll(value[1]));
+            }
+            static const std::regex word(R"([A-Za-z_]\w*)");
+            for (auto it = std::sregex_iterator(body.begin(), body.end(), word);
+                 it != std::sregex_iterator(); ++it)
+                constant_uses_.insert(it->str());
+            return;
+        }
+        if (t.kind != Kind::Ident || std::find(kLaunchConstants.begin(), kLaunchConstants.end(),
+                                               t.text) == kLaunchConstants.end())
+            return;
+        const Token* p = previous();
+        const bool declared = (p && (is_builtin_type(p->text) || p->text == "constexpr" ||
+                                     p->text == "const" || p->text == "enum")) ||
+                              (is(i_ + 1, "=") && !is(i_ + 2, "="));
+        (declared ? constant_defined_ : constant_uses_).insert(std::string(t.text));
     }
 
     void step() {
@@ -447,6 +490,8 @@ private:
     int sites_ = 0;
     std::set<std::string> tracked_;
     std::vector<std::string> kernels_;
+    std::set<std::string> constant_uses_, constant_defined_;
+    std::vector<std::pair<std::string, long long>> defined_values_;
 };
 
 } // namespace

@@ -1,6 +1,6 @@
 #include "protocol.hpp"
 
-#include "pplab/files.hpp"
+#include "pplab/io.hpp"
 #include "pplab/quote.hpp"
 #include "pplab/trace.hpp"
 #include "trace/json_fields.hpp"
@@ -65,6 +65,10 @@ std::string_view hazard_id(HazardKind k) {
     return kHazardIds[static_cast<std::size_t>(k)];
 }
 
+std::string listing_kernel(Algorithm a, const std::string& plan_kernel) {
+    return a == Algorithm::ScanBlelloch ? std::string("scanBlelloch") : plan_kernel;
+}
+
 std::string request_to_json(const Request& r) {
     Json j;
     j["algorithm"] = std::string(info(r.algorithm).id);
@@ -107,28 +111,63 @@ Request request_from_json(std::string_view text) {
     }
 }
 
+namespace {
+
+Json hazard_to_json(const Hazard& h) {
+    return {{"kind", std::string(hazard_id(h.kind))},
+            {"line", h.line},
+            {"other_line", h.other_line},
+            {"pass", h.pass},
+            {"block", h.block},
+            {"threads", h.threads},
+            {"array", h.array},
+            {"index", h.index},
+            {"address", h.address},
+            {"frame", h.frame},
+            {"fatal", h.fatal},
+            {"count", h.count},
+            {"message", h.message}};
+}
+
+} // namespace
+
+std::string to_json(const RunResult& r) {
+    std::string text = pplab::to_json(r.trace);
+    text.erase(text.find_last_of('}')); // the object stays open for three more fields
+    while (!text.empty() && text.back() == '\n')
+        text.pop_back();
+    text += ",\n  \"hazards\": [";
+    for (std::size_t k = 0; k < r.hazards.size(); ++k)
+        text += (k ? ",\n    " : "\n    ") + hazard_to_json(r.hazards[k]).dump();
+    text += r.hazards.empty() ? "],\n" : "\n  ],\n";
+    text += "  \"notes\": " + Json(r.notes).dump() + ",\n";
+    Json counted = Json::object();
+    for (const auto& [name, id, field] : counter_fields())
+        if (field != &Counters::additions)
+            counted[std::string(id)] = r.counted.*field;
+    return text + "  \"counted\": " + counted.dump() + "\n}\n";
+}
+
 std::string output_to_json(const RunnerOutput& o) {
     Json j;
     j["faulted"] = o.faulted;
-    j["trace"] = o.trace_json;
     j["notes"] = o.notes;
     j["error"] = o.error;
     Json hazards = Json::array();
     for (const Hazard& h : o.hazards)
-        hazards.push_back({{"kind", std::string(hazard_id(h.kind))},
-                           {"line", h.line},
-                           {"other_line", h.other_line},
-                           {"pass", h.pass},
-                           {"block", h.block},
-                           {"threads", h.threads},
-                           {"array", h.array},
-                           {"index", h.index},
-                           {"address", h.address},
-                           {"frame", h.frame},
-                           {"fatal", h.fatal},
-                           {"count", h.count},
-                           {"message", h.message}});
+        hazards.push_back(hazard_to_json(h));
     j["hazards"] = hazards;
+    Json counted = Json::object();
+    for (const auto& [name, id, field] : counter_fields())
+        counted[std::string(id)] = o.counted.*field;
+    j["counted"] = counted;
+    Json lines = Json::array();
+    for (const StepLines& l : o.step_lines)
+        lines.push_back({{"pass", l.pass},
+                         {"step", std::string(step_id(l.step))},
+                         {"level", l.level},
+                         {"lines", l.lines}});
+    j["step_lines"] = lines;
     return j.dump();
 }
 
@@ -138,12 +177,37 @@ std::string output_to_json(const RunnerOutput& o) {
 RunnerOutput output_from_json(std::string_view text) {
     using json_fields::Name;
     using json_fields::top;
+    constexpr int kInt = std::numeric_limits<int>::max();
+    constexpr long long kCount = std::numeric_limits<std::int64_t>::max();
     const json_fields::Reader in("the runner's answer");
     const Json j = json_fields::parse<Json>(text, in);
     const auto field = [&](std::string_view key) -> const Json& { return in.member(j, top(key)); };
     RunnerOutput o;
     o.faulted = in.flag(field("faulted"), top("faulted"));
-    o.trace_json = in.text(field("trace"), top("trace"), kMaxTraceFileBytes);
+    const Json& counted = field("counted");
+    for (const auto& [name, id, member] : counter_fields())
+        o.counted.*member = in.whole(in.member(counted, Name{"counted", json_fields::kNoIndex, id}),
+                                     Name{"counted", json_fields::kNoIndex, id}, 0, kCount);
+    const auto& step_lines = in.list(field("step_lines"), top("step_lines"));
+    for (std::size_t k = 0; k < step_lines.size(); ++k) {
+        const auto name = [&](std::string_view key) { return Name{"step_lines", k, key}; };
+        const auto at = [&](std::string_view key) -> const Json& {
+            return in.member(step_lines[k], name(key));
+        };
+        StepLines l;
+        l.pass = in.whole_int(at("pass"), name("pass"), 0, kInt);
+        const std::string step = in.text(at("step"), name("step"), 64);
+        try {
+            l.step = find_step(step);
+        } catch (const InputError& e) {
+            in.fail(name("step"), std::string("is not one pplab knows: ") + e.what());
+        }
+        l.level = in.whole_int(at("level"), name("level"), -1, kInt);
+        const auto& lines = in.list(at("lines"), name("lines"));
+        for (std::size_t t = 0; t < lines.size(); ++t)
+            l.lines.push_back(in.whole_int(lines[t], name("lines").at(t), 0, kInt));
+        o.step_lines.push_back(std::move(l));
+    }
     const auto& notes = in.list(field("notes"), top("notes"));
     for (std::size_t k = 0; k < notes.size(); ++k)
         o.notes.push_back(in.text(notes[k], top("notes").at(k), 4096));
@@ -152,6 +216,40 @@ RunnerOutput output_from_json(std::string_view text) {
     for (std::size_t k = 0; k < hazards.size(); ++k)
         o.hazards.push_back(read_hazard(in, hazards[k], k));
     return o;
+}
+
+namespace {
+constexpr char kMagic[8] = {'p', 'p', 'l', 'a', 'b', 'r', 'e', 'c'};
+constexpr std::uint32_t kVersion = 1;
+} // namespace
+
+// magic, version, word count, result count (u64 each after the magic), words, result floats.
+std::string recording_to_bytes(const Recording& r) {
+    const std::uint64_t head[3] = {kVersion, r.words.size(), r.result.size()};
+    std::string bytes(kMagic, sizeof kMagic);
+    bytes.append(reinterpret_cast<const char*>(head), sizeof head);
+    bytes.append(reinterpret_cast<const char*>(r.words.data()), r.words.size() * 4);
+    bytes.append(reinterpret_cast<const char*>(r.result.data()), r.result.size() * 4);
+    return bytes;
+}
+
+Recording recording_from_bytes(std::string_view bytes) {
+    std::uint64_t head[3] = {};
+    if (bytes.size() < sizeof kMagic + sizeof head ||
+        std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+        throw InputError("the runner's recording is not readable (no header)");
+    std::memcpy(head, bytes.data() + sizeof kMagic, sizeof head);
+    const std::uint64_t body = bytes.size() - sizeof kMagic - sizeof head;
+    if (head[0] != kVersion || head[1] > body / 4 || head[2] > body / 4 ||
+        (head[1] + head[2]) * 4 != body)
+        throw InputError("the runner's recording is not readable (its sizes do not add up)");
+    Recording r;
+    r.words.resize(head[1]);
+    r.result.resize(head[2]);
+    const char* at = bytes.data() + sizeof kMagic + sizeof head;
+    std::memcpy(r.words.data(), at, r.words.size() * 4);
+    std::memcpy(r.result.data(), at + r.words.size() * 4, r.result.size() * 4);
+    return r;
 }
 
 } // namespace pplab::sim

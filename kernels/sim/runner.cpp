@@ -1,6 +1,6 @@
 // pplab-sim-runner: the child process that runs a student's compiled kernel.
 //
-//   pplab-sim-runner KERNEL.so REQUEST.json RESULT.json
+//   pplab-sim-runner KERNEL.so REQUEST.json TRACE.bin RESULT.json
 //
 // Loads the kernel (its static initialisers register every __global__ function), makes the
 // request's buffers, runs the launches the chapter's algorithm takes (the plan's), and maps what
@@ -14,6 +14,7 @@
 
 #include "pplab/files.hpp"
 #include "pplab/io.hpp"
+#include "pplab/rng.hpp"
 
 #include <dlfcn.h>
 
@@ -70,7 +71,8 @@ public:
             prefill(l);
     }
 
-    RunnerOutput run();
+    // Runs the request's launches; the record buffer and the output values go to `recording`.
+    RunnerOutput run(Recording& recording);
 
 private:
     // Every record of the launch as "?" until the kernel gives it.
@@ -97,6 +99,11 @@ private:
         values.resize(seg.count, kUnknown);
         cpu::Recorder(words_, l)(step, level, block, warp, values);
     }
+    // The source lines that did the work of (pass, step, level), for the window to light.
+    void light(const Launch& l, Step step, int level, const std::vector<int>& lines) {
+        auto& at = step_lines_[{l.pass(), static_cast<int>(step), level}];
+        at.insert(lines.begin(), lines.end());
+    }
     int levels(const Launch& l, Step step) const {
         const int si = l.segment(step);
         return si < 0 ? 0 : l.layout.seg[si].levels;
@@ -109,12 +116,15 @@ private:
 
     const KernelEntry& kernel(const Launch& l, const std::vector<Expected>& expected);
     Buffer& buffer(std::string name, Elem elem, const std::vector<float>& values);
+    LaunchSpec launch_spec(const Launch& l, const KernelEntry& k, std::vector<Arg> args, int input,
+                           RoundRule rounds) const;
     bool launch(const Launch& l, const KernelEntry& k, std::vector<Arg> args, int input,
                 RoundRule rounds, const std::function<void(const BlockObservation&)>& on_block);
 
     // Per family.
     bool reduce();
     bool reduce_full_pass(const Launch& l, Buffer& in, Buffer& out);
+    bool reduce_atomic(const Launch& l, Buffer& in);
     bool scan();
     bool scan_blocks(const Launch& l, Buffer& in, Buffer& out, Buffer* totals);
     bool add_carries(const Launch& l, Buffer& out, Buffer& carries);
@@ -136,13 +146,12 @@ private:
     std::set<std::string> noted_;
     // Where each hazard is drawn: (pass, step, level, block), found among the frames at the end.
     std::map<std::size_t, std::tuple<int, Step, int, int>> hazard_frames_;
+    std::map<std::tuple<int, int, int>, std::set<int>> step_lines_;
     std::vector<float> result_;
 };
 
 const KernelEntry& Session::kernel(const Launch& l, const std::vector<Expected>& expected) {
-    // The plan names scan-blelloch's launch after its block scan; the listing's kernel calls it.
-    const std::string name =
-        r_.algorithm == Algorithm::ScanBlelloch ? std::string("scanBlelloch") : l.kernel;
+    const std::string name = listing_kernel(r_.algorithm, l.kernel);
     const KernelEntry* found = nullptr;
     for (const KernelEntry& e : registered_kernels())
         if (name == e.name)
@@ -199,9 +208,8 @@ Buffer& Session::buffer(std::string name, Elem elem, const std::vector<float>& v
     return b;
 }
 
-bool Session::launch(const Launch& l, const KernelEntry& k, std::vector<Arg> args, int input,
-                     RoundRule rounds,
-                     const std::function<void(const BlockObservation&)>& on_block) {
+LaunchSpec Session::launch_spec(const Launch& l, const KernelEntry& k, std::vector<Arg> args,
+                                int input, RoundRule rounds) const {
     LaunchSpec spec;
     spec.kernel = &k;
     spec.grid = l.grid;
@@ -211,7 +219,13 @@ bool Session::launch(const Launch& l, const KernelEntry& k, std::vector<Arg> arg
     spec.dynamic_shared_bytes = shared_bytes(r_);
     spec.input_region = input;
     spec.rounds = rounds;
-    return rt_.launch(spec, on_block);
+    return spec;
+}
+
+bool Session::launch(const Launch& l, const KernelEntry& k, std::vector<Arg> args, int input,
+                     RoundRule rounds,
+                     const std::function<void(const BlockObservation&)>& on_block) {
+    return rt_.launch(launch_spec(l, k, std::move(args), input, rounds), on_block);
 }
 
 void Session::shared_frames(const Launch& l, const BlockObservation& o, const StepList& steps) {
@@ -220,6 +234,8 @@ void Session::shared_frames(const Launch& l, const BlockObservation& o, const St
         const auto [step, level] = steps[k];
         const int si = l.segment(step);
         const int warps = si < 0 ? 0 : l.layout.seg[si].warps;
+        if (k < o.shared_lines.size())
+            light(l, step, level, o.shared_lines[k]);
         if (warps == 0) {
             record(l, step, level, o.block, -1, o.shared[k]);
             continue;
@@ -276,6 +292,7 @@ void Session::register_rounds(const Launch& l, const BlockObservation& o, Step s
                 static_cast<std::size_t>(k - 1) < rounds.size() ? rounds[k - 1] : o.round_close[t];
         }
         record(l, step, k, o.block, -1, std::move(v));
+        light(l, step, k, o.input_lines);
     }
 }
 
@@ -293,12 +310,17 @@ void Session::lanes(const Launch& l, const BlockObservation& o, int warp, int fi
                  " shuffle steps where the chapter's kernel runs " + std::to_string(count) +
                  ": the missing ones are shown as ?");
     if (static_cast<int>(steps.size()) > first)
+        light(l, load, 0,
+              load == Step::Load ? o.input_lines
+                                 : std::vector<int>{steps[static_cast<std::size_t>(first)].line});
+    if (static_cast<int>(steps.size()) > first)
         record(l, load, 0, o.block, rec_warp,
                {steps[static_cast<std::size_t>(first)].in.begin(),
                 steps[static_cast<std::size_t>(first)].in.end()});
     for (int k = 1; k <= count && first + k - 1 < static_cast<int>(steps.size()); ++k) {
         const auto& s = steps[static_cast<std::size_t>(first + k - 1)];
         record(l, step, k, o.block, rec_warp, {s.after.begin(), s.after.end()});
+        light(l, step, k, {s.line});
     }
 }
 
@@ -329,7 +351,41 @@ bool Session::reduce_full_pass(const Launch& l, Buffer& in, Buffer& out) {
                       lanes(l, o, 0, 5, Step::FinalShuffle, Step::FinalShuffle, 5);
                       shared_frames(l, o, steps);
                       record(l, Step::BlockTotal, 0, o.block, -1, {out.value(o.block)});
+                      light(l, Step::BlockTotal, 0, o.output_lines);
                   });
+}
+
+// §8.6 "Determinism": the blocks run in the seeded arrival order the CPU model uses (the
+// order a GPU's scheduler happens to pick), so each atomicAdd on `out` arrives as it does there.
+bool Session::reduce_atomic(const Launch& l, Buffer& in) {
+    Buffer& out = buffer("out", Elem::Float, {0.0f});
+    const KernelEntry& k = kernel(l, {kInFloat, kOutFloat, kN});
+    LaunchSpec spec = launch_spec(l, k, {{&in.region, 0}, {&out.region, 0}, {nullptr, in.count()}},
+                                  in.region.id, RoundRule::GridStride);
+    spec.block_order = arrival_order(l.grid, r_.options.order_seed);
+    int arrived = 0;
+    const bool ok = rt_.launch(spec, [&](const BlockObservation& o) {
+        float total = 0.0f;
+        int adds = 0;
+        for (const AtomicRecord& at : o.atomics)
+            if (at.region == out.region.id) {
+                total += static_cast<float>(at.delta);
+                ++adds;
+            }
+        if (adds != 1)
+            note("atomics per block", "block " + std::to_string(o.block) + " added " +
+                                          std::to_string(adds) +
+                                          " values into out where the chapter's kernel adds its "
+                                          "block total once (thread 0's atomicAdd)");
+        const float block_total = adds == 1 ? total : kUnknown;
+        record(l, Step::BlockTotal, 0, o.block, -1, {block_total});
+        record(l, Step::AtomicAdd, ++arrived, o.block, -1, {block_total, out.value(0)});
+        light(l, Step::BlockTotal, 0, o.output_lines);
+        light(l, Step::AtomicAdd, arrived, o.output_lines);
+        place_hazards(l, o, {{Step::BlockTotal, 0}});
+    });
+    result_ = {out.value(0)};
+    return ok;
 }
 
 bool Session::reduce() {
@@ -350,9 +406,7 @@ bool Session::reduce() {
         return ok;
     }
     if (r_.algorithm == Algorithm::ReduceAtomic)
-        throw InputError("reduce-atomic's kernel is not run by pplab's simulator yet: its "
-                         "blocks' arrival order is the point, and the simulator runs blocks in "
-                         "order; run reduce-full instead");
+        return reduce_atomic(l, in);
     Buffer& out = buffer("out", Elem::Float, std::vector<float>(result_size(r_), 0.0f));
     const KernelEntry& k = kernel(l, {kInFloat, kOutFloat, kN});
     const Algorithm a = r_.algorithm;
@@ -375,6 +429,7 @@ bool Session::reduce() {
                        register_rounds(l, o, Step::Accumulate);
                    shared_frames(l, o, tree_steps(l));
                    record(l, Step::BlockTotal, 0, o.block, -1, {out.value(o.block)});
+                   light(l, Step::BlockTotal, 0, o.output_lines);
                });
     result_.resize(result_size(r_));
     for (std::size_t i = 0; i < result_.size(); ++i)
@@ -417,6 +472,7 @@ bool Session::scan_blocks(const Launch& l, Buffer& in, Buffer& out, Buffer* tota
                       shared_frames(l, o, scan_steps(l));
                       if (totals)
                           record(l, Step::BlockTotal, 0, o.block, -1, {totals->value(o.block)});
+                      light(l, Step::BlockTotal, 0, o.output_lines);
                   });
 }
 
@@ -430,6 +486,7 @@ bool Session::add_carries(const Launch& l, Buffer& out, Buffer& carries) {
                           slice[static_cast<std::size_t>(t)] =
                               out.value(static_cast<long long>(o.block) * l.block + t);
                       record(l, Step::AddCarries, 0, o.block, -1, std::move(slice));
+                      light(l, Step::AddCarries, 0, o.output_lines);
                       place_hazards(l, o, {{Step::AddCarries, 0}});
                   });
 }
@@ -489,6 +546,13 @@ bool Session::histogram() {
                                for (const AtomicRecord& at : o.atomics)
                                    if (at.region == hist.region.id)
                                        global_atomics.push_back(at);
+                               for (int round = 1; round <= rounds; ++round) {
+                                   light(l, Step::HistAccumulate, round, o.input_lines);
+                                   if (a == Algorithm::HistGlobal)
+                                       light(l, Step::HistAccumulate, round, o.output_lines);
+                                   else if (o.shared_lines.size() > 1)
+                                       light(l, Step::HistAccumulate, round, o.shared_lines[1]);
+                               }
                                if (a == Algorithm::HistGlobal) {
                                    place_hazards(l, o, {{Step::HistAccumulate, 1}});
                                    return;
@@ -523,6 +587,7 @@ bool Session::histogram() {
                                for (int b = 0; b < bins; ++b)
                                    g[static_cast<std::size_t>(b)] = hist.value(b);
                                record(l, Step::HistFold, 0, o.block, -1, std::move(g));
+                               light(l, Step::HistFold, 0, o.output_lines);
                                place_hazards(l, o, steps);
                            });
     if (a == Algorithm::HistGlobal)
@@ -538,7 +603,7 @@ bool Session::histogram() {
     return ok;
 }
 
-RunnerOutput Session::run() {
+RunnerOutput Session::run(Recording& recording) {
     RunnerOutput out;
     bool ok = true;
     switch (info(r_.algorithm).family) {
@@ -552,23 +617,26 @@ RunnerOutput Session::run() {
         ok = histogram();
         break;
     }
-    Trace t;
-    t.request = r_;
-    t.backend = "sim";
-    t.device = "CUDA-on-CPU simulator (your kernel)";
-    t.frames = decode(plan_, words_);
     result_.resize(result_size(r_), kUnknown);
-    t.result = result_;
-    out.trace_json = to_json(t);
     out.hazards = rt_.hazards();
-    for (const auto& [index, key] : hazard_frames_) {
-        const auto [pass, step, level, block] = key;
-        for (std::size_t f = 0; f < t.frames.size(); ++f) {
-            const Frame& fr = t.frames[f];
-            if (fr.pass == pass && fr.step == step && fr.level == level &&
-                (fr.block == block || fr.block == -1)) {
-                out.hazards[index].frame = static_cast<int>(f);
-                break;
+    out.counted = rt_.counted();
+    for (const auto& [key, lines] : step_lines_) {
+        const auto [pass, step, level] = key;
+        out.step_lines.push_back(
+            {pass, static_cast<Step>(step), level, std::vector<int>(lines.begin(), lines.end())});
+    }
+    if (!hazard_frames_.empty()) {
+        // Where each hazard is drawn: its frame's index in the canonical order.
+        const std::vector<Frame> frames = decode(plan_, words_);
+        for (const auto& [index, key] : hazard_frames_) {
+            const auto [pass, step, level, block] = key;
+            for (std::size_t f = 0; f < frames.size(); ++f) {
+                const Frame& fr = frames[f];
+                if (fr.pass == pass && fr.step == step && fr.level == level &&
+                    (fr.block == block || fr.block == -1)) {
+                    out.hazards[index].frame = static_cast<int>(f);
+                    break;
+                }
             }
         }
     }
@@ -576,6 +644,8 @@ RunnerOutput Session::run() {
     if (ok)
         out.notes = notes_;
     out.faulted = !ok;
+    recording.words = std::move(words_);
+    recording.result = std::move(result_);
     return out;
 }
 
@@ -585,21 +655,26 @@ RunnerOutput Session::run() {
 
 int main(int argc, char** argv) {
     using namespace pplab;
-    if (argc != 4) {
-        std::fprintf(stderr, "usage: pplab-sim-runner KERNEL.so REQUEST.json RESULT.json\n");
+    if (argc != 5) {
+        std::fprintf(stderr,
+                     "usage: pplab-sim-runner KERNEL.so REQUEST.json TRACE.bin RESULT.json\n");
         return 2;
     }
     sim::RunnerOutput out;
+    sim::Recording recording;
     try {
         const Request r = normalize(sim::request_from_json(read_text_file(argv[2])));
         if (!::dlopen(argv[1], RTLD_NOW | RTLD_LOCAL))
             throw InputError(std::string("the compiled kernel does not load: ") + ::dlerror());
-        out = sim::Session(r).run();
+        out = sim::Session(r).run(recording);
     } catch (const std::exception& e) {
         out.error = e.what();
     }
     try {
-        write_atomically(argv[3], sim::output_to_json(out));
+        // The recording first: RESULT.json appearing says that everything is there.
+        if (out.error.empty())
+            write_atomically(argv[3], sim::recording_to_bytes(recording));
+        write_atomically(argv[4], sim::output_to_json(out));
     } catch (const std::exception& e) {
         std::fprintf(stderr, "pplab-sim-runner: %s\n", e.what());
         return 2;

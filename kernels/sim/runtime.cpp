@@ -19,6 +19,13 @@
 #include <stdexcept>
 
 #if defined(__SANITIZE_ADDRESS__)
+#define PPLAB_SIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PPLAB_SIM_ASAN 1
+#endif
+#endif
+#if defined(PPLAB_SIM_ASAN)
 #include <sanitizer/asan_interface.h>
 #endif
 
@@ -37,6 +44,28 @@ namespace ctx = boost::context;
 
 constexpr float kUndefined = std::numeric_limits<float>::quiet_NaN();
 constexpr std::size_t kStackBytes = 256 * 1024;
+
+// AddressSanitizer must be told of every switch between stacks (Boost 1.74's fcontext fibers do
+// not tell it), or it takes a fiber's frames for the thread's and reports errors that are not
+// there, or misses ones that are: before a switch, the stack we go to; on arrival, the fake
+// frames (of use-after-return detection) the arriving stack left behind.
+struct Stack {
+    const void* bottom = nullptr;
+    std::size_t size = 0;
+    void* fake = nullptr;
+};
+void switching([[maybe_unused]] Stack& from, [[maybe_unused]] const Stack& to,
+               [[maybe_unused]] bool from_ends = false) {
+#if defined(PPLAB_SIM_ASAN)
+    __sanitizer_start_switch_fiber(from_ends ? nullptr : &from.fake, to.bottom, to.size);
+#endif
+}
+void arrived_on([[maybe_unused]] Stack& here, [[maybe_unused]] Stack* learn_from = nullptr) {
+#if defined(PPLAB_SIM_ASAN)
+    __sanitizer_finish_switch_fiber(here.fake, learn_from ? &learn_from->bottom : nullptr,
+                                    learn_from ? &learn_from->size : nullptr);
+#endif
+}
 
 std::vector<KernelEntry>& registry() {
     static std::vector<KernelEntry> entries;
@@ -62,10 +91,19 @@ public:
         ctx::stack_context sc;
         sc.size = kStackBytes;
         sc.sp = static_cast<char*>(base) + page() + kStackBytes;
+        last_ = {static_cast<char*>(base) + page(), kStackBytes, nullptr};
         return sc;
     }
     void deallocate(ctx::stack_context& sc) {
-        free_.push_back(static_cast<char*>(sc.sp) - kStackBytes - page());
+        char* base = static_cast<char*>(sc.sp) - kStackBytes - page();
+#if defined(PPLAB_SIM_ASAN)
+        ASAN_UNPOISON_MEMORY_REGION(base + page(), kStackBytes); // the next fiber's, clean
+#endif
+        free_.push_back(base);
+    }
+    // The stack allocate() gave last.
+    const Stack& last() const {
+        return last_;
     }
     ~ReusedStacks() {
         for (void* base : free_)
@@ -73,8 +111,11 @@ public:
     }
 
 private:
-    static std::size_t page() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
+    static std::size_t page() {
+        return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    }
     std::vector<void*> free_;
+    Stack last_;
 };
 
 // Allocator handle that Boost.Context copies into each fiber.
@@ -105,6 +146,7 @@ struct Thread {
     ThreadView view;
     int tid = 0, warp = 0, lane = 0;
     ctx::fiber fiber, back;
+    Stack stack; // the fiber's
     State state = State::Runnable;
     int wait_line = 0;
     WarpOp op;
@@ -115,6 +157,9 @@ struct Thread {
     float close_value = kUndefined;
     // The shuffle whose "after" value the watched register will give.
     int watch_step = -1;
+    // Lines of this thread's shared-memory reads since its last write to the first shared
+    // array: they did the step's work if a write follows before the barrier.
+    std::vector<int> pending_lines;
 };
 
 // One cell of a shared array: who touched it in this barrier interval (racecheck's view).
@@ -199,6 +244,8 @@ struct Runtime::Impl {
     const LaunchSpec* spec = nullptr;
     std::deque<Thread> threads;
     Thread* self = nullptr;
+    Stack main_stack;       // the scheduler's: the thread's own stack
+    bool unwinding = false; // the block is over: parked fibers throw Fault and finish
     BlockObservation obs;
     std::map<int, std::unique_ptr<SharedArray>> shared; // by declaration site
     SharedArray* primary = nullptr;                     // the first one the block declared
@@ -208,6 +255,10 @@ struct Runtime::Impl {
     std::vector<float> interval_start;
     std::vector<WriteLog> interval_log;
     bool interval_dirty = false;
+    // Lines of this interval's work, by the generation of the write they led to (a thread's
+    // second write of a cell in one interval is generation 2: the clear-root after the last
+    // upsweep level); index 0 holds the barrier that began the interval.
+    std::vector<std::vector<int>> interval_lines;
     int arrived = 0;
     bool faulted = false;
     std::map<std::tuple<int, int, int>, std::size_t> seen; // (kind, line, other) -> hazard
@@ -237,12 +288,18 @@ struct Runtime::Impl {
     // ---- the schedule ----------------------------------------------------------------------
     void park() {
         Thread& t = *self;
+        switching(t.stack, main_stack);
         t.back = std::move(t.back).resume();
+        arrived_on(t.stack);
+        if (unwinding)
+            throw Fault{}; // the block stopped (a fault): unwind the kernel's frames
     }
     void resume(Thread& t) {
         self = &t;
         g_self = &t.view;
+        switching(main_stack, t.stack);
         t.fiber = std::move(t.fiber).resume();
+        arrived_on(main_stack);
     }
 
     void start_threads(int block) {
@@ -262,14 +319,21 @@ struct Runtime::Impl {
             Thread* tp = &t;
             t.fiber =
                 ctx::fiber(std::allocator_arg, StackHandle{&stacks}, [this, tp](ctx::fiber&& back) {
+                    arrived_on(tp->stack, &main_stack);
                     tp->back = std::move(back);
                     body(*tp);
+                    switching(tp->stack, main_stack, true);
                     return std::move(tp->back);
                 });
+            t.stack = stacks.last();
         }
     }
 
     void body(Thread& t) {
+        if (unwinding) { // never started, and the block is over
+            t.state = State::Done;
+            return;
+        }
         try {
             spec->kernel->invoke(spec->kernel->fn, spec->args.data());
             finish(t);
@@ -321,6 +385,7 @@ struct Runtime::Impl {
         interval_start.clear();
         interval_log.clear();
         interval_dirty = false;
+        interval_lines.clear();
         arrived = 0;
         start_threads(block);
         while (!faulted) {
@@ -347,9 +412,16 @@ struct Runtime::Impl {
             obs.rounds[static_cast<std::size_t>(t.tid)] = t.rounds;
             obs.round_close[static_cast<std::size_t>(t.tid)] = t.close_value;
         }
+        // Fibers still parked (after a fault) or never started finish through the same
+        // switches as any other, so that nothing is left for Boost to unwind behind our back.
+        unwinding = true;
+        for (Thread& t : threads)
+            if (t.fiber && t.state != State::Done)
+                resume(t);
+        unwinding = false;
         g_self = &g_idle;
         self = nullptr;
-        threads.clear(); // suspended fibers (after a fault) unwind here
+        threads.clear();
         return !faulted;
     }
 
@@ -430,6 +502,10 @@ struct Runtime::Impl {
                 fatal(std::move(h));
             }
         end_interval();
+        lines_of_generation(0).push_back(line); // the barrier begins the next step
+        for (Thread& o : threads)
+            o.pending_lines.clear(); // reads after a thread's last write finished the step
+        ++owner.counted_.barriers;
         ++epoch;
         arrived = 0;
         for (Thread& o : threads)
@@ -440,11 +516,22 @@ struct Runtime::Impl {
     void end_interval() {
         if (!primary) {
             interval_log.clear();
+            interval_lines.clear();
             return;
         }
         int maxgen = 0;
         for (const WriteLog& w : interval_log)
             maxgen = std::max(maxgen, w.gen);
+        // Generation g's snapshot lights its own lines (the first also the barrier).
+        const auto lines_up_to = [&](int first, int last) {
+            std::vector<int> lines;
+            for (int g = first; g <= last && g < static_cast<int>(interval_lines.size()); ++g)
+                lines.insert(lines.end(), interval_lines[static_cast<std::size_t>(g)].begin(),
+                             interval_lines[static_cast<std::size_t>(g)].end());
+            std::sort(lines.begin(), lines.end());
+            lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+            return lines;
+        };
         if (maxgen > 1) {
             for (int g = 1; g < maxgen; ++g) {
                 std::vector<float> state = interval_start;
@@ -453,13 +540,30 @@ struct Runtime::Impl {
                         state[static_cast<std::size_t>(w.index)] = as_float(
                             primary->region.elem, reinterpret_cast<const unsigned char*>(&w.bits));
                 obs.shared.push_back(std::move(state));
+                obs.shared_lines.push_back(lines_up_to(g == 1 ? 0 : g, g));
             }
         }
-        if (maxgen > 0 || interval_dirty)
+        if (maxgen > 0 || interval_dirty) {
             obs.shared.push_back(primary_values());
+            obs.shared_lines.push_back(
+                lines_up_to(maxgen > 1 ? maxgen : 0, static_cast<int>(interval_lines.size())));
+        }
         interval_start = primary_values();
         interval_log.clear();
         interval_dirty = false;
+        interval_lines.clear();
+    }
+
+    std::vector<int>& lines_of_generation(int gen) {
+        if (static_cast<int>(interval_lines.size()) <= gen)
+            interval_lines.resize(static_cast<std::size_t>(gen) + 1);
+        return interval_lines[static_cast<std::size_t>(gen)];
+    }
+
+    static void note_line(std::vector<int>& lines, int line) {
+        const auto at = std::lower_bound(lines.begin(), lines.end(), line);
+        if (at == lines.end() || *at != line)
+            lines.insert(at, line);
     }
 
     std::vector<float> primary_values() const {
@@ -510,6 +614,7 @@ struct Runtime::Impl {
     // ---- warp rendezvous -------------------------------------------------------------------
     std::uint32_t warp_op(WarpOp op) {
         Thread& t = *self;
+        t.pending_lines.clear(); // what it read went into the shuffle, a step of its own
         close_accumulation(t);
         resolve_watch(t);
         if (op.width != 32)
@@ -607,6 +712,7 @@ struct Runtime::Impl {
                 ballot |= 1u << lane;
         }
         step.lanes = present;
+        step.line = first.line;
         const int index = static_cast<int>(obs.shuffles[static_cast<std::size_t>(warp)].size());
         for (int lane = 0; lane < 32; ++lane) {
             if (!((present >> lane) & 1u))
@@ -629,9 +735,10 @@ struct Runtime::Impl {
             o.state = State::Runnable;
         }
         (void)mask;
-        if (first.kind == WarpOpKind::Shuffle)
+        if (first.kind == WarpOpKind::Shuffle) {
             obs.shuffles[static_cast<std::size_t>(warp)].push_back(step);
-        else if (first.kind == WarpOpKind::SyncWarp)
+            ++owner.counted_.shuffles;
+        } else if (first.kind == WarpOpKind::SyncWarp)
             ++warp_sync[static_cast<std::size_t>(warp)];
     }
 
@@ -700,6 +807,7 @@ struct Runtime::Impl {
 
     void shared_read(SharedArray& a, long long index, int line) {
         Thread& t = *self;
+        t.pending_lines.push_back(line);
         Cell& c = a.cells[static_cast<std::size_t>(index)];
         if (!c.written) {
             Hazard h;
@@ -731,6 +839,8 @@ struct Runtime::Impl {
 
     void shared_write(SharedArray& a, long long index, std::uint64_t& bits, int line, bool atomic) {
         Thread& t = *self;
+        if (&a != primary)
+            t.pending_lines.push_back(line);
         Cell& c = a.cells[static_cast<std::size_t>(index)];
         const bool same_interval = c.written && c.write_epoch == epoch;
         if (same_interval && c.writer != t.tid && !(atomic && c.atomic_write) &&
@@ -753,6 +863,12 @@ struct Runtime::Impl {
         c.written = true;
         c.atomic_write = atomic;
         if (&a == primary) {
+            // The reads that led to this write did the step's work with it.
+            std::vector<int>& lines = lines_of_generation(gen);
+            for (const int read : t.pending_lines)
+                note_line(lines, read);
+            t.pending_lines.clear();
+            note_line(lines, line);
             if (atomic)
                 interval_dirty = true;
             else
@@ -765,8 +881,13 @@ struct Runtime::Impl {
         Thread& t = *self;
         if (r->space == Space::Shared) {
             shared_read(array_of(r), index, line);
-        } else if (r->id == spec->input_region) {
-            input_read(t, index);
+            ++owner.counted_.shared_reads;
+        } else {
+            ++owner.counted_.global_reads;
+            if (r->id == spec->input_region) {
+                input_read(t, index);
+                note_line(obs.input_lines, line);
+            }
         }
         std::uint64_t bits = 0;
         std::memcpy(&bits, r->base + index * r->elem_size, static_cast<std::size_t>(r->elem_size));
@@ -777,8 +898,13 @@ struct Runtime::Impl {
         check(r, index, line, "write to");
         Thread& t = *self;
         close_accumulation(t);
-        if (r->space == Space::Shared)
+        if (r->space == Space::Shared) {
             shared_write(array_of(r), index, bits, line, false);
+            ++owner.counted_.shared_writes;
+        } else {
+            ++owner.counted_.global_writes;
+            note_line(obs.output_lines, line);
+        }
         std::memcpy(r->base + index * r->elem_size, &bits, static_cast<std::size_t>(r->elem_size));
     }
 
@@ -904,6 +1030,7 @@ std::uint64_t Runtime::Impl::atomic(AtomicOp op, const Region* r, long long inde
         fatal_message(t, line, "atomics work on float, int and unsigned here");
     }
     if (r->space == Space::Shared) {
+        ++owner.counted_.shared_atomics;
         SharedArray& a = array_of(r);
         if (!a.cells[static_cast<std::size_t>(index)].written)
             shared_read(a, index, line); // an atomic on never-written memory reads garbage
@@ -911,6 +1038,8 @@ std::uint64_t Runtime::Impl::atomic(AtomicOp op, const Region* r, long long inde
         if (&a == primary)
             obs.atomics.push_back({t.round, -1, index, delta, obs.block, t.tid});
     } else {
+        ++owner.counted_.global_atomics;
+        note_line(obs.output_lines, line);
         close_accumulation(t);
         const double operand_value =
             r->elem == Elem::Float ? from_bits<float>(operand) : static_cast<double>(delta);
@@ -932,7 +1061,8 @@ bool Runtime::launch(const LaunchSpec& spec,
     impl_->faulted = false;
     impl_->seen.clear();
     g_impl = impl_;
-    for (int b = 0; b < spec.grid; ++b) {
+    for (int k = 0; k < spec.grid; ++k) {
+        const int b = spec.block_order.empty() ? k : spec.block_order[static_cast<std::size_t>(k)];
         const bool ok = impl_->run_block(b);
         on_block(impl_->obs);
         if (!ok)

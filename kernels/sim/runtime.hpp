@@ -6,6 +6,7 @@
 
 #include "cuda_sim.hpp"
 #include "pplab/sim.hpp"
+#include "pplab/stats.hpp"
 
 #include <array>
 #include <cstdint>
@@ -24,6 +25,7 @@ struct ShuffleStep {
     std::array<float, 32> in{};    // each lane's value going in
     std::array<float, 32> after{}; // each lane's register after the step
     std::uint32_t lanes = 0;       // the lanes that executed it
+    int line = 0;                  // the shuffle's source line
 };
 
 struct AtomicRecord {
@@ -42,6 +44,11 @@ struct BlockObservation {
     // interval in which it changed, and once more where a thread wrote a cell a second time
     // within an interval (the clear-root after the last upsweep level).
     std::vector<std::vector<float>> shared;
+    // Per snapshot of `shared`: the source lines that touched shared memory in its interval
+    // (and the barrier that began it): the lines the window lights for that step.
+    std::vector<std::vector<int>> shared_lines;
+    std::vector<int> input_lines;  // lines that read the input (the accumulation's rounds)
+    std::vector<int> output_lines; // lines that wrote another global buffer (totals, folds)
     std::vector<std::vector<float>> rounds; // per thread: register after each round
     std::vector<float> round_close;         // per thread: the register when accumulation ended
     std::vector<std::vector<ShuffleStep>> shuffles; // per warp, in order
@@ -65,6 +72,8 @@ struct LaunchSpec {
     long long dynamic_shared_bytes = 0;
     int input_region = -1; // reads of it start rounds
     RoundRule rounds = RoundRule::GridStride;
+    // The order the blocks run in; empty: 0, 1, 2, ... (reduce-atomic's seeded arrivals).
+    std::vector<int> block_order;
 };
 
 class Runtime {
@@ -81,12 +90,16 @@ public:
 
     const std::vector<Hazard>& hazards() const { return hazards_; }
     std::vector<Hazard>& hazards() { return hazards_; }
+    // What the kernel did, counted as it ran, over every launch so far (additions excepted:
+    // they are not observed).
+    const Counters& counted() const { return counted_; }
 
     struct Impl;
 
 private:
     Impl* impl_;
     std::vector<Hazard> hazards_;
+    Counters counted_;
 };
 
 // The kernels the loaded library registered.

@@ -177,6 +177,10 @@ void scan_writes(const StepView& v, std::vector<CellWrite>& w) {
     case Step::HillisSteele:
         hillis_steele(v, w);
         break;
+    case Step::TilePublish:
+    case Step::LookBack:
+        lookback_writes(v, w);
+        break;
     default:
         break;
     }
@@ -217,6 +221,9 @@ std::string scan_caption(const StepView& v) {
                (offset == v.block_size - 1 ? " adds" : " add") + " s[t-" + std::to_string(offset) +
                "] into s[t]; two barriers";
     }
+    case Step::TilePublish:
+    case Step::LookBack:
+        return lookback_caption(v);
     default:
         return {};
     }

@@ -51,6 +51,9 @@ void reduce_writes(const StepView& v, std::vector<CellWrite>& w);
 std::string reduce_caption(const StepView& v);
 void scan_writes(const StepView& v, std::vector<CellWrite>& w);
 std::string scan_caption(const StepView& v);
+// scan-fast's look-back record (dataflow_lookback.cpp): reached through the scan family.
+void lookback_writes(const StepView& v, std::vector<CellWrite>& w);
+std::string lookback_caption(const StepView& v);
 void histogram_writes(const StepView& v, std::vector<CellWrite>& w);
 std::string histogram_caption(const StepView& v);
 

@@ -1,4 +1,5 @@
 #include "pplab/io.hpp"
+#include "pplab/lookback.hpp"
 
 #include "pplab/dataflow.hpp"
 #include "pplab/numbers.hpp"
@@ -111,7 +112,9 @@ std::string config_line(const Trace& t) {
              (r.options.skip_empty ? ", empty bins skipped" : ", empty bins folded too");
     if (info(r.algorithm).family == Family::Scan)
         s += r.options.inclusive ? ", inclusive" : ", exclusive";
-    if (r.algorithm == Algorithm::ReduceAtomic && t.backend == "cpu")
+    if (r.algorithm == Algorithm::ScanFast)
+        s += ", tiles of " + std::to_string(lookback_tile_size(r));
+    if (has_schedule(r.algorithm) && t.backend == "cpu")
         s += ", order seed " + std::to_string(r.options.order_seed);
     if (r.options.pitfall != Pitfall::None)
         s += ", pitfall " + std::string(pitfall_id(r.options.pitfall)) +
@@ -485,7 +488,7 @@ Trace trace_from_json(std::string_view text) {
         t.frames.push_back(read_frame(in, frames[k], k));
     t.result = floats(in, in.member(j, top("result")), top("result"), true);
     // A file may have been edited by hand: everything downstream relies on its shape.
-    if (!(normalize(r) == r))
+    if (!(normalize_trace(r) == r))
         throw InputError("the trace file's config is not one pplab would run as written "
                          "(a default left unfilled, or an option that does not apply)");
     check_frames(make_plan(r), t.frames);

@@ -242,8 +242,9 @@ Plan make_plan(const Request& r) {
             .add(Step::HistAccumulate, Buffer::PrivateHist, 1, plan.rounds, grid, 0, r.bins)
             .add(Step::HistFold, Buffer::Global, 0, 1, grid, 0, r.bins);
         break;
+    case Algorithm::ScanFast: // classroom-sized tiles: r comes from normalize_trace
+        return make_lookback_plan(r);
     case Algorithm::ReduceFast:
-    case Algorithm::ScanFast:
     case Algorithm::HistFast:
         break;
     case Algorithm::HistPerWarp:

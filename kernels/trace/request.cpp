@@ -101,21 +101,22 @@ constexpr std::array kAlgorithms{
         "sized to the SMs, and one launch: the last block to finish adds the block totals in a "
         "fixed order (strided per thread, then the shuffle tree), so the sum is still "
         "bit-reproducible. Timed beside CUB; not traced.",
-        false, false, false, true, false},
+        false, false, false, true, false, true},
     AlgorithmInfo{A::ScanFast, "scan-fast", "scanFast", "production", F::Scan,
         "single-pass scan with decoupled look-back: input read once, output written once",
         "Merrill and Garland's single pass: each tile publishes its total at once and its "
         "inclusive prefix when known; a tile adds up the totals of up to 32 predecessors per "
-        "step until it meets a published prefix. Not traced: which predecessors have published "
-        "differs from run to run, and so do the last bits of a float scan.",
-        false, false, false, false, false},
+        "step until it meets a published prefix. Timed beside CUB with tiles of 16384; traced "
+        "at classroom sizes (tiles of block x 4, at most 64), where the order tiles publish and "
+        "look back is the GPU's own, or on the CPU model a schedule chosen by its seed.",
+        false, true, false, false, true, true},
     AlgorithmInfo{A::HistFast, "hist-fast", "histogramFast", "production", F::Histogram,
         "16-byte loads; 32 interleaved copies of every bin, one per lane: no bank conflicts",
         "The production histogram: each thread reads 16 bytes at a time, and every bin has 32 "
         "copies interleaved so that lane l always counts into copy l: a warp's atomics land in "
         "32 different banks and never on one address, whatever the data. Sixteen equal bytes "
         "count with one atomic. Timed beside CUB; not traced.",
-        false, false, false, true, false},
+        false, false, false, true, false, true},
 };
 // clang-format on
 
@@ -135,7 +136,7 @@ int ceil_div(long long a, long long b) {
 
 int default_block(const Request& r) {
     const auto& i = info(r.algorithm);
-    if (!i.traced)
+    if (i.production)
         return kFastBlock;
     if (i.single_block) {
         // The chapter's scanBlock scans blockDim.x elements: the smallest block that holds n.
@@ -148,7 +149,7 @@ int default_block(const Request& r) {
 void check_block(const Request& r) {
     const auto& i = info(r.algorithm);
     const std::string who = std::string(i.id);
-    if (!i.traced && r.block != kFastBlock)
+    if (i.production && r.block != kFastBlock)
         throw InputError(who + " runs blocks of " + std::to_string(kFastBlock) +
                          " threads: it is tuned for them");
     if (r.block < 1 || r.block > kMaxBlock)
@@ -174,21 +175,7 @@ void check_block(const Request& r) {
 
 void check_grid(Request& r) {
     const auto& i = info(r.algorithm);
-    const int n = r.n();
-    int natural = 1;
-    if (r.algorithm == A::ReduceNaive || i.single_block)
-        natural = 1;
-    else if (r.algorithm == A::ReduceFast) // at least kFastReduceMinLoads float4 per thread
-        natural =
-            std::clamp(ceil_div(n, 4LL * kFastBlock * kFastReduceMinLoads), 1, kFastReduceMaxGrid);
-    else if (r.algorithm == A::ScanFast) // one tile per block
-        natural = ceil_div(n, kScanFastTile);
-    else if (r.algorithm == A::HistFast) // 16 bytes per thread per round, as many as reside
-        natural = std::clamp(ceil_div(n, 16LL * kFastBlock), 1, kFastReduceMaxGrid);
-    else if (i.grid_stride)
-        natural = std::max(1, ceil_div(n, static_cast<long long>(r.block) * kElemsPerThread));
-    else
-        natural = ceil_div(n, r.block); // one element per thread
+    const int natural = natural_grid(r.algorithm, r.n(), r.block);
     if (r.grid == 0) {
         r.grid = natural;
         return;
@@ -218,10 +205,10 @@ void check_input(const Request& r) {
     const auto& i = info(r.algorithm);
     if (r.input.empty())
         throw InputError("the input is empty: give at least one element (n >= 1)");
-    if (i.traced && r.n() > kMaxTraceN)
+    if (!i.production && r.n() > kMaxTraceN)
         throw InputError("n = " + std::to_string(r.n()) + " is too large for a trace: at most " +
                          std::to_string(kMaxTraceN) + " elements");
-    if (!i.traced && r.n() > kMaxRunN)
+    if (i.production && r.n() > kMaxRunN)
         throw InputError("n = " + std::to_string(r.n()) + " is too large: at most " +
                          std::to_string(kMaxRunN) + " elements");
     for (std::size_t k = 0; k < r.input.size(); ++k) {
@@ -274,6 +261,22 @@ void check_bins(const Request& r) {
 
 } // namespace
 
+int natural_grid(Algorithm a, long long n, int block) {
+    const auto& i = info(a);
+    if (a == A::ReduceNaive || i.single_block)
+        return 1;
+    if (a == A::ReduceFast) // at least kFastReduceMinLoads float4 per thread
+        return std::clamp(ceil_div(n, 4LL * kFastBlock * kFastReduceMinLoads), 1,
+                          kFastReduceMaxGrid);
+    if (a == A::ScanFast) // one tile per block
+        return ceil_div(n, kScanFastTile);
+    if (a == A::HistFast) // 16 bytes per thread per round, as many as reside
+        return std::clamp(ceil_div(n, 16LL * kFastBlock), 1, kFastReduceMaxGrid);
+    if (i.grid_stride)
+        return std::max(1, ceil_div(n, static_cast<long long>(block) * kElemsPerThread));
+    return ceil_div(n, block); // one element per thread
+}
+
 std::span<const AlgorithmInfo> algorithms() {
     return kAlgorithms;
 }
@@ -324,6 +327,10 @@ Algorithm pitfall_algorithm(Pitfall p) {
     return A::ReduceFull;
 }
 
+bool has_schedule(Algorithm a) {
+    return a == A::ReduceAtomic || a == A::ScanFast;
+}
+
 bool pitfall_runs_on_gpu(Pitfall p) {
     return p == Pitfall::None || p == Pitfall::NonPowerOfTwo || p == Pitfall::EveryLaneWrites;
 }
@@ -370,6 +377,10 @@ Request normalize(Request r) {
     if (r.algorithm != A::ReduceAtomic)
         r.options.order_seed = 0;
     return r;
+}
+
+Request normalize_trace(Request r) {
+    return r.algorithm == A::ScanFast ? normalize_lookback(std::move(r)) : normalize(std::move(r));
 }
 
 Request normalize_lookback(Request r) {

@@ -1,4 +1,5 @@
 #include "pplab/stats.hpp"
+#include "pplab/lookback.hpp"
 
 #include "pplab/plan.hpp"
 
@@ -188,10 +189,49 @@ private:
                 c.global_writes = at.n;
             break;
         }
+        case Step::TilePublish:
+            tile_cost(c, at);
+            break;
+        case Step::LookBack:
+            look_back_cost(c, f);
+            break;
         default:
             break;
         }
         return c;
+    }
+
+    // scanFast's tile, as scanFastTraced runs it (the trace's own tickets not counted): one
+    // tile ticket, its elements read and written once, warp totals through shared memory, three
+    // barriers, its descriptor published once (tile 0: its inclusive prefix at once) or twice.
+    static void tile_cost(Counters& c, const LaunchShape& at) {
+        const long long tile = at.block * kLookbackItems;
+        const long long elements = clamp_count(at.n - at.frame.block * tile, tile);
+        c.global_atomics = 1;
+        c.global_reads = elements;
+        c.global_writes = elements + (at.frame.block == 0 ? 1 : 2);
+        c.barriers = 3;
+        c.shared_writes = at.warps + 2; // warp totals, the carry, the tile's number
+        c.shared_reads = at.block * (at.warps + 2);
+        c.shuffles = 7 * at.warps; // five for the warp's inclusive scan, one up, one broadcast
+        // Per thread: 3 for its float4, 5 in the shuffles, 2 per warp total (its warp prefix
+        // and the aggregate), 2 to add the carry and the prefixes, 4 for its outputs.
+        c.additions = at.block * (14 + 2 * at.warps);
+    }
+
+    // Warp 0's look-back: every poll of a predecessor's descriptor, and per window of 32 one
+    // ballot, one broadcast and warp_sum's five shuffles, with their additions.
+    static void look_back_cost(Counters& c, const Frame& f) {
+        long long reads = 0;
+        for (std::size_t slot = 0; slot + kReadValues <= f.values.size(); slot += kReadValues) {
+            if (f.values[slot + kReadState] == kNotRead)
+                continue;
+            ++reads;
+            c.global_reads += 1 + static_cast<long long>(f.values[slot + kReadWaits]);
+        }
+        const long long windows = (reads + kLookbackWindow - 1) / kLookbackWindow;
+        c.shuffles = 7 * windows;
+        c.additions = (5 * kWarpSize + 1) * windows;
     }
 
     void downsweep(Counters& c, const LaunchShape& at) const {
@@ -277,6 +317,21 @@ private:
 };
 
 } // namespace
+
+std::span<const CounterField> counter_fields() {
+    static constexpr CounterField kFields[] = {
+        {"barriers", "barriers", &Counters::barriers},
+        {"shared reads", "shared_reads", &Counters::shared_reads},
+        {"shared writes", "shared_writes", &Counters::shared_writes},
+        {"shuffles", "shuffles", &Counters::shuffles},
+        {"shared atomics", "shared_atomics", &Counters::shared_atomics},
+        {"global atomics", "global_atomics", &Counters::global_atomics},
+        {"global reads", "global_reads", &Counters::global_reads},
+        {"global writes", "global_writes", &Counters::global_writes},
+        {"additions", "additions", &Counters::additions},
+    };
+    return kFields;
+}
 
 Counters& Counters::operator+=(const Counters& o) {
     barriers += o.barriers;

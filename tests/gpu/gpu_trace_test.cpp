@@ -53,8 +53,8 @@ std::vector<Case> matrix(const std::vector<int>& sizes, const std::vector<int>& 
                          bool every_input = true) {
     std::vector<Case> cases;
     for (const AlgorithmInfo& a : algorithms()) {
-        if (!a.traced)
-            continue; // the production kernels: FastKernels below
+        if (!a.traced || a.algorithm == Algorithm::ScanFast)
+            continue; // production kernels: FastKernels below; scan-fast's order: GpuLookback
         const std::vector<Generator> gens =
             a.family == Family::Histogram
                 ? std::vector<Generator>{Generator::UniformBytes, Generator::OneBin,

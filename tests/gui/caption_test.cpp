@@ -5,6 +5,8 @@
 // placeholder is refused, with the configuration that produced it.
 #include "pplab/backend.hpp"
 #include "pplab/dataflow.hpp"
+#include "pplab/io.hpp"
+#include "pplab/lookback.hpp"
 #include "settings.hpp"
 
 #include <gtest/gtest.h>
@@ -95,7 +97,7 @@ std::string problem(const std::string& caption, int block) {
 std::vector<Request> options_of(Algorithm a, Request base) {
     std::vector<Request> out{base};
     const AlgorithmInfo& i = info(a);
-    if (i.family == Family::Scan && a != Algorithm::ScanHillisSteele) {
+    if (i.family == Family::Scan && a != Algorithm::ScanHillisSteele && a != Algorithm::ScanFast) {
         Request r = base;
         r.options.inclusive = true;
         out.push_back(r);
@@ -126,6 +128,10 @@ std::vector<Request> options_of(Algorithm a, Request base) {
 std::set<int> sizes(Algorithm a, int block) {
     const int b = block > 0 ? block : 256;
     std::set<int> out = {1, 7, 31, 32, 33, b - 1, b, b + 1, 1000};
+    if (a == Algorithm::ScanFast) // tiles of 4b: one, two, 32 and 33 (a second window), 64
+        for (const int tiles : {1, 2, 32, 33, 64})
+            for (const int d : {-1, 0, 1})
+                out.insert(tiles * 4 * b + d);
     if (!info(a).single_block) {
         out.insert(4 * b + 3);
         if (b == 256 || b == kMaxBlock)
@@ -161,7 +167,7 @@ TEST(Captions, EveryCaptionOfEveryConfigurationTheControlsOfferIsRight) {
                     for (const Request& r : runs) {
                         Trace t;
                         try {
-                            t = cpu->trace(normalize(r));
+                            t = cpu->trace(normalize_trace(r));
                         } catch (const InputError&) {
                             continue; // the window refuses it before any caption
                         }
@@ -192,6 +198,76 @@ TEST(Captions, EveryCaptionOfEveryConfigurationTheControlsOfferIsRight) {
             ADD_FAILURE() << p.what << "\n  " << p.caption;
     }
     EXPECT_TRUE(problems.empty()) << problems.size() << " captions are wrong";
+}
+
+// scan-fast's captions tell each tile's chain with the trace's own numbers, over every block
+// size the controls offer and n at the tile boundaries: a look-back names the tiles it read,
+// the carry it found and the inclusive prefix it publishes, a publish its aggregate, and every
+// caption says
+// who chose the order (the seed on the CPU model, the device on a GPU).
+TEST(Captions, ScanFastTellsEachTilesChainWithItsOwnNumbers) {
+    const auto cpu = make_cpu_backend();
+    int tiles_told = 0;
+    for (const int block : block_choices(Algorithm::ScanFast, Pitfall::None)) {
+        const int tile = 4 * (block > 0 ? block : 256);
+        for (const int n : {tile - 1, tile, tile + 1, 33 * tile + 1, 64 * tile}) {
+            Request r;
+            r.algorithm = Algorithm::ScanFast;
+            r.block = block;
+            r.input = generate(Generator::RandomInt, n, 3, 0);
+            r.options.order_seed = 17;
+            Trace t = cpu->trace(normalize_trace(r));
+            const std::vector<LookbackTile> tiles = lookback_tiles(t);
+            for (const bool gpu : {false, true}) {
+                if (gpu) {
+                    t.backend = "cuda";
+                    t.device = "NVIDIA H200";
+                }
+                const Dataflow flow(t);
+                for (std::size_t k = 0; k < t.frames.size(); ++k) {
+                    const Frame& f = t.frames[k];
+                    const LookbackTile& told = tiles.at(static_cast<std::size_t>(f.block));
+                    const std::string caption = flow.caption(k);
+                    const std::string config = "block " + std::to_string(block) + " n " +
+                                               std::to_string(n) + ": " + caption;
+                    ASSERT_EQ(caption.rfind("Tile " + std::to_string(f.block) + " ", 0), 0u)
+                        << config;
+                    EXPECT_NE(
+                        caption.find(gpu ? "(the order the NVIDIA H200 ran)"
+                                         : "(a schedule chosen by the CPU model with seed 17)"),
+                        std::string::npos)
+                        << config;
+                    if (f.step == Step::TilePublish) {
+                        EXPECT_NE(caption.find(format_value(told.aggregate)), std::string::npos)
+                            << config;
+                        continue;
+                    }
+                    ++tiles_told;
+                    if (f.block == 0) {
+                        EXPECT_NE(caption.find("carry is 0"), std::string::npos) << config;
+                        continue;
+                    }
+                    const std::string range =
+                        f.block == 1
+                            ? "looked back at tile 0:"
+                            : "looked back at tiles " + std::to_string(f.block - 1) +
+                                  (told.reads.back().predecessor + 2 == f.block ? " and "
+                                                                                : " down to ") +
+                                  std::to_string(told.reads.back().predecessor) + ":";
+                    EXPECT_NE(caption.find(range), std::string::npos) << config;
+                    EXPECT_NE(caption.find("inclusive prefix"), std::string::npos) << config;
+                    EXPECT_NE(caption.find(format_value(told.carry)), std::string::npos) << config;
+                    EXPECT_NE(caption.find("inclusive prefix " + format_value(told.inclusive) +
+                                           " = " + format_value(told.carry) + " + " +
+                                           format_value(told.aggregate)),
+                              std::string::npos)
+                        << config;
+                    EXPECT_EQ(problem(caption, t.request.block), "") << config;
+                }
+            }
+        }
+    }
+    EXPECT_GT(tiles_told, 32 * 5);
 }
 
 TEST(Captions, TheCheckItselfRefusesWhatTheIssueFound) {

@@ -1,6 +1,9 @@
 // The scene builder without any GL: which cells, arrows and highlights a frame produces.
 #include "fixtures.hpp"
 
+#include "pplab/io.hpp"
+
+#include "scene/lookback.hpp"
 #include "scene/overlay.hpp"
 #include "scene/view.hpp"
 
@@ -228,6 +231,92 @@ TEST(SceneBuilder, LegendColoursAreDistinctInEveryView) {
                             << s.legend[j].text << "'";
             }
     }
+}
+
+// scan-fast: one playback step per record, in ticket order (a tile's aggregate published; its
+// look-back, ending in its inclusive prefix); at each, every tile drawn in the state the events
+// so far left it, the acting tile outlined, and at a look-back what it found at each
+// predecessor it read, its carry, and an arrow from each value it added. 2, 8 and 64 tiles.
+TEST(LookbackView, TilesInTheStateTheEventsLeftThemAndTheWindowOfTheTileActing) {
+    for (const int tiles : {2, 8, 64}) {
+        Request r =
+            request(Algorithm::ScanFast, generate(Generator::RandomInt, tiles * 128, 5, 0), 32);
+        r.options.order_seed = 11;
+        const auto m = trace(r);
+        const std::vector<LookbackTile> told = lookback_tiles(m->trace());
+        ASSERT_EQ(m->steps().size(), static_cast<std::size_t>(2 * tiles - 1));
+        for (std::size_t step = 0; step < m->steps().size(); ++step) {
+            const StepGroup& g = m->steps()[step];
+            SCOPED_TRACE(std::to_string(tiles) + " tiles, step " + std::to_string(step));
+            if (step > 0) {
+                EXPECT_GT(g.ticket, m->steps()[step - 1].ticket) << "ticket order";
+            }
+            const std::size_t f = m->frame_at(static_cast<int>(step), g.block);
+            EXPECT_EQ(m->step_of(f), static_cast<int>(step));
+            const Scene s = build(*m, f, {});
+            EXPECT_FALSE(s.caption.empty());
+            int aggregates = 0, inclusives = 0, want_aggregates = 0, want_inclusives = 0;
+            for (const LookbackTile& tile : told) {
+                const TileState state = detail::tile_state(tile, g.ticket);
+                want_aggregates += state == TileState::Aggregate;
+                want_inclusives += state == TileState::Inclusive;
+            }
+            for (const Cell& c : s.cells) {
+                if (c.role != CellRole::Value || !c.ref)
+                    continue;
+                aggregates += c.fill == kPal.aggregate;
+                inclusives += c.fill == kPal.inclusive;
+            }
+            EXPECT_EQ(aggregates, want_aggregates);
+            EXPECT_EQ(inclusives, want_inclusives);
+            EXPECT_EQ(std::count_if(s.cells.begin(), s.cells.end(),
+                                    [](const Cell& c) {
+                                        return c.role == CellRole::Panel &&
+                                               c.border == kPal.highlight;
+                                    }),
+                      1)
+                << "the tile acting now, outlined";
+            const LookbackTile& tile = told[static_cast<std::size_t>(g.block)];
+            const long found = std::count_if(s.cells.begin(), s.cells.end(), [](const Cell& c) {
+                return c.role == CellRole::Read;
+            });
+            if (g.step != Step::LookBack) {
+                EXPECT_EQ(found, 0);
+                continue;
+            }
+            EXPECT_EQ(found, static_cast<long>(tile.reads.size()));
+            const auto carry = std::find_if(s.cells.begin(), s.cells.end(), [](const Cell& c) {
+                return c.role == CellRole::Written;
+            });
+            ASSERT_NE(carry, s.cells.end());
+            EXPECT_EQ(carry->fill, kPal.carry);
+            if (!carry->text.empty()) {
+                EXPECT_EQ(carry->text, format_value(tile.carry));
+            }
+            const long added = std::count_if(tile.reads.begin(), tile.reads.end(),
+                                             [](const LookbackRead& read) { return read.added; });
+            EXPECT_EQ(static_cast<long>(count_arrows(s, kPal.arrow)), added);
+        }
+    }
+}
+
+// The states, the acting tile and the carry: five colours apart in both themes.
+TEST(LookbackView, LegendColoursAreDistinctInBothThemes) {
+    const auto m =
+        trace(request(Algorithm::ScanFast, generate(Generator::RandomInt, 800, 2, 0), 32));
+    for (const Theme theme : {Theme::Light, Theme::Dark})
+        for (std::size_t step = 0; step < m->steps().size(); ++step) {
+            ViewOptions o;
+            o.theme = theme;
+            const Scene s =
+                build(*m, m->frame_at(static_cast<int>(step), m->steps()[step].block), o);
+            EXPECT_GE(s.legend.size(), 4u);
+            for (std::size_t i = 0; i < s.legend.size(); ++i)
+                for (std::size_t j = i + 1; j < s.legend.size(); ++j)
+                    EXPECT_FALSE(s.legend[i].color == s.legend[j].color)
+                        << "step " << step << ": '" << s.legend[i].text << "' and '"
+                        << s.legend[j].text << "'";
+        }
 }
 
 TEST(SceneBuilder, HitTestFindsTheCellUnderThePoint) {

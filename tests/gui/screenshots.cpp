@@ -168,6 +168,65 @@ bool projector_shots(const std::filesystem::path& dir) {
 
 bool window_shots(const std::filesystem::path& dir, const std::vector<Shot>& shots);
 
+// Frames until the student's run or check is over.
+void wait_for_your_kernel(test::HeadlessWindow& window) {
+    for (int i = 0; i < 6000 && window.state().your.busy(); ++i) {
+        window.frame();
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    window.frame();
+}
+
+// The Your kernel tab, as a student has it: Exercise 2 written by hand (every lane writes
+// s[warpId]), the race marked on the canvas and listed beside the editor; and a puzzle checked.
+bool your_kernel_shots(test::HeadlessWindow& window, const std::filesystem::path& dir) {
+    ui::State& st = window.state();
+    st.view.show_controls = false;
+    st.settings = with(Algorithm::ReduceFull, 256, 64);
+    st.settings.grid = 1;
+    window.settle();
+    st.your.select_tab = true;
+    window.frame();
+    window.frame();
+    std::string& text = st.your.source;
+    const std::string lane0 = "if (lane == 0) s[warpId] = sum;";
+    const auto at = text.find(lane0);
+    if (at == std::string::npos) {
+        std::fprintf(stderr, "your-kernel-race: the listing has no '%s'\n", lane0.c_str());
+        return false;
+    }
+    text.replace(at, lane0.size(), "s[warpId] = sum;  /* every lane */");
+    st.your.edited = true;
+    ui::your_kernel_run(st);
+    wait_for_your_kernel(window);
+    if (!st.your.last || !st.your.last->model || st.your.last->result.hazards.empty()) {
+        std::fprintf(stderr, "your-kernel-race: no race found\n");
+        return false;
+    }
+    ui::your_kernel_show_hazard(st, st.your.last->result.hazards.front());
+    st.playback.t = 1.0f;
+    window.still();
+    window.save((dir / "window-your-kernel-race.png").string());
+    std::printf("wrote %s\n", (dir / "window-your-kernel-race.png").string().c_str());
+
+    ui::your_kernel_pick(st, "downsweep");
+    window.settle();
+    ui::your_kernel_check(st);
+    wait_for_your_kernel(window);
+    ui::your_kernel_run(st);
+    wait_for_your_kernel(window);
+    window.still();
+    window.save((dir / "window-your-kernel-puzzle.png").string());
+    std::printf("wrote %s\n", (dir / "window-your-kernel-puzzle.png").string().c_str());
+    ui::your_kernel_pick(st, "");
+    st.classroom.show = true;
+    ui::open_classroom(st, ui::ClassroomTab::Practice); // the chapter's kernel again
+    window.frame();
+    window.frame();
+    st.view.show_controls = true;
+    return true;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -273,7 +332,7 @@ bool window_shots(const std::filesystem::path& dir, const std::vector<Shot>& sho
         window.save(path.string());
         std::printf("wrote %s\n", path.string().c_str());
     }
-    if (!classroom_shots(window, dir))
+    if (!classroom_shots(window, dir) || !your_kernel_shots(window, dir))
         return false;
     timing_shot(window, dir);
     // The projector settings: dark, presenter scale 150 %.

@@ -1,6 +1,7 @@
 // Shared by the simulator's tests: requests, the chapter's listing as the editor shows it.
 #pragma once
 
+#include "pplab/files.hpp"
 #include "pplab/listing.hpp"
 #include "pplab/sim.hpp"
 
@@ -35,6 +36,28 @@ inline std::string hazards_text(const sim::RunResult& res) {
     for (const auto& e : res.errors)
         s += "error line " + std::to_string(e.line) + ": " + e.message + "\n";
     return s;
+}
+
+// A puzzle's skeleton with its "// Your code here" comment replaced by the code in
+// tests/sim/puzzles/NAME.cu (a reference solution, or NAME-wrong.cu, a wrong one).
+inline std::string puzzle_solution(const std::string& skeleton, const std::string& name) {
+    const std::string part =
+        read_text_file(std::string(PPLAB_SIM_KERNELS) + "/../puzzles/" + name + ".cu");
+    const std::size_t from = skeleton.rfind('\n', skeleton.find("// Your code here")) + 1;
+    std::size_t to = from;
+    while (to < skeleton.size() && skeleton.find_first_not_of(' ', to) != std::string::npos &&
+           skeleton.compare(skeleton.find_first_not_of(' ', to), 2, "//") == 0)
+        to = skeleton.find('\n', to) + 1;
+    return skeleton.substr(0, from) + part + skeleton.substr(to);
+}
+
+inline std::string counters_text(const Counters& c) {
+    return "barriers " + std::to_string(c.barriers) + ", shared reads " +
+           std::to_string(c.shared_reads) + ", shared writes " + std::to_string(c.shared_writes) +
+           ", shuffles " + std::to_string(c.shuffles) + ", shared atomics " +
+           std::to_string(c.shared_atomics) + ", global atomics " +
+           std::to_string(c.global_atomics) + ", global reads " + std::to_string(c.global_reads) +
+           ", global writes " + std::to_string(c.global_writes) + "\n";
 }
 
 } // namespace pplab::simtest

@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <tuple>
+
 namespace pplab {
 namespace {
 
@@ -15,7 +18,26 @@ constexpr int kSizes[] = {1, 3, 33, 257, 1000, 4096};
 constexpr int kBlocks[] = {32, 64, 256, 1024};
 constexpr Generator kInputs[] = {Generator::RandomInt, Generator::RandomFloat};
 
+// The counters of the kernels below are derived (pplab/stats.hpp) exactly as the listing runs.
+// The others differ from the listing, reported for issue 10: reduce-shuffle's per-warp write of
+// out is not counted; scan-blelloch counts the final copy for the whole block where the listing
+// copies n elements; Hillis-Steele's final read of s[t] is not counted; the fold's second read
+// of s_hist[b] (the atomicAdd's operand) is not counted; hist-per-warp's merge is not counted.
+bool counted_as_derived(Algorithm a) {
+    return a == Algorithm::ReduceNaive || a == Algorithm::ReduceTree ||
+           a == Algorithm::ReduceCoarsened || a == Algorithm::ReduceFull ||
+           a == Algorithm::HistGlobal;
+}
+
 class ListingEquality : public ::testing::TestWithParam<Algorithm> {};
+
+std::string test_name(const ::testing::TestParamInfo<Algorithm>& p) {
+    std::string id(info(p.param).id);
+    for (char& c : id)
+        if (c == '-')
+            c = '_';
+    return id;
+}
 
 TEST_P(ListingEquality, SimulatorGivesTheCpuModelsTrace) {
     const Algorithm a = GetParam();
@@ -42,24 +64,75 @@ TEST_P(ListingEquality, SimulatorGivesTheCpuModelsTrace) {
                 ASSERT_TRUE(res.trace.same_recording(chapter))
                     << "n " << n << " block " << block << " " << generator_id(gen) << ": "
                     << sim::describe(d);
+                // What the kernel did, counted as it ran, is what the counters derive from the
+                // chapter's code (additions are not observed).
+                Counters derived = summarize(chapter).total;
+                derived.additions = 0;
+                if (counted_as_derived(a)) {
+                    EXPECT_EQ(res.counted, derived)
+                        << "n " << n << " block " << block << "\n"
+                        << simtest::counters_text(res.counted) << simtest::counters_text(derived);
+                }
                 ++runs;
             }
     EXPECT_GT(runs, 0);
 }
 
+// The lines the simulator lights for each step of a listing's run (the lines that did that
+// step's work, as observed) include a line the listing tags with that step, and none that the
+// listing tags only with other steps, except a barrier: it separates two steps, and either may
+// claim it. Not yet for reduce-atomic (its block total lights the atomicAdd's line, tagged
+// atomic-add) and scan-multiblock (upsweep 5 lights scanBlock's line that keeps the block
+// total): the runtime's attribution and those listings' tags disagree there.
+class ListingLines : public ::testing::TestWithParam<Algorithm> {};
+
+TEST_P(ListingLines, LitLinesAreTheListingsLinesOfTheStep) {
+    const Algorithm a = GetParam();
+    const bool histogram = info(a).family == Family::Histogram;
+    Request r = simtest::request(a, {}, 64);
+    r.input = generate(histogram ? Generator::Skewed : Generator::RandomInt, 60, 4,
+                       histogram ? r.bins : 0);
+    const Listing shown = listing(normalize(r));
+    const sim::RunResult res = sim::run_kernel(r, simtest::listing_text(r));
+    ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
+    std::set<std::tuple<int, Step, int>> steps;
+    for (const Frame& f : res.trace.frames)
+        steps.insert({f.pass, f.step, f.level});
+    for (const auto& [pass, step, level] : steps) {
+        const std::string name = std::string(step_id(step)) + " " + std::to_string(level);
+        std::vector<int> lit;
+        for (const sim::StepLines& l : res.step_lines)
+            if (l.pass == pass && l.step == step && l.level == level)
+                lit = l.lines;
+        bool tagged = false;
+        for (const int line : lit) {
+            const auto i = static_cast<std::size_t>(line - 1);
+            ASSERT_LT(i, shown.lines.size()) << name;
+            tagged |= shown.runs(i, step);
+            const bool barrier = shown.lines[i].find("__syncthreads()") != std::string::npos;
+            EXPECT_TRUE(shown.steps[i].empty() || shown.runs(i, step) || barrier)
+                << name << ": line " << line << " belongs to other steps: " << shown.lines[i];
+        }
+        EXPECT_TRUE(tagged) << name << " lights no line the listing tags with it";
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Chapter, ListingEquality,
+                         ::testing::Values(Algorithm::ReduceNaive, Algorithm::ReduceTree,
+                                           Algorithm::ReduceCoarsened, Algorithm::ReduceShuffle,
+                                           Algorithm::ReduceFull, Algorithm::ReduceAtomic,
+                                           Algorithm::ScanBlelloch, Algorithm::ScanHillisSteele,
+                                           Algorithm::ScanMultiblock, Algorithm::HistGlobal,
+                                           Algorithm::HistPrivatised, Algorithm::HistPerWarp),
+                         test_name);
+
+INSTANTIATE_TEST_SUITE_P(Chapter, ListingLines,
                          ::testing::Values(Algorithm::ReduceNaive, Algorithm::ReduceTree,
                                            Algorithm::ReduceCoarsened, Algorithm::ReduceShuffle,
                                            Algorithm::ReduceFull, Algorithm::ScanBlelloch,
                                            Algorithm::ScanHillisSteele, Algorithm::HistGlobal,
                                            Algorithm::HistPrivatised, Algorithm::HistPerWarp),
-                         [](const ::testing::TestParamInfo<Algorithm>& p) {
-                             std::string id(pplab::info(p.param).id);
-                             for (char& c : id)
-                                 if (c == '-')
-                                     c = '_';
-                             return id;
-                         });
+                         test_name);
 
 } // namespace
 } // namespace pplab
@@ -67,28 +140,24 @@ INSTANTIATE_TEST_SUITE_P(Chapter, ListingEquality,
 namespace pplab {
 namespace {
 
-std::string kernel_file(const std::string& name) {
-    return read_text_file(std::string(PPLAB_SIM_KERNELS) + "/" + name);
-}
-
-// scan-multiblock's listing calls a scanBlock it does not define (it is §8.7's block scan);
-// with it written out, the simulator runs the chapter's recursion: block scans, the scan of the
-// totals, the carries added back, every launch equal to the CPU model's.
-TEST(ListingEquality, ScanMultiblockWithItsBlockScan) {
-    for (const int block : {8, 32, 256})
-        for (const int n : {1, 9, 40, 257, 5000}) {
-            Request r = simtest::request(Algorithm::ScanMultiblock, {}, block);
-            r.input = generate(Generator::RandomFloat, n, static_cast<std::uint64_t>(n), 0);
-            const std::string source = "#define TILE " + std::to_string(block) + "\n" +
-                                       kernel_file("scan-multiblock-complete.cu");
-            const sim::RunResult res = sim::run_kernel(r, source);
-            ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
-            EXPECT_TRUE(res.hazards.empty()) << simtest::hazards_text(res);
-            const Trace chapter = make_cpu_backend()->trace(r);
-            ASSERT_TRUE(res.trace.same_recording(chapter))
-                << "n " << n << " block " << block << ": "
-                << sim::describe(sim::first_difference(res.trace, chapter));
-        }
+// reduce-atomic's blocks arrive at the atomicAdd in the CPU model's seeded order: every block
+// total and every arrival equals the CPU model's, for several orders.
+TEST(ListingEquality, ReduceAtomicInEveryArrivalOrder) {
+    for (const int block : {32, 256})
+        for (const int n : {1, 1000, 5000})
+            for (const std::uint64_t seed : {0u, 7u, 12345u}) {
+                Request r = simtest::request(Algorithm::ReduceAtomic, {}, block);
+                r.options.order_seed = seed;
+                r.input = generate(Generator::RandomFloat, n, static_cast<std::uint64_t>(n), 0);
+                const sim::RunResult res = sim::run_kernel(r, simtest::listing_text(r));
+                ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
+                EXPECT_TRUE(res.hazards.empty()) << simtest::hazards_text(res);
+                EXPECT_TRUE(res.notes.empty()) << simtest::hazards_text(res);
+                const Trace chapter = make_cpu_backend()->trace(r);
+                ASSERT_TRUE(res.trace.same_recording(chapter))
+                    << "n " << n << " block " << block << " seed " << seed << ": "
+                    << sim::describe(sim::first_difference(res.trace, chapter));
+            }
 }
 
 } // namespace

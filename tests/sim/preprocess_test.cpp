@@ -70,6 +70,33 @@ TEST(Preprocess, ExternSharedAndCommentsAndStrings) {
     EXPECT_NE(b.find("/* s[0] */ s.at(5)[0] = 1; printf(\"s[0]\")"), std::string::npos) << b;
 }
 
+// A puzzle's skeleton uses TILE, WARPS and BINS without defining them: the runner defines them
+// with the launch's values. What the file defines or declares itself is left to it.
+TEST(Preprocess, NamesTheLaunchConstantsTheFileUsesButDoesNotDefine) {
+    const auto constants = [](const std::string& src) {
+        const sim::Preprocessed p = sim::preprocess(src);
+        EXPECT_TRUE(p.ok) << p.error.message;
+        return p.rewritten.launch_constants;
+    };
+    using Names = std::vector<std::string>;
+    EXPECT_EQ(constants("#define WARPS (TILE / 32)\n__global__ void k(int* o)\n"
+                        "{ __shared__ int s[WARPS * BINS]; }\n"),
+              (Names{"TILE", "BINS"}));
+    EXPECT_EQ(constants("#define TILE 64\n__global__ void k(int* o) { o[0] = TILE; }\n"), Names{});
+    EXPECT_EQ(constants("constexpr int TILE = 64;\n__global__ void k(int* o) { o[0] = TILE; }\n"),
+              Names{});
+    EXPECT_EQ(constants("// TILE in a comment\n__global__ void k(int* o) { o[0] = 1; }\n"),
+              Names{});
+    EXPECT_EQ(constants("__global__ void k(int* o) { if (o[0] == BINS) o[1] = WARPS; }\n"),
+              (Names{"WARPS", "BINS"}));
+    // The values it sets as plain numbers, to be compared with the launch's.
+    const sim::Preprocessed p = sim::preprocess(
+        "#define TILE 256   // block size\n#define WARPS (TILE / 32)\n#define BINS (16)\n"
+        "__global__ void k(int* o) { o[0] = TILE + WARPS + BINS; }\n");
+    using Values = std::vector<std::pair<std::string, long long>>;
+    EXPECT_EQ(p.rewritten.defined_constants, (Values{{"TILE", 256}, {"BINS", 16}}));
+}
+
 struct Refused {
     std::string source;
     int line;

@@ -4,6 +4,7 @@
 #include "helpers.hpp"
 
 #include "pplab/files.hpp"
+#include "pplab/puzzles.hpp"
 
 #include <gtest/gtest.h>
 
@@ -20,8 +21,8 @@ struct Ran {
     std::string output; // stdout and stderr
 };
 
-Ran pplab_run(const std::string& args) {
-    const std::string cmd = std::string(PPLAB_BINARY) + " run " + args + " 2>&1";
+Ran pplab(const std::string& args) {
+    const std::string cmd = std::string(PPLAB_BINARY) + " " + args + " 2>&1";
     FILE* pipe = ::popen(cmd.c_str(), "r");
     Ran r{-1, ""};
     char buf[4096];
@@ -30,6 +31,10 @@ Ran pplab_run(const std::string& args) {
     const int status = ::pclose(pipe);
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return r;
+}
+
+Ran pplab_run(const std::string& args) {
+    return pplab("run " + args);
 }
 
 class RunCli : public ::testing::Test {
@@ -59,6 +64,36 @@ TEST_F(RunCli, TheListingAsShownMatchesTheChapter) {
     EXPECT_NE(r.output.find("Same as the chapter's kernel"), std::string::npos) << r.output;
 }
 
+// The listing shown for blocks of 64 says `#define TILE 64`; run at blocks of 128, thread 64
+// writes past s[TILE]: the fault, and a note naming both numbers.
+// The file a student starts from on the command line: the listing as the window's editor
+// holds it (TILE the launch's), written to a new file only, and it runs as the chapter's.
+TEST_F(RunCli, TheListingCommandWritesTheStartingFile) {
+    const Ran printed = pplab("listing --algo reduce-tree --n 1 --block 64");
+    EXPECT_EQ(printed.code, 0) << printed.output;
+    EXPECT_EQ(printed.output, listing_);
+    const std::string path = (dir_ / "mine.cu").string();
+    const Ran wrote = pplab("listing --algo reduce-tree --n 300 --block 64 --out " + path);
+    EXPECT_EQ(wrote.code, 0) << wrote.output;
+    EXPECT_EQ(read_text_file(path), listing_);
+    const Ran again = pplab("listing --algo reduce-tree --block 64 --out " + path);
+    EXPECT_EQ(again.code, 2);
+    EXPECT_NE(again.output.find("already exists"), std::string::npos) << again.output;
+    EXPECT_EQ(pplab_run("--kernel " + path + kTree + " --check").code, 0);
+    EXPECT_EQ(pplab("listing --algo nope").code, 2);
+}
+
+TEST_F(RunCli, AConstantThatIsNotTheLaunchsIsSaid) {
+    const Ran r = pplab_run("--kernel " + write("tree.cu", listing_) +
+                            " --algo reduce-tree --n 300 --block 128 --backend cpu --check");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("out-of-bounds: write to s[64] by thread 64"), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("defines TILE as 64, but this launch has blocks of 128 threads"),
+              std::string::npos)
+        << r.output;
+}
+
 TEST_F(RunCli, AWrongKernelIsExplainedAtItsFirstDifference) {
     std::string wrong = listing_;
     const auto at = wrong.find("s[threadIdx.x] += s[threadIdx.x + stride]");
@@ -66,9 +101,34 @@ TEST_F(RunCli, AWrongKernelIsExplainedAtItsFirstDifference) {
     wrong.replace(at, 41, "s[threadIdx.x] = s[threadIdx.x + stride]");
     const Ran r = pplab_run("--kernel " + write("wrong.cu", wrong) + kTree + " --check");
     EXPECT_EQ(r.code, 1) << r.output;
-    EXPECT_NE(r.output.find("First difference: block 0 tree-level 0, cell 0"), std::string::npos)
+    EXPECT_NE(r.output.find("The first: block 0 tree-level 0, s[0]: yours left "),
+              std::string::npos)
         << r.output;
-    EXPECT_NE(r.output.find("Thread 0 wrote it"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("In the chapter's kernel, thread 0 wrote it: s[0] = s[0] + s[32]"),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(r.output.find("you wrote"), std::string::npos)
+        << "a hand-trace's words: " << r.output;
+}
+
+// --format json is the trace as `pplab trace` writes it, with the hazards (each with its line,
+// threads and element) and what the kernel did, counted as it ran.
+TEST_F(RunCli, JsonCarriesTheHazardsBesideTheTrace) {
+    std::string racy = listing_;
+    racy.replace(racy.find("__syncthreads();"), 16, "");
+    const std::string path = write("racy.cu", racy);
+    const Ran r = pplab_run("--kernel " + path + kTree + " --format json");
+    EXPECT_EQ(r.code, 1) << r.output;
+    const std::string json = r.output.substr(r.output.find('{'));
+    const auto at = [&](const std::string& key) { return json.find("\"" + key + "\": "); };
+    EXPECT_NE(at("frames"), std::string::npos) << json;
+    ASSERT_NE(at("hazards"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"kind\":\"race\"", at("hazards")), std::string::npos) << json;
+    EXPECT_NE(json.find("\"threads\":[", at("hazards")), std::string::npos) << json;
+    EXPECT_NE(at("counted"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"barriers\":0", at("counted")), std::string::npos)
+        << "the barrier is gone: " << json;
+    EXPECT_NE(r.output.find(path + ":"), std::string::npos) << "hazards name the file";
 }
 
 TEST_F(RunCli, CompileErrorsNameTheStudentsLine) {
@@ -98,6 +158,56 @@ TEST_F(RunCli, HazardsAndFaultsAndMissingFiles) {
     EXPECT_EQ(fault.code, 2) << fault.output;
     EXPECT_NE(fault.output.find("out-of-bounds"), std::string::npos) << fault.output;
     EXPECT_EQ(pplab_run("--kernel " + (dir_ / "missing.cu").string() + kTree).code, 2);
+}
+
+// Without a GPU, --backend cuda says why and exits 2 (after the simulator's answer); --backend
+// auto answers with the simulator alone. (On a machine with a GPU: tests/sim/gpu_run_test.cpp.)
+TEST_F(RunCli, BackendCudaWithoutAGpuSaysWhy) {
+    if (std::filesystem::exists("/dev/nvidiactl"))
+        GTEST_SKIP() << "a GPU is here: the device's own tests run instead";
+    const std::string tree = write("tree.cu", listing_);
+    const std::string launch = " --algo reduce-tree --n 300 --block 64 --check";
+    const Ran cuda = pplab_run("--kernel " + tree + launch + " --backend cuda");
+    EXPECT_EQ(cuda.code, 2) << cuda.output;
+    EXPECT_NE(cuda.output.find("--backend cuda: no"), std::string::npos) << cuda.output;
+    const Ran automatic = pplab_run("--kernel " + tree + launch + " --backend auto");
+    EXPECT_EQ(automatic.code, 0) << automatic.output;
+    EXPECT_EQ(automatic.output.find("GPU"), std::string::npos) << automatic.output;
+}
+
+// `pplab puzzle` as a student uses it: the list, the statement and a skeleton written to a new
+// file (never over an existing one), and a check's exit code: 0 solved, 1 not yet (with what
+// failed), 2 it does not compile or names no puzzle.
+TEST_F(RunCli, PuzzlesFromTheCommandLine) {
+    const Ran list = pplab("puzzle list");
+    EXPECT_EQ(list.code, 0) << list.output;
+    for (const sim::Puzzle& p : sim::puzzles())
+        EXPECT_NE(list.output.find(std::string(p.id)), std::string::npos) << p.id;
+    const std::string mine = (dir_ / "mine.cu").string();
+    const Ran show = pplab("puzzle show tree-loop --out " + mine);
+    EXPECT_EQ(show.code, 0) << show.output;
+    EXPECT_NE(show.output.find("threads 0..TILE/2-1"), std::string::npos) << show.output;
+    EXPECT_EQ(show.output.find("Hint:"), std::string::npos) << "the hint only when asked";
+    EXPECT_EQ(read_text_file(mine), sim::find_puzzle("tree-loop").skeleton());
+    write_atomically(mine, "my work");
+    EXPECT_EQ(pplab("puzzle show tree-loop --out " + mine).code, 2);
+    EXPECT_EQ(read_text_file(mine), "my work") << "a student's file is never replaced";
+
+    const std::string skeleton = sim::find_puzzle("tree-loop").skeleton();
+    const Ran solved = pplab("puzzle check tree-loop " +
+                             write("tree.cu", simtest::puzzle_solution(skeleton, "tree-loop")));
+    EXPECT_EQ(solved.code, 0) << solved.output;
+    EXPECT_NE(solved.output.find("4 of 4 tests pass"), std::string::npos) << solved.output;
+    const Ran wrong =
+        pplab("puzzle check tree-loop " +
+              write("wrong.cu", simtest::puzzle_solution(skeleton, "tree-loop-wrong")));
+    EXPECT_EQ(wrong.code, 1) << wrong.output;
+    EXPECT_NE(wrong.output.find("FAIL  1000 floats in blocks of 256"), std::string::npos)
+        << wrong.output;
+    EXPECT_NE(wrong.output.find("The first: "), std::string::npos) << wrong.output;
+    EXPECT_EQ(
+        pplab("puzzle check tree-loop " + write("bad.cu", "__global__ void reduceTree(")).code, 2);
+    EXPECT_EQ(pplab("puzzle check no-such-puzzle " + mine).code, 2);
 }
 
 } // namespace

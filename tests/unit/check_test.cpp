@@ -174,8 +174,8 @@ TEST(Check, TheTextFormatIsARightAnswerForEveryAlgorithm) {
     // every level of every algorithm is right, so labels are unique and lines line up.
     for (const AlgorithmInfo& a : algorithms()) {
         SCOPED_TRACE(std::string(a.id));
-        if (!a.traced)
-            continue; // a production kernel records no frames (production_test.cpp)
+        if (!a.traced || a.algorithm == Algorithm::ScanFast)
+            continue; // no frames; scan-fast has no hand-trace (below)
         Request r;
         r.algorithm = a.algorithm;
         r.block = 32;

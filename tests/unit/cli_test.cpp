@@ -248,10 +248,10 @@ TEST_F(Cli, BadBinsExitTwo) {
     expect_bad_input("trace --backend cpu --algo hist-global --input 1,2.5", "element 1");
 }
 
-// The production kernels are timed (`pplab bench`), not traced: asking for their trace, or
+// reduce-fast and hist-fast are timed (`pplab bench`), not traced: asking for their trace, or
 // for a check of a hand-trace of them, is bad input, and nothing is written.
 TEST_F(Cli, ProductionKernelsAreNotTraced) {
-    for (const std::string id : {"reduce-fast", "scan-fast", "hist-fast"}) {
+    for (const std::string id : {"reduce-fast", "hist-fast"}) {
         const fs::path file = dir_ / (id + ".txt");
         expect_bad_input("trace --backend cpu --algo " + id + " --n 1000", "not traced");
         expect_bad_input("trace --backend cpu --algo " + id + " --n 8 --format json --out " +
@@ -262,6 +262,29 @@ TEST_F(Cli, ProductionKernelsAreNotTraced) {
                              quoted(write("answer.txt", "1 2 3\n")),
                          "not traced");
     }
+}
+
+// scan-fast is traced at classroom sizes: tiles of block x 4, at most 64, on the CPU model a
+// schedule chosen by --order-seed (said in the header); past 64 tiles, a grid given, a block
+// that is not whole warps, or a hand-trace to check are refused in the chapter's words.
+TEST_F(Cli, ScanFastIsTracedAtClassroomSizes) {
+    const Outcome traced = pplab("trace --backend cpu --algo scan-fast --n 1000 --block 32 "
+                                 "--order-seed 7");
+    EXPECT_EQ(traced.exit_code, 0) << traced.err;
+    EXPECT_NE(traced.out.find("n 1000, block 32, grid 8, exclusive, tiles of 128, order seed 7"),
+              std::string::npos)
+        << traced.out;
+    EXPECT_NE(traced.out.find("block 7 look-back:"), std::string::npos) << traced.out;
+    expect_bad_input("trace --backend cpu --algo scan-fast --n 8193 --block 32",
+                     "at most 64 tiles");
+    expect_bad_input("trace --backend cpu --algo scan-fast --n 1000 --block 48", "multiple of 32");
+    expect_bad_input("trace --backend cpu --algo scan-fast --n 1000 --grid 3",
+                     "does not take --grid");
+    expect_bad_input("check --algo scan-fast --n 8 --answer " +
+                         quoted(write("answer.txt", "1 2 3\n")),
+                     "no hand-trace");
+    expect_bad_input("trace --backend cpu --algo scan-blelloch --n 8 --order-seed 3",
+                     "runs in one order only");
 }
 
 TEST_F(Cli, ProductionKernelsRunBlocksOf256AndAtMost256Bins) {

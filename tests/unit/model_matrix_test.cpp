@@ -364,7 +364,7 @@ TEST_P(ProductionRuns, MatchesSerialReference) {
 std::vector<RunCase> production_cases() {
     std::vector<RunCase> cases;
     for (const AlgorithmInfo& a : algorithms())
-        if (!a.traced)
+        if (a.production)
             for (const int n : kRunSizes)
                 cases.push_back(RunCase{a.algorithm, n});
     return cases;

@@ -2,6 +2,7 @@
 #include "helpers.hpp"
 
 #include "pplab/backend.hpp"
+#include "pplab/lookback.hpp"
 #include "pplab/stats.hpp"
 
 #include <gtest/gtest.h>
@@ -209,6 +210,34 @@ TEST(Stats, GlobalHistogramIsOneGlobalAtomicPerElement) {
     EXPECT_EQ(s.total.global_atomics, 3000);
     EXPECT_EQ(s.total.shared_atomics, 0);
     EXPECT_EQ(s.barriers_per_block, 0);
+}
+
+// scanFast reads and writes each element once, takes one tile ticket per block, publishes two
+// descriptors per tile (tile 0 one), and polls each predecessor it read once plus once per
+// poll that found nothing: the counts the look-back record holds.
+TEST(Stats, ScanFastReadsAndWritesEachElementOnceAndPollsWhatItRead) {
+    Request r = request(Algorithm::ScanFast, generate(Generator::RandomInt, 1000, 1, 0), 32);
+    r.options.order_seed = 4;
+    const Trace t = trace(r);
+    const int tiles = 8; // ceil(1000 / (32 x 4))
+    ASSERT_EQ(t.request.grid, tiles);
+    Counters publish, look;
+    long long polls = 0;
+    for (std::size_t i = 0; i < t.frames.size(); ++i) {
+        const Frame& f = t.frames[i];
+        (f.step == Step::TilePublish ? publish : look) += frame_cost(t, i);
+        if (f.step == Step::LookBack)
+            for (std::size_t slot = 0; slot < f.values.size(); slot += kReadValues)
+                if (f.values[slot + kReadState] != kNotRead)
+                    polls += 1 + static_cast<long long>(f.values[slot + kReadWaits]);
+    }
+    EXPECT_EQ(publish.global_reads, 1000);
+    EXPECT_EQ(publish.global_writes, 1000 + 2 * tiles - 1);
+    EXPECT_EQ(publish.global_atomics, tiles);
+    EXPECT_EQ(look.global_reads, polls);
+    EXPECT_GE(polls, tiles - 1) << "every tile but the first read at least one predecessor";
+    EXPECT_EQ(look.global_writes, 0);
+    EXPECT_EQ(summarize(t).barriers_per_block, 3);
 }
 
 TEST(Stats, CumulativeCostsEndAtTheSummary) {

@@ -137,15 +137,20 @@ std::string notice_text(const scene::Scene& s, const scene::Model& m, std::size_
     const Frame& cur = m.trace().frames.at(frame);
     int first = -1, last = -1, total = 0, values = 0, legible = 0;
     const bool by_warp = cur.warp >= 0;
+    // scan-fast draws one cell per tile, from every tile's publish record.
+    const bool by_tile = m.request().algorithm == Algorithm::ScanFast;
     const bool by_bin = cur.step == Step::HistZero || cur.step == Step::HistAccumulate ||
                         cur.step == Step::HistMerge || cur.step == Step::HistFold;
     for (const scene::Cell& c : s.cells) {
-        if (!c.ref || c.ref->frame < g.first || c.ref->frame > g.last)
+        if (!c.ref || c.ref->frame < 0)
+            continue;
+        if (!by_tile && (c.ref->frame < g.first || c.ref->frame > g.last))
             continue;
         const Frame& f = m.trace().frames.at(static_cast<std::size_t>(c.ref->frame));
-        if (f.block != cur.block)
+        if (by_tile ? f.step != Step::TilePublish || c.role != scene::CellRole::Value
+                    : f.block != cur.block)
             continue;
-        const int index = by_warp ? f.warp : c.ref->cell;
+        const int index = by_tile ? f.block : by_warp ? f.warp : c.ref->cell;
         total = std::max(total, index + 1);
         const Rect box = on_screen(cam, c.rect, r.width, r.height);
         if (!overlaps(box, picture))
@@ -156,7 +161,10 @@ std::string notice_text(const scene::Scene& s, const scene::Model& m, std::size_
         legible += box.w >= kReadablePx * r.scale * 0.8f;
     }
     if (first >= 0 && (first > 0 || last + 1 < total)) {
-        const std::string what = by_warp ? "warp" : by_bin ? "bin" : "thread";
+        const std::string what = by_tile   ? "tile"
+                                 : by_warp ? "warp"
+                                 : by_bin  ? "bin"
+                                           : "thread";
         std::string text = first == last ? "showing " + what + " " + std::to_string(first)
                                          : "showing " + what + "s " + std::to_string(first) + "–" +
                                                std::to_string(last);

@@ -1,3 +1,4 @@
+#include "lookback.hpp"
 #include "views.hpp"
 
 #include <algorithm>
@@ -50,7 +51,14 @@ Scene build(const Model& m, std::size_t frame, const ViewOptions& o, float anim)
     case Algorithm::HistPerWarp:
         detail::view_histogram(c);
         break;
-    default: // the production kernels are timed, never traced: no trace of theirs gets here
+    case Algorithm::ScanFast: { // many tiles: the camera follows the one acting
+        const detail::LookbackFocus focus = detail::view_lookback(c);
+        Scene s = c.finish();
+        s.focus = focus.rows;
+        s.detail = focus.cells;
+        return s;
+    }
+    default: // reduce-fast and hist-fast are timed, never traced: no trace of theirs gets here
         throw std::logic_error("no view for " + std::string(info(m.request().algorithm).id));
     }
     return c.finish();

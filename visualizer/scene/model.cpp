@@ -1,6 +1,9 @@
 #include "model.hpp"
 
+#include "pplab/lookback.hpp"
 #include "pplab/plan.hpp"
+
+#include <algorithm>
 
 #include <map>
 #include <utility>
@@ -25,6 +28,26 @@ Model::Model(Trace t)
         blocks_.push_back(l.block);
     }
     rounds_ = plan.rounds;
+    if (trace_.request.algorithm == Algorithm::ScanFast)
+        order_events();
+    else
+        group_frames();
+    if (step_totals_.empty())
+        for (const StepGroup& g : steps_)
+            step_totals_.push_back(costs_[static_cast<std::size_t>(g.last)]);
+    // Barriers per block, from the running totals: frame i's own are costs_[i] - costs_[i-1].
+    std::map<std::pair<int, int>, int> passed; // (pass, block) -> barriers so far
+    barriers_so_far_.resize(trace_.frames.size());
+    for (std::size_t i = 0; i < trace_.frames.size(); ++i) {
+        const Frame& f = trace_.frames[i];
+        const int own = static_cast<int>(cost_of(i).barriers);
+        barriers_so_far_[i] = passed[{f.pass, f.block}] += own;
+        if (f.pass == 0 && f.block <= 0)
+            barriers_per_block_ += own;
+    }
+}
+
+void Model::group_frames() {
     for (std::size_t i = 0; i < trace_.frames.size(); ++i) {
         const Frame& f = trace_.frames[i];
         const bool same_kind = !steps_.empty() && steps_.back().pass == f.pass &&
@@ -42,23 +65,47 @@ Model::Model(Trace t)
         }
         step_of_[i] = static_cast<int>(steps_.size()) - 1;
     }
-    // Barriers per block, from the running totals: frame i's own are costs_[i] - costs_[i-1].
-    std::map<std::pair<int, int>, int> passed; // (pass, block) -> barriers so far
-    barriers_so_far_.resize(trace_.frames.size());
-    for (std::size_t i = 0; i < trace_.frames.size(); ++i) {
-        const Frame& f = trace_.frames[i];
-        const int own = static_cast<int>(cost_of(i).barriers);
-        barriers_so_far_[i] = passed[{f.pass, f.block}] += own;
-        if (f.pass == 0 && f.block <= 0)
-            barriers_per_block_ += own;
+}
+
+// The order the tiles acted in, not the canonical order of their records: a tile's publish
+// step (its loads and scan come first: its cost counts there) at its aggregate's ticket, its
+// look-back step at its inclusive prefix's. Tile 0 looks back at nothing: its look-back
+// record belongs to its one publish.
+void Model::order_events() {
+    const std::vector<LookbackTile> tiles = lookback_tiles(trace_);
+    for (const LookbackTile& tile : tiles) {
+        const auto add = [&](Step step, int ticket) {
+            StepGroup g;
+            g.first = g.last = dataflow_.find(step, 0, 0, tile.tile, -1);
+            g.step = step;
+            g.block = tile.tile;
+            g.ticket = ticket;
+            steps_.push_back(g);
+        };
+        add(Step::TilePublish, tile.tile == 0 ? tile.inclusive_ticket : tile.aggregate_ticket);
+        if (tile.tile > 0)
+            add(Step::LookBack, tile.inclusive_ticket);
     }
+    std::stable_sort(steps_.begin(), steps_.end(),
+                     [](const StepGroup& a, const StepGroup& b) { return a.ticket < b.ticket; });
+    Counters total;
+    for (std::size_t k = 0; k < steps_.size(); ++k) {
+        total += cost_of(static_cast<std::size_t>(steps_[k].first));
+        step_totals_.push_back(total);
+        step_of_[static_cast<std::size_t>(steps_[k].first)] = static_cast<int>(k);
+    }
+    if (const int look = dataflow_.find(Step::LookBack, 0, 0, 0, -1); look >= 0)
+        step_of_[static_cast<std::size_t>(look)] =
+            step_of_[static_cast<std::size_t>(dataflow_.find(Step::TilePublish, 0, 0, 0, -1))];
 }
 
 const Counters& Model::counters_at(int step) const {
-    return costs_.at(static_cast<std::size_t>(steps_.at(static_cast<std::size_t>(step)).last));
+    return step_totals_.at(static_cast<std::size_t>(step));
 }
 
 Counters Model::step_counters(int step) const {
+    if (!steps_.empty() && steps_.front().ticket >= 0) // scan-fast: steps are not in frame order
+        return step == 0 ? counters_at(0) : difference(counters_at(step), counters_at(step - 1));
     const StepGroup& g = steps_.at(static_cast<std::size_t>(step));
     return g.first > 0
                ? difference(counters_at(step), costs_[static_cast<std::size_t>(g.first - 1)])

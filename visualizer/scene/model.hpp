@@ -14,14 +14,17 @@ namespace pplab::scene {
 
 // One step of playback: the frames of one (pass, step, level) across every block and warp,
 // in canonical order. A step that carries grid-wide state from block to block (the fold,
-// the atomic sum) is one playback step per block.
+// the atomic sum) is one playback step per block. scan-fast's steps are its tiles' events in
+// ticket order, one record each: a tile publishing its aggregate (tile-publish; tile 0's is its
+// inclusive prefix too), and its look-back, which ends in publishing its inclusive prefix.
 struct StepGroup {
     int first = 0; // frames [first, last] of the trace
     int last = 0;
     Step step = Step::Load;
     int pass = 0;
     int level = 0;
-    int block = -1; // the one block this step covers; -1: every block (or none)
+    int block = -1;  // the one block this step covers; -1: every block (or none)
+    int ticket = -1; // scan-fast: the event's ticket; every event up to it has happened
 };
 
 // Where playback stands, in terms that survive a re-trace with other options.
@@ -74,11 +77,15 @@ public:
     const std::vector<CellWrite>& writes(std::size_t frame) const;
 
 private:
+    void group_frames();
+    void order_events(); // scan-fast
+
     Trace trace_;
     Dataflow dataflow_;
     std::vector<StepGroup> steps_;
     std::vector<int> step_of_;
     std::vector<Counters> costs_;
+    std::vector<Counters> step_totals_; // counters through each playback step
     std::vector<int> grids_, blocks_;
     int barriers_per_block_ = 0;
     std::vector<int> barriers_so_far_;

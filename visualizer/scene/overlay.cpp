@@ -84,4 +84,44 @@ void mark_answers(Scene& s, const std::vector<AnswerRow>& rows, const Palette& p
     }
 }
 
+void mark_hazards(Scene& s, const std::vector<HazardMark>& marks, const Palette& pal) {
+    std::vector<Label> labels;
+    std::vector<float> rows; // where each label's row of cells ends
+    for (const HazardMark& m : marks) {
+        const Rgba accent = m.race ? pal.race : pal.hazard;
+        bool drawn = false;
+        for (Cell& c : s.cells) {
+            if (!c.ref || c.ref->frame != m.frame || (m.cell >= 0 && c.ref->cell != m.cell))
+                continue;
+            const float side = std::min(c.rect.w, c.rect.h);
+            c.border = accent;
+            c.border_width = 0.16f * side;
+            (m.race ? c.marks.race : c.marks.hazard) = true;
+            if (!drawn && m.cell >= 0) {
+                // Labels under one row stack downwards, so that none hides another.
+                const float below = c.rect.bottom() + 0.42f * c.rect.h;
+                const auto same_row = std::count(rows.begin(), rows.end(), below);
+                rows.push_back(below);
+                Label l;
+                l.text = m.label;
+                l.size = 0.36f * c.rect.h;
+                l.px = 14.0f * s.text_scale;
+                // From the cell's left edge: centred, a long label would run into the row's
+                // name on the left, and the layout would drop it.
+                l.pos = {c.rect.x, below + 0.45f * c.rect.h * static_cast<float>(same_row)};
+                l.align = Align::Left;
+                l.color = accent;
+                labels.push_back(std::move(l));
+                s.focus = unite(s.focus, inflate(c.rect, 0.8f, 0.8f));
+            }
+            drawn = true;
+        }
+        if (drawn) // one accent for both in some themes: the label under the cell says which
+            add_legend(s, accent,
+                       m.race && pal.race != pal.hazard ? "your kernel's race"
+                                                        : "your kernel's hazard");
+    }
+    s.labels.insert(s.labels.end(), labels.begin(), labels.end());
+}
+
 } // namespace pplab::scene

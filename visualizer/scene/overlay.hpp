@@ -28,4 +28,18 @@ struct AnswerRow {
 // join the scene's focus, so that a camera following the step shows them too.
 void mark_answers(Scene& s, const std::vector<AnswerRow>& rows, const Palette& pal);
 
+// A hazard a student's kernel ran into (a race, an uninitialised read, an access out of
+// bounds), drawn where it happened: the cell of the frame it belongs to, with what it was.
+struct HazardMark {
+    int frame = -1;
+    int cell = -1;     // -1: the frame as a whole (a divergent barrier, a bad shuffle mask)
+    bool race = false; // drawn in the race accent; anything else in the hazard accent
+    std::string label; // "race: threads 3 and 7, line 12"
+    bool operator==(const HazardMark&) const = default;
+};
+
+// Each marked cell gets a thick border in the hazard's accent and its label below it, and the
+// legend says what the accent means; a mark whose cell is not on the canvas is left out.
+void mark_hazards(Scene& s, const std::vector<HazardMark>& marks, const Palette& pal);
+
 } // namespace pplab::scene

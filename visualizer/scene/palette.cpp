@@ -55,6 +55,8 @@ Palette palette(Theme theme) {
         // Apart from the working threads' blue and the written cells' orange in one view.
         p.carry = kPurple;
         p.left_sum = kSkyBlue;
+        p.aggregate = kYellow;
+        p.inclusive = kBlue;
         p.barrier = rgb(0x4A5260);
         p.selection = kVermillion;
     } else {
@@ -77,6 +79,8 @@ Palette palette(Theme theme) {
         p.arrow_past = rgb(0x46505C);
         p.carry = kPurple;
         p.left_sum = kYellow;
+        p.aggregate = kYellow;
+        p.inclusive = kSkyBlue; // kBlue is too dark on the dark background
         p.barrier = rgb(0xB8C0CA);
         p.selection = kOrange;
     }

@@ -30,8 +30,12 @@ struct Palette {
     Rgba arrow_past; // data flow of earlier steps
     Rgba carry;      // Blelloch: the carry
     Rgba left_sum;   // Blelloch: the left subtree's sum
-    Rgba barrier;    // __syncthreads()
-    Rgba selection;  // the selected block in an overview strip
+    // scan-fast: what a tile has published (nothing: a plain cell). Apart in hue and in
+    // lightness, so they read in grey too.
+    Rgba aggregate; // its own sum
+    Rgba inclusive; // its inclusive prefix
+    Rgba barrier;   // __syncthreads()
+    Rgba selection; // the selected block in an overview strip
     // The pitfalls: what goes wrong is drawn in one accent, an undefined value in another.
     Rgba race;        // Exercise 2: several threads' writes raced for the cell
     Rgba hazard;      // a read that is not ordered after the write (missing barrier)

@@ -134,6 +134,15 @@ const std::map<std::string, Reader, std::less<>>& readers() {
                  throw InputError("the address's camera=" + v + " is neither follow nor fit");
              l.fit = v == "fit";
          }},
+        {"tab",
+         [](Link& l, const std::string&, const std::string& v) {
+             if (v != "source" && v != "classroom" && v != "your-kernel")
+                 throw InputError("the address's tab=" + v +
+                                  " is none of source, classroom and your-kernel");
+             l.tab = v == "classroom"     ? Tab::Classroom
+                     : v == "your-kernel" ? Tab::YourKernel
+                                          : Tab::Source;
+         }},
         {"scale",
          [](Link& l, const std::string& k, const std::string& v) {
              l.scale_percent = whole_number(k, v, 75, 300); // the window's own range

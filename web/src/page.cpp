@@ -162,6 +162,13 @@ Page::Page(GLFWwindow* win, ui::Platform platform)
         st.view.presenter_scale = static_cast<float>(link_.scale_percent) / 100.0f;
     if (link_.fit)
         st.view.camera = ui::CameraMode::Fit;
+    if (link_.tab == Tab::Classroom) {
+        ui::open_classroom(st, st.classroom.tab);
+    } else if (link_.tab == Tab::YourKernel) {
+        st.view.show_source = true; // the column the tab is in, opened where it is folded
+        st.view.source_drawer = true;
+        st.your.select_tab = true;
+    }
 }
 
 Page::~Page() {
@@ -283,6 +290,8 @@ void Page::frame_drawn() {
                    std::to_string(st.playback.step + 1) + " of " + std::to_string(st.steps()) +
                    " (frame " + std::to_string(st.frame()) +
                    "): " + st.model->dataflow().caption(st.frame());
+        if (st.your.tab_open) // what the tab says instead of an editor
+            text += std::string("\n") + ui::kDesktopOnly + ". " + ui::kDesktopOnlyWhy;
         if (!st.error.empty()) {
             state = "error";
             text = st.error + (text.empty() ? "" : "\n" + text);

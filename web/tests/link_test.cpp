@@ -25,8 +25,8 @@ TEST(Link, TheCommandLinesOptionsSetTheWindow) {
 
 TEST(Link, TheAlgorithmComesFirstWhereverItIsWritten) {
     // switch_algorithm resets what the new kernel cannot take; the block given with it stays.
-    const Link l = read_link("block=64&n=300&bins=16&gen=skewed&algo=hist-privatised",
-                             ui::Settings{});
+    const Link l =
+        read_link("block=64&n=300&bins=16&gen=skewed&algo=hist-privatised", ui::Settings{});
     EXPECT_TRUE(l.errors.empty());
     EXPECT_EQ(l.settings.algorithm, Algorithm::HistPrivatised);
     EXPECT_EQ(l.settings.block, 64);
@@ -38,8 +38,7 @@ TEST(Link, TheAlgorithmComesFirstWhereverItIsWritten) {
 
 TEST(Link, WhatCannotBeReadIsNamedAndLeftAtItsDefault) {
     const ui::Settings defaults;
-    const Link l = read_link("n=abc&block=2048&algo=nope&colour=red&view=slides&step=0",
-                             defaults);
+    const Link l = read_link("n=abc&block=2048&algo=nope&colour=red&view=slides&step=0", defaults);
     ASSERT_EQ(l.errors.size(), 6u);
     EXPECT_NE(l.errors[0].find("unknown algorithm 'nope'"), std::string::npos) << l.errors[0];
     EXPECT_EQ(l.errors[1], "the address's n=abc is not a whole number");
@@ -63,6 +62,17 @@ TEST(Link, APictureTakesRendersSizes) {
     EXPECT_EQ(read_link("width=63", ui::Settings{}).errors.size(), 1u);
     EXPECT_EQ(read_link("size=1920", ui::Settings{}).errors.front(),
               "the address's size=1920 is not WIDTHxHEIGHT in pixels, e.g. 1600x1000");
+}
+
+TEST(Link, TheTabTheColumnOpensOn) {
+    EXPECT_EQ(read_link("algo=reduce-tree", ui::Settings{}).tab, Tab::Source);
+    EXPECT_EQ(read_link("tab=classroom", ui::Settings{}).tab, Tab::Classroom);
+    EXPECT_EQ(read_link("tab=your-kernel", ui::Settings{}).tab, Tab::YourKernel);
+    const Link l = read_link("tab=editor", ui::Settings{});
+    EXPECT_EQ(l.tab, Tab::Source);
+    ASSERT_EQ(l.errors.size(), 1u);
+    EXPECT_EQ(l.errors.front(),
+              "the address's tab=editor is none of source, classroom and your-kernel");
 }
 
 } // namespace

@@ -151,6 +151,21 @@ test('a session dropped on the canvas opens as it was recorded', async () => {
   assert.deepEqual(browser.problems, []);
 });
 
+// A student's kernel runs in a child process, which a page cannot start: the tab says so
+// instead of failing or vanishing, and the canvas keeps the chapter's kernel.
+test('the Your kernel tab says to use the desktop app, and why', async () => {
+  const status = await browser.open(`${server.url}?algo=reduce-tree&n=64&block=16&tab=your-kernel`,
+                                    1600, 1000);
+  assert.equal(status.state, 'ready', status.text);
+  const shown = await browser.waitForStatus((s) => s?.text.includes('Your kernel:'), 10);
+  assert.match(shown?.text ?? '', /^reduce-tree, step 1 of \d+/);
+  assert.match(shown?.text ?? '', /Your kernel: use the desktop app\. A student's kernel is compiled and run in a separate process/);
+  kept('window-your-kernel.png', await browser.screenshot(0, 0, 1600, 1000));
+  const other = await browser.open(`${server.url}?algo=reduce-tree&n=64&block=16`, 1600, 1000);
+  assert.ok(!other.text.includes('Your kernel'), other.text);
+  assert.deepEqual(browser.problems, []);
+});
+
 test('the page is under 3 MB gzipped', () => {
   let total = 0;
   for (const file of readdirSync(site)) total += gzipSync(readFileSync(join(site, file)), { level: 9 }).length;

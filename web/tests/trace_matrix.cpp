@@ -27,7 +27,7 @@ std::string label(const Request& r, std::string_view gen) {
 void emit(std::ostream& to, Backend& cpu, Request r, std::string_view gen) {
     std::string out = "=== " + label(r, gen) + "\n";
     try {
-        out += to_json(cpu.trace(normalize(std::move(r))));
+        out += to_json(cpu.trace(normalize_trace(std::move(r))));
     } catch (const std::exception& e) { // refused: the message is part of what must match
         out += std::string("refused: ") + e.what() + "\n";
     }

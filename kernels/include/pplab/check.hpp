@@ -52,4 +52,10 @@ std::string explain_cell(const Trace& t, int frame, int cell, float given);
 // The same with a Dataflow already built over t (hover explanations, long hand-traces).
 std::string explain_cell(const Dataflow& flow, int frame, int cell, float given);
 
+// How the kernel came to leave frames[frame]'s cell as it is, without comparing it with
+// anything: "Thread 0 wrote it: s[3] = s[3] + s[1] = 3 + 7 = 10 (reading upsweep 0)."
+std::string explain_write(const Dataflow& flow, int frame, int cell);
+// How the chapter names a cell: "s[3]", "lane 5", "thread 2's sum", "g_hist[7]", "out[1]".
+std::string cell_name(const Trace& t, int frame, int cell);
+
 } // namespace pplab

@@ -37,8 +37,8 @@ enum class Algorithm {
     HistPrivatised,   // §8.8
     HistPerWarp,      // §8.8 next-level fix
     ReduceFast,       // production: 16-byte loads, one launch (timed, not traced)
-    ScanFast,         // production: single pass, decoupled look-back (timed, not traced)
-    HistFast,         // production: lane-interleaved private copies (timed, not traced)
+    ScanFast, // production: single pass, decoupled look-back (timed; traced at classroom sizes)
+    HistFast, // production: lane-interleaved private copies (timed, not traced)
 };
 
 // What an algorithm needs of its launch; the validation and the UI read it from here.
@@ -55,6 +55,9 @@ struct AlgorithmInfo {
     bool single_block;        // scans one block: n <= block size
     bool grid_stride;         // the grid is a free parameter (coarsened loops)
     bool traced = true;       // false: a production kernel, timed and checked, not traced
+    // Timed at production sizes (block 256, n up to 2^28) by `pplab bench` and `run`; scan-fast
+    // is also traced, at classroom sizes (normalize_trace).
+    bool production = false;
 };
 
 std::span<const AlgorithmInfo> algorithms();
@@ -104,10 +107,14 @@ Algorithm pitfall_algorithm(Pitfall p);
 // except Exercise 2's race, whose outcome on the device is the point.
 bool pitfall_runs_on_gpu(Pitfall p);
 
+// Whether the CPU model's order of the blocks is chosen by Options::order_seed, standing in for
+// the order a GPU happens to run them: reduce-atomic's arrival order, scan-fast's schedule.
+bool has_schedule(Algorithm a);
+
 struct Options {
     bool inclusive = false;       // scans: shift the exclusive result into an inclusive one
     bool skip_empty = true;       // histograms: the fold's `if (s_hist[b] != 0)` (Exercise 4)
-    std::uint64_t order_seed = 0; // reduce-atomic on the CPU model: which arrival order
+    std::uint64_t order_seed = 0; // the CPU model's order (has_schedule): which one
     Pitfall pitfall = Pitfall::None;
     int active_lanes = kWarpSize; // PartialWarp: lanes 0..active_lanes-1 call warpReduce
     bool operator==(const Options&) const = default;
@@ -127,6 +134,15 @@ struct Request {
 
 // Fills in defaults and checks every rule the kernel relies on. Throws InputError.
 Request normalize(Request r);
+
+// The grid an algorithm launches for n elements when none is asked for (its kernel's natural
+// one: one element per thread, ELEMS_PER_THREAD per thread for grid-stride loops, one block).
+int natural_grid(Algorithm a, long long n, int block);
+
+// The rules of a trace: normalize's, except scan-fast, whose traced twin scans classroom-sized
+// tiles (normalize_lookback: block x 4 elements a tile, at most 64 tiles, the schedule's seed
+// kept). Every path that traces (the back ends, the CLI, the window, trace files) uses it.
+Request normalize_trace(Request r);
 
 // Bytes of shared memory the algorithm's kernel uses per block for this request.
 int shared_bytes(const Request& r);

@@ -3,6 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <numeric>
+#include <utility>
+#include <vector>
 
 namespace pplab {
 
@@ -22,5 +25,19 @@ struct SplitMix {
     // Uniform in [0, 1) with 24 random bits: every value is an exact float, never all zeros.
     float unit() { return static_cast<float>(next() >> 40) * 0x1.0p-24f; }
 };
+
+// The order in which reduce-atomic's blocks arrive at the atomicAdd: a seeded shuffle
+// (Fisher-Yates), standing in for whatever order the GPU's scheduler picks. The CPU model
+// and the simulator (which runs a student's blocks in this order) share it.
+inline std::vector<int> arrival_order(int blocks, std::uint64_t seed) {
+    std::vector<int> order(static_cast<std::size_t>(blocks));
+    std::iota(order.begin(), order.end(), 0);
+    SplitMix rng{seed};
+    for (int i = blocks - 1; i > 0; --i) {
+        const auto j = static_cast<std::size_t>(rng.next() % static_cast<std::uint64_t>(i + 1));
+        std::swap(order[static_cast<std::size_t>(i)], order[j]);
+    }
+    return order;
+}
 
 } // namespace pplab

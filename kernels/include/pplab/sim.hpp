@@ -4,8 +4,10 @@
 // (races, divergent barriers, bad shuffle masks, out-of-bounds accesses) it ran into.
 #pragma once
 
+#include "pplab/stats.hpp"
 #include "pplab/trace.hpp"
 
+#include <atomic>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +25,12 @@ struct SourceError {
 struct Rewritten {
     std::string text;                 // compiles against cuda_sim.hpp; `#line` keeps the lines
     std::vector<std::string> kernels; // the __global__ functions, in order
+    // The launch's constants (TILE, WARPS, BINS) the file uses without defining or declaring
+    // them: the runner defines them with the launch's values, so a puzzle's skeleton (or a
+    // listing whose `#define` was deleted) runs at any block size.
+    std::vector<std::string> launch_constants;
+    // The launch constants the file defines as a plain number (`#define TILE 256`).
+    std::vector<std::pair<std::string, long long>> defined_constants;
 };
 
 struct Preprocessed {
@@ -70,8 +78,18 @@ struct CompileError {
     std::string message;
 };
 
+// The source lines that did one step's work (the accesses to shared memory between two
+// barriers and the barrier that began them, the shuffle, the reads of the input, the final
+// writes): what the window lights for that step of a student's trace.
+struct StepLines {
+    int pass = 0;
+    Step step = Step::Load;
+    int level = 0;
+    std::vector<int> lines; // from 1, ascending
+};
+
 struct RunResult {
-    enum class Status { Ran, CompileFailed, Faulted, TimedOut, Crashed };
+    enum class Status { Ran, CompileFailed, Faulted, TimedOut, Crashed, Cancelled };
     Status status = Status::Ran;
     Trace trace;                      // frames as the chapter's kernel names them
     std::vector<Hazard> hazards;      // in the order they happened
@@ -79,6 +97,10 @@ struct RunResult {
     std::vector<CompileError> errors; // Status::CompileFailed
     std::string message;              // one line: what went wrong, for anything but Ran
     std::string printed;              // what the kernel printed (printf), cut to 64 KiB
+    // What the kernel did, counted as it ran: barriers (per block), shared reads and writes,
+    // shuffles (per warp), atomics, global reads and writes; additions are not observed.
+    Counters counted;
+    std::vector<StepLines> step_lines;
     double compile_seconds = 0, run_seconds = 0;
     bool compiled_from_cache = false;
 
@@ -88,7 +110,14 @@ struct RunResult {
 struct Limits {
     double seconds = 10.0;                 // wall clock for the run (compile has its own)
     std::size_t memory_bytes = 2ull << 30; // address space of the child
+    // Set by another thread (the window's Cancel): the compiler or the runner is killed at
+    // once and the result is Status::Cancelled.
+    const std::atomic<bool>* cancel = nullptr;
 };
+
+// The trace's JSON (pplab trace --format json's, which sessions and the checker read) with the
+// run's hazards, notes and counts added beside it ("hazards", "notes", "counted").
+std::string to_json(const RunResult& r);
 
 // Compiles `source` (cached by content) and runs the request's launches through it.
 // Throws InputError for a request the algorithm cannot run (as Backend::trace does); every
@@ -99,18 +128,53 @@ RunResult run_kernel(const Request& request, std::string_view source, const Limi
 
 struct Difference {
     bool same = true; // every frame and the result, bit for bit
+    int frames = 0;   // levels the chapter's kernel records
     int frame = -1;   // the first frame that differs (-1: only the result, or none)
     int cell = -1;    // its first differing cell
     float expected = 0, got = 0;
     std::string label;       // the frame's label ("tree-level 3", "block 1 upsweep 2")
+    std::string cell_name;   // "s[3]", "lane 5", "g_hist[7]"
     std::string explanation; // which thread wrote the cell from which cells, in the chapter
     int frames_differing = 0;
     bool result_differs = false;
+    int result_index = -1; // the first output value that differs (-1: none, or the sizes)
+    float result_expected = 0, result_got = 0;
 };
 
 // Compares level by level in the canonical order; both traces are of the same request.
 Difference first_difference(const Trace& yours, const Trace& chapter);
 std::string describe(const Difference& d); // a paragraph for the CLI and the window
+
+// ---- The same file on the GPU (nvcc, a child process) ----------------------------------------
+
+struct GpuOptions {
+    std::string arch = "native"; // nvcc's -arch: the device's own where one answers
+    int runs = 20, warmups = 3;  // timed runs (the median is reported) after warm-ups
+    double seconds = 60;         // the child's wall clock (the compile has its own)
+    bool compile_only = false;   // check that it compiles (a machine without a device)
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+struct GpuRun {
+    enum class Status { Ran, Compiled, Skipped, CompileFailed, Failed, TimedOut };
+    Status status = Status::Skipped;
+    std::string message; // why it was skipped or failed, in a line
+    std::vector<CompileError> errors;
+    std::string device;
+    std::vector<float> result; // the output buffer, as the trace's result holds it
+    double ms = 0;             // median of the timed runs of every launch of the request
+    double bytes = 0;          // bytes that must move, as pplab bench counts them
+    double compile_seconds = 0;
+};
+
+// Where nvcc is ($PPLAB_NVCC, then PATH, then /usr/local/cuda/bin); empty with `why` filled in.
+std::string nvcc_path(std::string& why);
+
+// Compiles the student's file with nvcc beside a small driver (cached by content) and runs the
+// request's launches on the device in a child process, then times them. `r` is a request as
+// the CLI builds it; unlike a trace, it may hold up to 2^28 elements. Status::Skipped (with
+// why) without nvcc or without a device; never throws for anything in the file.
+GpuRun run_on_gpu(const Request& r, std::string_view source, const GpuOptions& o = {});
 
 // Where compiled kernels and the header are kept ($XDG_CACHE_HOME/pplab/sim or ~/.cache/...).
 std::string cache_folder();

@@ -7,6 +7,8 @@
 #include "pplab/trace.hpp"
 
 #include <cstdint>
+#include <span>
+#include <string_view>
 #include <vector>
 
 namespace pplab {
@@ -25,6 +27,15 @@ struct Counters {
     Counters& operator+=(const Counters& o);
     bool operator==(const Counters&) const = default;
 };
+
+// The counters by name, in the order the window lists them: "shared reads" and its JSON id
+// "shared_reads" with its field.
+struct CounterField {
+    std::string_view name;
+    std::string_view id;
+    std::int64_t Counters::*field;
+};
+std::span<const CounterField> counter_fields();
 
 // The cost of the step that produced frames[index] (its block or warp only).
 Counters frame_cost(const Trace& t, std::size_t index);

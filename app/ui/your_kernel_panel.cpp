@@ -1,0 +1,461 @@
+// The "Your kernel" tab: where the text comes from (the chapter's listing or a puzzle), the
+// puzzle's statement and verdicts, Run / Check / Cancel, what the run found (compile errors,
+// hazards, faults, the first difference from the chapter's kernel, the counts), and the editor
+// with line numbers, the current step's lines lit and the lines of errors and hazards marked.
+#include "your_kernel_panel.hpp"
+
+#include "classroom_panel.hpp"
+#include "imgui_colors.hpp"
+
+#include <imgui.h>
+#include <imgui_internal.h> // the editor's cursor, to keep it in view
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <set>
+
+namespace pplab::ui {
+
+namespace {
+
+int number_of(const std::string& id) {
+    const auto all = sim::puzzles();
+    for (std::size_t k = 0; k < all.size(); ++k)
+        if (all[k].id == id)
+            return static_cast<int>(k) + 1;
+    return 0;
+}
+
+std::string puzzle_label(const YourKernel& y, const sim::Puzzle& p) {
+    std::string s = "Puzzle " + std::to_string(number_of(std::string(p.id))) + ": " +
+                    std::string(p.title) + " (" + std::string(p.section) + ")";
+    if (const auto it = y.verdicts.find(std::string(p.id)); it != y.verdicts.end())
+        s += it->second.solved() ? "  ✓"
+                                 : "  " + std::to_string(it->second.passed()) + " of " +
+                                       std::to_string(it->second.tests.size());
+    return s;
+}
+
+const char* status_text(sim::RunResult::Status s) {
+    switch (s) {
+    case sim::RunResult::Status::CompileFailed:
+        return "It does not compile:";
+    case sim::RunResult::Status::Faulted:
+        return "It stopped with a fault:";
+    case sim::RunResult::Status::TimedOut:
+        return "It ran out of time:";
+    case sim::RunResult::Status::Crashed:
+        return "It crashed:";
+    case sim::RunResult::Status::Cancelled:
+        return "Cancelled.";
+    case sim::RunResult::Status::Ran:
+        break;
+    }
+    return "";
+}
+
+// A line the student can click to see in the editor (and, for a hazard, on the canvas).
+bool line_button(const State& st, const std::string& text, int id, const scene::Rgba& colour) {
+    ImGui::PushID(id);
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(colour));
+    ImGui::PushTextWrapPos(0.0f);
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    ImGui::TextUnformatted(text.c_str());
+    const ImVec2 size = ImGui::GetItemRectSize();
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+    ImGui::SetCursorScreenPos(at);
+    const bool clicked = ImGui::InvisibleButton("line", ImVec2(std::max(size.x, 1.0f), size.y));
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+        ImGui::SetTooltip("show it");
+    }
+    ImGui::PopID();
+    (void)st;
+    return clicked;
+}
+
+} // namespace
+
+void YourKernelPanel::draw(State& st) {
+    YourKernel& y = st.your;
+    if (y.source.empty())
+        your_kernel_fill(st);
+    picker(st);
+    actions(st);
+    // The puzzle and what the run found, above the editor: as tall as they were last frame,
+    // at most half of what is left (then they scroll), so the editor always keeps its half.
+    const float left = ImGui::GetContentRegionAvail().y;
+    const float tall = std::clamp(notes_height_, ImGui::GetFrameHeight(), left * 0.5f);
+    ImGui::BeginChild("notes", ImVec2(0, tall), false);
+    if (!y.puzzle.empty())
+        puzzle(st);
+    findings(st);
+    notes_height_ = ImGui::GetCursorPosY() + ImGui::GetStyle().ItemSpacing.y;
+    ImGui::EndChild();
+    editor(st, ImGui::GetContentRegionAvail().y);
+}
+
+void YourKernelPanel::picker(State& st) {
+    YourKernel& y = st.your;
+    const std::string listing =
+        "The chapter's listing: " + std::string(info(st.settings.algorithm).title) + " (" +
+        std::string(info(st.settings.algorithm).section) + ")";
+    const std::string current =
+        y.puzzle.empty() ? listing : puzzle_label(y, sim::find_puzzle(y.puzzle));
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (ImGui::BeginCombo("##start_from", current.c_str(), ImGuiComboFlags_HeightLargest)) {
+        if (ImGui::Selectable(listing.c_str(), y.puzzle.empty()))
+            your_kernel_pick(st, "");
+        ImGui::Separator();
+        for (const sim::Puzzle& p : sim::puzzles())
+            if (ImGui::Selectable(puzzle_label(y, p).c_str(), y.puzzle == p.id))
+                your_kernel_pick(st, std::string(p.id));
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("start from the chapter's listing of the algorithm the controls show, "
+                          "or from a puzzle's skeleton");
+}
+
+void YourKernelPanel::puzzle(State& st) {
+    YourKernel& y = st.your;
+    const sim::Puzzle& p = sim::find_puzzle(y.puzzle);
+    const scene::Palette pal = scene::palette(st.view.theme);
+    if (ImGui::CollapsingHeader("The puzzle", ImGuiTreeNodeFlags_DefaultOpen)) {
+        paragraph(std::string(p.statement));
+        if (y.show_hint) {
+            ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(pal.read));
+            paragraph("Hint: " + std::string(p.hint));
+            ImGui::PopStyleColor();
+        } else if (ImGui::SmallButton("Show a hint")) {
+            y.show_hint = true;
+        }
+    }
+    const auto it = y.verdicts.find(y.puzzle);
+    const std::string tests = it == y.verdicts.end()
+                                  ? "Hidden tests (" + std::to_string(p.tests.size()) + ")"
+                                  : "Hidden tests: " + std::to_string(it->second.passed()) +
+                                        " of " + std::to_string(it->second.tests.size()) +
+                                        " pass###hidden_tests";
+    if (!ImGui::CollapsingHeader(tests.c_str(), ImGuiTreeNodeFlags_DefaultOpen))
+        return;
+    int failures = 0;
+    for (std::size_t k = 0; k < p.tests.size(); ++k) {
+        const sim::TestVerdict* v =
+            it != y.verdicts.end() && k < it->second.tests.size() ? &it->second.tests[k] : nullptr;
+        if (!v || !v->ran)
+            ImGui::TextDisabled("·");
+        else if (v->passed)
+            ImGui::TextColored(to_imgui(pal.right), "✓");
+        else
+            ImGui::TextColored(to_imgui(pal.wrong), "✗");
+        ImGui::SameLine();
+        paragraph(p.tests[k].what);
+        if (v && v->ran && !v->passed) {
+            // The first failure in full; the others by their first sentence (hover: all).
+            const std::string shown =
+                failures++ == 0 ? v->why : v->why.substr(0, v->why.find(". ") + 1);
+            ImGui::Indent();
+            if (line_button(st, shown, static_cast<int>(k), pal.wrong) && v->first_hazard_line)
+                y.scroll_to_line = v->first_hazard_line;
+            if (shown.size() < v->why.size() && ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s", v->why.c_str());
+            ImGui::Unindent();
+        }
+    }
+    if (it != y.verdicts.end() && it->second.solved()) {
+        ImGui::PushFont(st.fonts.large);
+        ImGui::TextColored(to_imgui(pal.right), "✓ Solved");
+        ImGui::PopFont();
+    }
+}
+
+void YourKernelPanel::actions(State& st) {
+    YourKernel& y = st.your;
+    const bool running = y.job.valid();
+    const bool checking = y.check.has_value();
+    if (ImGui::Button(running ? "Run again" : "▶ Run"))
+        your_kernel_run(st);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("compile and run your kernel with the controls' launch and input, in a "
+                          "separate process (Ctrl+Enter in the editor)");
+    if (!y.puzzle.empty()) {
+        ImGui::SameLine();
+        if (ImGui::Button("Check on the hidden tests"))
+            your_kernel_check(st);
+    }
+    if (running || checking) {
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel"))
+            your_kernel_cancel(st);
+    }
+    ImGui::SameLine();
+    if (ImGui::Button(y.puzzle.empty() ? "Reset to the listing" : "Reset to the skeleton"))
+        ImGui::OpenPopup("reset");
+    if (ImGui::BeginPopup("reset")) {
+        ImGui::TextUnformatted("Your text for this kernel will be replaced.");
+        if (ImGui::Button("Replace it")) {
+            your_kernel_reset(st);
+            ++generation_;
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Keep it"))
+            ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+    }
+    if (checking) {
+        const float done = static_cast<float>(y.check->done->load());
+        ImGui::ProgressBar(done / static_cast<float>(std::max(y.check->total, 1)), ImVec2(-1, 0),
+                           ("hidden test " + std::to_string(static_cast<int>(done) + 1) + " of " +
+                            std::to_string(y.check->total))
+                               .c_str());
+    } else if (running) {
+        ImGui::TextDisabled("compiling and running your kernel in its own process…");
+    }
+}
+
+} // namespace pplab::ui
+
+namespace pplab::ui {
+
+void YourKernelPanel::findings(State& st) {
+    YourKernel& y = st.your;
+    const scene::Palette pal = scene::palette(st.view.theme);
+    const auto* check = y.puzzle.empty() ? nullptr : [&]() -> const sim::PuzzleVerdict* {
+        const auto it = y.verdicts.find(y.puzzle);
+        return it == y.verdicts.end() ? nullptr : &it->second;
+    }();
+    if (check && !check->compiled) {
+        error_line(st, "The hidden tests did not run: your kernel does not compile.");
+        for (std::size_t k = 0; k < check->errors.size(); ++k) {
+            const sim::CompileError& e = check->errors[k];
+            if (line_button(st, "line " + std::to_string(e.line) + ": " + e.message,
+                            1000 + static_cast<int>(k), pal.wrong))
+                y.scroll_to_line = e.line;
+        }
+    }
+    if (!y.last) {
+        if (!check && y.puzzle.empty())
+            paragraph("Edit the kernel, then Run: pplab compiles it with the C++ compiler, runs "
+                      "each CUDA thread as a fiber in a separate process and draws what it did "
+                      "on the canvas, step by step, with the chapter's captions.",
+                      true);
+        return;
+    }
+    const KernelRun& run = *y.last;
+    const sim::RunResult& r = run.result;
+    if (!run.error.empty()) {
+        error_line(st, run.error);
+    } else if (!r.ok()) {
+        error_line(st, status_text(r.status));
+        if (r.status != sim::RunResult::Status::CompileFailed &&
+            r.status != sim::RunResult::Status::Cancelled)
+            error_line(st, r.message);
+        for (std::size_t k = 0; k < r.errors.size(); ++k)
+            if (line_button(st,
+                            "line " + std::to_string(r.errors[k].line) + ": " + r.errors[k].message,
+                            static_cast<int>(k), pal.wrong))
+                y.scroll_to_line = r.errors[k].line;
+    } else if (run.same_as_chapter && r.hazards.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(pal.right));
+        paragraph("✓ " + run.difference);
+        ImGui::PopStyleColor();
+    } else {
+        paragraph(run.difference);
+    }
+    if (!r.hazards.empty()) {
+        ImGui::TextColored(to_imgui(pal.race),
+                           "%zu hazard%s (click one to see it):", r.hazards.size(),
+                           r.hazards.size() == 1 ? "" : "s");
+        for (std::size_t k = 0; k < r.hazards.size(); ++k) {
+            const sim::Hazard& h = r.hazards[k];
+            std::string text = "line " + std::to_string(h.line) + ": " + h.message;
+            if (h.count > 1)
+                text += " (" + std::to_string(h.count) + " times)";
+            if (line_button(st, text, 100 + static_cast<int>(k),
+                            h.kind == sim::HazardKind::Race ? pal.race : pal.hazard))
+                your_kernel_show_hazard(st, h);
+        }
+    }
+    for (const std::string& n : r.notes)
+        paragraph("note: " + n, true);
+    if (y.good && y.last->model != y.model)
+        paragraph("The canvas keeps your last good run.", true);
+    if (run.model && run.chapter_counted)
+        counts(st, run);
+    if (!r.printed.empty() && ImGui::TreeNode("What your kernel printed")) {
+        ImGui::PushFont(st.fonts.mono);
+        ImGui::TextUnformatted(r.printed.c_str());
+        ImGui::PopFont();
+        ImGui::TreePop();
+    }
+}
+
+// What the kernel did, counted as it ran, beside what the chapter's kernel does on the launch.
+void YourKernelPanel::counts(const State& st, const KernelRun& run) {
+    const scene::Palette pal = scene::palette(st.view.theme);
+    if (!ImGui::TreeNode("Counted as it ran, beside the chapter's kernel"))
+        return;
+    if (ImGui::BeginTable("counted", 3, ImGuiTableFlags_SizingStretchProp)) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("yours");
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("the chapter's");
+        for (const auto& [name, id, field] : counter_fields()) {
+            if (field == &Counters::additions) // not observed as it runs
+                continue;
+            const std::int64_t mine = run.result.counted.*field;
+            const std::int64_t theirs = (*run.chapter_counted).*field;
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(name.data(), name.data() + name.size());
+            ImGui::TableNextColumn();
+            if (mine == theirs)
+                ImGui::Text("%" PRId64, mine);
+            else
+                ImGui::TextColored(to_imgui(pal.wrong), "%" PRId64, mine);
+            ImGui::TableNextColumn();
+            ImGui::Text("%" PRId64, theirs);
+        }
+        ImGui::EndTable();
+    }
+    ImGui::TreePop();
+}
+
+} // namespace pplab::ui
+
+namespace pplab::ui {
+
+namespace {
+
+int count_lines(const std::string& text) {
+    return static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
+}
+
+float widest_line(const std::string& text) {
+    float widest = 0;
+    for (std::size_t p = 0; p <= text.size();) {
+        const std::size_t e = std::min(text.find('\n', p), text.size());
+        widest = std::max(widest, ImGui::CalcTextSize(text.data() + p, text.data() + e).x);
+        p = e + 1;
+    }
+    return widest;
+}
+
+// Lines of the run's compile errors and hazards, marked in the gutter.
+std::set<int> marked_lines(const YourKernel& y) {
+    std::set<int> lines;
+    if (y.last) {
+        for (const sim::CompileError& e : y.last->result.errors)
+            lines.insert(e.line);
+        for (const sim::Hazard& h : y.last->result.hazards)
+            lines.insert(h.line);
+    }
+    if (const auto it = y.verdicts.find(y.puzzle); !y.puzzle.empty() && it != y.verdicts.end())
+        for (const sim::CompileError& e : it->second.errors)
+            lines.insert(e.line);
+    return lines;
+}
+
+} // namespace
+
+// A multi-line text box sized to its whole text inside a scrolling child, so the child's
+// scroll says where each line is: the lit lines and marks are drawn behind the text, the line
+// numbers beside it. Ctrl+Enter runs.
+void YourKernelPanel::editor(State& st, float height) {
+    YourKernel& y = st.your;
+    const scene::Palette pal = scene::palette(st.view.theme);
+    if (y.origin != origin_seen_) {
+        origin_seen_ = y.origin;
+        ++generation_; // another text: a fresh widget, not ImGui's copy of the old one
+    }
+    ImGui::PushFont(st.fonts.mono);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float line_h = ImGui::GetFontSize();
+    const int lines = count_lines(y.source);
+    const float gutter = ImGui::CalcTextSize("000").x + style.ItemSpacing.x;
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, to_imgui(pal.cell));
+    ImGui::BeginChild("editor", ImVec2(0, std::max(height, line_h * 4)), true,
+                      ImGuiWindowFlags_HorizontalScrollbar);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float text_y = origin.y + style.FramePadding.y;
+    const float width = std::max(ImGui::GetContentRegionAvail().x - gutter,
+                                 widest_line(y.source) + style.FramePadding.x * 2 + line_h);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float right = origin.x + gutter + width;
+    const std::vector<int> lit = your_kernel_lit_lines(st);
+    for (const int line : lit) {
+        const float top = text_y + static_cast<float>(line - 1) * line_h;
+        dl->AddRectFilled(ImVec2(origin.x, top), ImVec2(right, top + line_h),
+                          to_u32(pal.highlight, 0.3f));
+        dl->AddRectFilled(ImVec2(origin.x, top), ImVec2(origin.x + 3, top + line_h),
+                          to_u32(pal.highlight));
+    }
+    const std::set<int> marked = marked_lines(y);
+    for (int line = 1; line <= lines; ++line) {
+        const float top = text_y + static_cast<float>(line - 1) * line_h;
+        const bool mark = marked.count(line) > 0;
+        if (mark)
+            dl->AddRectFilled(ImVec2(origin.x, top), ImVec2(right, top + line_h),
+                              to_u32(pal.wrong, 0.16f));
+        const std::string number = std::to_string(line);
+        dl->AddText(
+            ImVec2(origin.x + gutter - style.ItemSpacing.x - ImGui::CalcTextSize(number.c_str()).x,
+                   top),
+            mark ? to_u32(pal.wrong) : to_u32(pal.muted, 0.8f), number.c_str());
+    }
+    ImGui::SetCursorScreenPos(ImVec2(origin.x + gutter, origin.y));
+    ImGui::PushStyleColor(ImGuiCol_FrameBg, ImVec4(0, 0, 0, 0));
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(pal.cell_text));
+    const std::string id = "##source" + std::to_string(generation_);
+    const float box_h = static_cast<float>(lines + 1) * line_h + style.FramePadding.y * 2;
+    if (ImGui::InputTextMultiline(id.c_str(), &y.source, ImVec2(width, box_h),
+                                  ImGuiInputTextFlags_AllowTabInput)) {
+        y.edited = true;
+        y.drafts[y.origin] = y.source;
+    }
+    ImGui::PopStyleColor(2);
+    const ImGuiID box = ImGui::GetItemID();
+    const bool active = ImGui::IsItemActive();
+    if (ImGui::IsItemDeactivated() && ImGui::GetIO().KeyCtrl &&
+        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)))
+        your_kernel_run(st);
+    // Keep the cursor in view as it moves (the box itself never scrolls: it holds every line).
+    if (const ImGuiInputTextState* state = active ? ImGui::GetInputTextState(box) : nullptr) {
+        const int cursor = state->Stb.cursor;
+        if (cursor != cursor_seen_) {
+            cursor_seen_ = cursor;
+            int line = 0;
+            for (int k = 0; k < cursor && k < state->CurLenW; ++k)
+                line += state->TextW[k] == '\n' ? 1 : 0;
+            const float top = style.FramePadding.y + static_cast<float>(line) * line_h;
+            if (top < ImGui::GetScrollY())
+                ImGui::SetScrollY(top);
+            else if (top + line_h * 2 > ImGui::GetScrollY() + ImGui::GetWindowHeight())
+                ImGui::SetScrollY(top + line_h * 2 - ImGui::GetWindowHeight());
+        }
+    }
+    // A line asked for (an error, a hazard), or the step's lit lines, brought into view once.
+    int want = y.scroll_to_line;
+    y.scroll_to_line = 0;
+    if (!want && !lit.empty() && !active &&
+        (scrolled_for_step_ != st.playback.step || scrolled_for_model_ != st.model.get())) {
+        scrolled_for_step_ = st.playback.step;
+        scrolled_for_model_ = st.model.get();
+        want = lit.front();
+    }
+    if (want > 0)
+        ImGui::SetScrollY(std::max(0.0f, static_cast<float>(want - 1) * line_h -
+                                             ImGui::GetWindowHeight() * 0.3f));
+    ImGui::EndChild();
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+}
+
+} // namespace pplab::ui

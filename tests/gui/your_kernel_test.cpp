@@ -1,0 +1,233 @@
+// The "Your kernel" tab driven headless, as a student uses it: the listing as the launch runs it,
+// Run (in the child process, the window drawing meanwhile) and the student's trace on the
+// canvas with the step's lines lit; a race marked on the canvas and listed; a compile error
+// with its line while the last good trace stays; an endless loop stopped or cancelled; the
+// puzzles with their verdicts; leaving the tab shows the chapter's kernel again.
+#include "headless.hpp"
+
+#include "pplab/backend.hpp"
+#include "pplab/files.hpp"
+#include "pplab/listing.hpp"
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+namespace pplab::ui {
+namespace {
+
+class YourKernelTab : public ::testing::Test {
+protected:
+    void SetUp() override {
+        // Each test a new student: drafts of its own (kernels still compile into one cache).
+        drafts_ = std::filesystem::temp_directory_path() /
+                  ("pplab-drafts-" + std::to_string(::getpid()) + "-" +
+                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        ::setenv("XDG_DATA_HOME", drafts_.c_str(), 1);
+        st.settings = switch_algorithm(st.settings, Algorithm::ReduceTree);
+        st.settings.n = 40;
+        st.settings.block = 8;
+        window.settle();
+        st.your.select_tab = true;
+        frame();
+        frame();
+        ASSERT_FALSE(st.your.source.empty()) << "the tab fills its editor when it opens";
+    }
+    void TearDown() override { std::filesystem::remove_all(drafts_); }
+    void frame() { ASSERT_GT(window.frame(), 0) << "ImGui drew nothing"; }
+    // Frames until the run or the check is over (the window keeps drawing meanwhile).
+    int wait() {
+        int frames = 0;
+        const auto start = std::chrono::steady_clock::now();
+        while (st.your.busy() &&
+               std::chrono::steady_clock::now() - start < std::chrono::seconds(60)) {
+            frame();
+            ++frames;
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        frame();
+        frame();
+        return frames;
+    }
+    void keep(const std::string& name) {
+        if (const char* dir = std::getenv("PPLAB_SCREENSHOT_DIR")) {
+            std::filesystem::create_directories(dir);
+            window.save((std::filesystem::path(dir) / (name + ".png")).string());
+        }
+    }
+    void replace(const std::string& what, const std::string& with) {
+        const auto at = st.your.source.find(what);
+        ASSERT_NE(at, std::string::npos) << what;
+        st.your.source.replace(at, what.size(), with);
+        st.your.edited = true;
+    }
+    int line_of(const std::string& what) const {
+        const std::string& s = st.your.source;
+        return static_cast<int>(
+                   std::count(s.begin(), s.begin() + static_cast<long>(s.find(what)), '\n')) +
+               1;
+    }
+    bool canvas_marks_a_hazard() {
+        for (const scene::Cell& c : window.app().canvas().scene().cells)
+            if (c.marks.race || c.marks.hazard)
+                return true;
+        return false;
+    }
+
+    std::filesystem::path drafts_;
+    test::HeadlessWindow window;
+    State& st = window.state();
+};
+
+TEST_F(YourKernelTab, TheListingRunsAndItsTraceIsOnTheCanvasWithTheStepsLinesLit) {
+    std::string listed;
+    for (const std::string& line : listing(normalize(st.settings.request())).lines)
+        listed += line + "\n";
+    EXPECT_EQ(st.your.source, listed) << "the listing as this launch runs it (TILE 8)";
+    EXPECT_NE(st.your.source.find("#define TILE 8"), std::string::npos);
+    your_kernel_run(st);
+    EXPECT_TRUE(st.your.busy());
+    EXPECT_GT(wait(), 0) << "the window drew frames while the kernel ran";
+    ASSERT_TRUE(st.your.last);
+    ASSERT_TRUE(st.your.last->result.ok()) << st.your.last->result.message;
+    ASSERT_TRUE(st.model);
+    EXPECT_EQ(st.model, st.your.model) << "the student's trace is on the canvas";
+    EXPECT_EQ(st.model->trace().backend, "sim");
+    EXPECT_TRUE(st.your.last->same_as_chapter) << st.your.last->difference;
+    const Trace chapter = make_cpu_backend()->trace(normalize(st.settings.request()));
+    EXPECT_EQ(st.model->trace().frames, chapter.frames);
+    EXPECT_EQ(st.model->trace().result, chapter.result);
+    // A tree level lights the loop's lines; the load lights the load's line.
+    st.playback.go_to(1, st.steps());
+    frame();
+    const std::vector<int> lit = your_kernel_lit_lines(st);
+    ASSERT_FALSE(lit.empty());
+    EXPECT_NE(
+        std::find(lit.begin(), lit.end(), line_of("s[threadIdx.x] += s[threadIdx.x + stride]")),
+        lit.end());
+    st.playback.go_to(0, st.steps());
+    frame();
+    EXPECT_EQ(your_kernel_lit_lines(st), std::vector<int>{line_of("s[threadIdx.x] = (i < n)")});
+    // The chapter's kernel again in the other tabs.
+    st.classroom.show = true;
+    open_classroom(st, ClassroomTab::Practice);
+    frame();
+    frame();
+    EXPECT_FALSE(st.your.on_canvas);
+    EXPECT_EQ(st.model, st.chapter);
+    EXPECT_EQ(st.model->trace().backend, "cpu");
+}
+
+TEST_F(YourKernelTab, ARaceIsListedWithItsLineAndMarkedOnTheCanvas) {
+    replace("__syncthreads();", "");
+    your_kernel_run(st);
+    wait();
+    ASSERT_TRUE(st.your.last && st.your.last->model) << st.your.last->result.message;
+    const auto& hazards = st.your.last->result.hazards;
+    ASSERT_FALSE(hazards.empty());
+    EXPECT_FALSE(st.your.last->same_as_chapter);
+    EXPECT_EQ(hazards.front().line, line_of("s[threadIdx.x] += s[threadIdx.x + stride]"));
+    // Showing it jumps to its step and block: its cell is marked on the canvas.
+    your_kernel_show_hazard(st, hazards.front());
+    window.still();
+    EXPECT_FALSE(hazard_marks(st).empty());
+    EXPECT_TRUE(canvas_marks_a_hazard());
+    keep("your-kernel-race");
+}
+
+TEST_F(YourKernelTab, ACompileErrorNamesItsLineAndTheLastGoodTraceStays) {
+    your_kernel_run(st);
+    wait();
+    const auto good = st.your.model;
+    ASSERT_TRUE(good);
+    replace("s[threadIdx.x] += ", "s[threadIdx.x] += undeclared + ");
+    your_kernel_run(st);
+    wait();
+    ASSERT_TRUE(st.your.last);
+    EXPECT_EQ(st.your.last->result.status, sim::RunResult::Status::CompileFailed);
+    ASSERT_FALSE(st.your.last->result.errors.empty());
+    EXPECT_EQ(st.your.last->result.errors.front().line, line_of("undeclared"));
+    EXPECT_EQ(st.your.model, good);
+    EXPECT_EQ(st.model, good) << "the last good trace stays on the canvas";
+}
+
+TEST_F(YourKernelTab, AnEndlessLoopIsStoppedAndARunCanBeCancelled) {
+    replace("stride >>= 1", "stride >>= 0");
+    st.your.seconds = 1.0;
+    your_kernel_run(st);
+    wait();
+    ASSERT_TRUE(st.your.last);
+    EXPECT_EQ(st.your.last->result.status, sim::RunResult::Status::TimedOut)
+        << st.your.last->result.message;
+    EXPECT_NE(st.your.last->result.message.find("did not finish"), std::string::npos);
+    st.your.seconds = 30.0;
+    your_kernel_run(st);
+    for (int i = 0; i < 20; ++i)
+        frame(); // it compiles (cached) and starts looping
+    const auto start = std::chrono::steady_clock::now();
+    your_kernel_cancel(st);
+    wait();
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5))
+        << "Cancel kills the child at once";
+    EXPECT_FALSE(st.your.busy());
+}
+
+TEST_F(YourKernelTab, APuzzleIsCheckedOnItsHiddenTestsAndTheDraftIsKept) {
+    your_kernel_pick(st, "tree-loop");
+    frame();
+    const sim::Puzzle& p = sim::find_puzzle("tree-loop");
+    EXPECT_EQ(st.your.source, p.skeleton());
+    EXPECT_EQ(st.settings.algorithm, Algorithm::ReduceTree);
+    EXPECT_EQ(normalize(st.settings.request()).input, normalize(p.example).input)
+        << "the controls show the puzzle's example launch";
+    your_kernel_check(st);
+    wait();
+    ASSERT_TRUE(st.your.verdicts.count("tree-loop"));
+    EXPECT_FALSE(st.your.verdicts["tree-loop"].solved());
+    // The student's answer: the chapter's loop.
+    replace("    // Your code here: the tree.",
+            "    for (int stride = TILE / 2; stride > 0; stride >>= 1) {\n"
+            "        __syncthreads();\n"
+            "        if (threadIdx.x < stride) s[threadIdx.x] += s[threadIdx.x + stride];\n"
+            "    }\n    // the tree.");
+    const std::string answer = st.your.source;
+    your_kernel_check(st);
+    wait();
+    const sim::PuzzleVerdict& v = st.your.verdicts["tree-loop"];
+    EXPECT_TRUE(v.solved()) << (v.tests.empty() ? v.message : v.tests.front().why);
+    // Another origin and back: the answer is still there, on disk too.
+    your_kernel_pick(st, "");
+    frame();
+    EXPECT_NE(st.your.source, answer);
+    your_kernel_pick(st, "tree-loop");
+    EXPECT_EQ(st.your.source, answer);
+    drafts_save(st.your);
+    EXPECT_EQ(read_text_file(drafts_folder() + "/puzzle-tree-loop.cu"), answer);
+    your_kernel_reset(st);
+    EXPECT_EQ(st.your.source, p.skeleton());
+    EXPECT_FALSE(std::filesystem::exists(drafts_folder() + "/puzzle-tree-loop.cu"));
+}
+
+TEST_F(YourKernelTab, ChangedSettingsRunTheStudentsKernelAgain) {
+    your_kernel_run(st);
+    wait();
+    ASSERT_TRUE(st.your.on_canvas);
+    st.settings.block = 16;
+    window.settle();
+    wait();
+    ASSERT_TRUE(st.model);
+    EXPECT_EQ(st.model, st.your.model);
+    EXPECT_EQ(st.model->request().block, 16);
+    EXPECT_NE(st.your.source.find("#define TILE 16"), std::string::npos)
+        << "an unedited listing follows the launch";
+    EXPECT_TRUE(st.your.last->same_as_chapter) << st.your.last->difference;
+}
+
+} // namespace
+} // namespace pplab::ui

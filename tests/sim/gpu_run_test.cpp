@@ -1,0 +1,67 @@
+// A student's file on the device (label `gpu`): every chapter listing, run with nvcc's build of
+// it, leaves the output the simulator's run of the same file leaves, bit for bit (the atomic
+// reduction within the rounding of its arrival order), and is timed. Skipped, saying why,
+// without nvcc or without a device.
+#include "helpers.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+namespace pplab {
+namespace {
+
+struct Case {
+    Algorithm algorithm;
+    int n, block;
+};
+
+class GpuRun : public ::testing::TestWithParam<Case> {};
+
+TEST_P(GpuRun, SameOutputAsTheSimulatorAndTimed) {
+    const Case& c = GetParam();
+    const bool histogram = info(c.algorithm).family == Family::Histogram;
+    Request r = simtest::request(c.algorithm, {}, c.block);
+    r.input = generate(histogram ? Generator::Skewed : Generator::RandomFloat, c.n, 11,
+                       histogram ? r.bins : 0);
+    r = normalize(r);
+    const std::string source = simtest::listing_text(r); // as the editor shows it
+    const sim::GpuRun g = sim::run_on_gpu(r, source);
+    if (g.status == sim::GpuRun::Status::Skipped)
+        GTEST_SKIP() << g.message;
+    ASSERT_EQ(g.status, sim::GpuRun::Status::Ran) << g.message;
+    const sim::RunResult cpu = sim::run_kernel(r, source);
+    ASSERT_TRUE(cpu.ok()) << cpu.message;
+    ASSERT_EQ(g.result.size(), cpu.trace.result.size());
+    for (std::size_t k = 0; k < g.result.size(); ++k) {
+        if (c.algorithm == Algorithm::ReduceAtomic) { // the order of arrival is the hardware's
+            EXPECT_NEAR(g.result[k], cpu.trace.result[k], 1e-4 * std::fabs(cpu.trace.result[k]));
+            continue;
+        }
+        EXPECT_EQ(std::memcmp(&g.result[k], &cpu.trace.result[k], sizeof(float)), 0)
+            << "out[" << k << "]: GPU " << g.result[k] << ", simulator " << cpu.trace.result[k];
+    }
+    EXPECT_GT(g.ms, 0.0);
+    EXPECT_FALSE(g.device.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Chapter, GpuRun,
+    ::testing::Values(
+        Case{Algorithm::ReduceNaive, 1000, 32}, Case{Algorithm::ReduceTree, 100000, 256},
+        Case{Algorithm::ReduceCoarsened, 100000, 128}, Case{Algorithm::ReduceShuffle, 5000, 64},
+        Case{Algorithm::ReduceFull, 100000, 256}, Case{Algorithm::ReduceAtomic, 100000, 256},
+        Case{Algorithm::ScanBlelloch, 1000, 1024}, Case{Algorithm::ScanHillisSteele, 700, 1024},
+        Case{Algorithm::ScanMultiblock, 50000, 256}, Case{Algorithm::HistGlobal, 100000, 256},
+        Case{Algorithm::HistPrivatised, 100000, 256}, Case{Algorithm::HistPerWarp, 100000, 256}),
+    [](const ::testing::TestParamInfo<Case>& p) {
+        std::string id(pplab::info(p.param.algorithm).id);
+        for (char& ch : id)
+            if (ch == '-')
+                ch = '_';
+        return id;
+    });
+
+} // namespace
+} // namespace pplab

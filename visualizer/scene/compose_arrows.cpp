@@ -1,0 +1,105 @@
+#include "compose_internal.hpp"
+
+namespace pplab::scene::detail {
+
+const Rect* Composer::where(const CellRef& ref) const {
+    const auto it = shown_.find(ref.frame);
+    if (it == shown_.end() || ref.cell < 0 ||
+        static_cast<std::size_t>(ref.cell) >= it->second.rects.size())
+        return nullptr;
+    return &it->second.rects[static_cast<std::size_t>(ref.cell)];
+}
+
+float Composer::value(const CellRef& ref) const {
+    if (ref.frame == CellRef::kInput)
+        return static_cast<std::size_t>(ref.cell) < input_.size()
+                   ? input_[static_cast<std::size_t>(ref.cell)]
+                   : 0.0f;
+    return t.frames[static_cast<std::size_t>(ref.frame)].values.at(
+        static_cast<std::size_t>(ref.cell));
+}
+
+Rgba Composer::arrow_color(int f, int cell, std::size_t source, const CellWrite& w,
+                           bool current) const {
+    if (!current)
+        return pal.arrow_past;
+    if (w.race)
+        return pal.race;
+    if (w.keeps_own)
+        return pal.keeps_own;
+    const Frame& fr = t.frames[static_cast<std::size_t>(f)];
+    const CellRef& src = w.from[source];
+    if (fr.step == Step::Downsweep) {
+        // The carry is the old right child s[t]; the left subtree's sum is s[t - stride].
+        const int stride = m.block_size(fr.pass) >> (fr.level + 1);
+        const bool from_right_child = (src.cell + 1) % (2 * stride) == 0;
+        return from_right_child ? pal.carry : pal.left_sum;
+    }
+    if (fr.step == Step::AddCarries && source == 1)
+        return pal.carry;
+    const bool own =
+        src.frame == m.dataflow().predecessor(static_cast<std::size_t>(f)) && src.cell == cell;
+    return own ? pal.arrow_own : pal.arrow;
+}
+
+void Composer::connect(int f, bool current) {
+    const std::vector<CellWrite>& writes = m.writes(static_cast<std::size_t>(f));
+    const CellsPlaced& dst = shown_.at(f);
+    const float grow = current ? smooth(0.0f, timing::kArrowsGrown, anim) : 1.0f;
+    const float travel = smooth(timing::kTravelStart, timing::kLand, anim);
+    const bool moving = current && anim > timing::kTravelStart * 0.5f && anim < timing::kLand;
+    std::size_t total = 0;
+    for (const CellWrite& w : writes)
+        total += w.thread >= 0 ? w.from.size() : 0;
+    // Thin the flow where it would be a solid sheet: every k-th arrow still shows the pattern.
+    const std::size_t every = std::max<std::size_t>(1, (total + max_arrows - 1) / max_arrows);
+    const std::size_t movers = std::min(kMaxMovers, max_arrows);
+    const std::size_t every_mover = std::max<std::size_t>(1, (total + movers - 1) / movers);
+    std::size_t k = 0;
+    for (std::size_t c = 0; c < writes.size(); ++c) {
+        const CellWrite& w = writes[c];
+        if (w.thread < 0 || c >= dst.rects.size())
+            continue;
+        const Rect& to = dst.rects[c];
+        for (std::size_t i = 0; i < w.from.size(); ++i, ++k) {
+            const CellRef& src = w.from[i];
+            const Rect* from = where(src);
+            if (!from || *from == to)
+                continue;
+            if (w.keeps_own && i == 1)
+                continue; // the same source twice: one arrow
+            const Rgba col = arrow_color(f, static_cast<int>(c), i, w, current);
+            const bool own = col == pal.arrow_own;
+            if (k % every == 0 && (current || !own)) {
+                auto [a, b] = ends(*from, to);
+                Arrow ar;
+                ar.from = a;
+                ar.to = lerp(a, b, grow);
+                ar.color = col;
+                ar.width = current ? (own ? 0.035f : 0.06f) : 0.03f;
+                ar.head = current ? (own ? 0.2f : 0.28f) : 0.16f;
+                s.arrows.push_back(ar);
+            }
+            if (moving && k % every_mover == 0) {
+                Cell mv;
+                const float mw = std::min(to.w, from->w) * 0.82f;
+                const float mh = std::min(to.h, from->h) * 0.7f;
+                const Vec2 at = lerp(from->center(), to.center(), travel);
+                mv.rect = {at.x - mw / 2, at.y - mh / 2, mw, mh};
+                mv.fill = mix(col, pal.cell, 0.72f);
+                mv.border = col;
+                mv.border_width = 0.06f * mh;
+                mv.radius = 0.3f * mh;
+                if (mw * opt.pixels_per_unit >= kMoverTextPx * opt.text_scale) {
+                    mv.text = cell_text(value(src));
+                    mv.text_color = text_on(mv.fill);
+                    mv.text_size = 0.42f * mh / 0.7f;
+                }
+                mv.role = CellRole::Written;
+                s.movers.push_back(std::move(mv));
+            }
+        }
+    }
+}
+
+} // namespace pplab::scene::detail
