@@ -1,5 +1,5 @@
 #version 330 core
-// Instanced glyph quads sampling the signed-distance font atlas.
+// Glyph quads sampling the signed-distance font atlas.
 
 layout(location = 0) in vec2 corner; // (0,0) .. (1,1)
 layout(location = 1) in vec4 rect;   // world: x, y, w, h

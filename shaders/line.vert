@@ -1,5 +1,5 @@
 #version 330 core
-// Instanced line segments with an optional arrowhead: the data flow between cells.
+// Line segments with an optional arrowhead: the data flow between cells.
 
 layout(location = 0) in vec2 corner; // (0,0) .. (1,1)
 layout(location = 1) in vec4 ends;   // world: from.xy, to.xy

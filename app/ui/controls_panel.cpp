@@ -59,12 +59,23 @@ void launch_section(Settings& s, const AlgorithmInfo& ai, float field_w) {
         return b == 0 ? std::string(ai.single_block ? "auto (n rounded up)" : "auto (256)")
                       : std::to_string(b);
     };
+    // A field too narrow for "auto (n rounded up)" (150% and up) says "auto", in full on hover:
+    // never a word cut short.
+    std::string shown = block_text(s.block);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const bool cut =
+        ImGui::CalcTextSize(shown.c_str()).x + style.FramePadding.x * 2 + ImGui::GetFrameHeight() >
+        field_w;
+    if (cut && s.block == 0)
+        shown = "auto";
     ImGui::SetNextItemWidth(field_w);
-    if (ImGui::BeginCombo("Block size", block_text(s.block).c_str())) {
+    if (ImGui::BeginCombo("Block size", shown.c_str())) {
         for (const int b : blocks)
             if (ImGui::Selectable(block_text(b).c_str(), b == s.block))
                 s.block = b;
         ImGui::EndCombo();
+    } else if (cut && s.block == 0 && ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("%s", block_text(0).c_str());
     }
     if (ai.grid_stride) {
         ImGui::SetNextItemWidth(field_w);

@@ -6,6 +6,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cinttypes>
 #include <cmath>
@@ -62,7 +63,7 @@ void HeaderPanel::draw(State& st, const WindowLayout& l) {
     } else {
         ImGui::PushTextWrapPos(l.caption.w);
         ImGui::TextColored(to_imgui(pal.text), "%s",
-                           st.model->dataflow().caption(st.frame()).c_str());
+                           glue_last_word(st.model->dataflow().caption(st.frame())).c_str());
         ImGui::PopTextWrapPos();
     }
     ImGui::EndChild();
@@ -84,6 +85,31 @@ constexpr TransportButton kTransport[] = {
 
 float button_width(const State& st) {
     return transport_button_width(metrics(st.view.presenter_scale));
+}
+
+// ImGui draws a slider's grab over the slider's text: the transport's grabs are hidden, and
+// where they are is a bar along the foot of the frame, so "step 4 of 5 · tree-level 2" and
+// "speed 1×" are never covered. `fraction`: the value's place, 0 to 1.
+struct GrabColours {
+    ImU32 idle, active;
+};
+
+void slider_foot(float fraction, const GrabColours& grab) {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    const float h = std::max(3.0f, std::round((b.y - a.y) * 0.16f));
+    const ImU32 colour = ImGui::IsItemActive() ? grab.active : grab.idle;
+    ImGui::GetWindowDrawList()->AddRectFilled(
+        {a.x, b.y - h}, {a.x + std::max(h, (b.x - a.x) * std::clamp(fraction, 0.0f, 1.0f)), b.y},
+        colour, ImGui::GetStyle().FrameRounding, ImDrawFlags_RoundCornersBottom);
+}
+
+// The grabs' colours, before they are hidden (pop two style colours after).
+GrabColours hide_slider_grab() {
+    const GrabColours grab{ImGui::GetColorU32(ImGuiCol_SliderGrab),
+                           ImGui::GetColorU32(ImGuiCol_SliderGrabActive)};
+    ImGui::PushStyleColor(ImGuiCol_SliderGrab, IM_COL32(0, 0, 0, 0));
+    ImGui::PushStyleColor(ImGuiCol_SliderGrabActive, IM_COL32(0, 0, 0, 0));
+    return grab;
 }
 
 float speed_width(const State& st) {
@@ -162,15 +188,19 @@ void TransportPanel::draw(State& st, float width) {
         label = "step %d of " + std::to_string(std::max(steps, 1)); // the name on the canvas
     ImGui::SetNextItemWidth(scrub_w);
     ImGui::AlignTextToFramePadding();
+    const GrabColours grab = hide_slider_grab();
     if (ImGui::SliderInt("##scrub", &shown, 1, std::max(steps, 1), label.c_str())) {
         p.go_to(shown - 1, steps);
         p.t = 1.0f;
         p.playing = false;
     }
+    slider_foot(steps > 1 ? static_cast<float>(shown) / static_cast<float>(steps) : 1.0f, grab);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(speed_width(st));
     ImGui::SliderFloat("##speed", &p.speed, 0.25f, 4.0f, "speed %.2g×",
                        ImGuiSliderFlags_Logarithmic);
+    slider_foot(std::log(p.speed / 0.25f) / std::log(16.0f), grab); // 0.25× to 4×, logarithmic
+    ImGui::PopStyleColor(2);
     ImGui::SameLine();
     ImGui::Checkbox("loop", &p.loop);
     if (!present.empty()) {

@@ -96,12 +96,22 @@ Metrics metrics(float scale) {
     return m;
 }
 
+std::string glue_last_word(std::string caption) {
+    constexpr std::size_t kShort = 3; // bytes: "0", "31", "s[]"
+    const std::size_t space = caption.find_last_of(' ');
+    if (space == std::string::npos || space == 0 || caption.size() - space - 1 > kShort ||
+        caption[space - 1] == ' ')
+        return caption;
+    caption.replace(space, 1, "\u00a0");
+    return caption;
+}
+
 std::vector<std::string> captions_to_measure(const scene::Model& m, int block) {
     const std::size_t steps = m.steps().size();
     const std::size_t every = std::max<std::size_t>(1, steps / 300);
     std::vector<std::string> out;
     for (std::size_t i = 0; i < steps; i += every)
-        out.push_back(m.dataflow().caption(m.frame_at(static_cast<int>(i), block)));
+        out.push_back(glue_last_word(m.dataflow().caption(m.frame_at(static_cast<int>(i), block))));
     return out;
 }
 

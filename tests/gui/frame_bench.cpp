@@ -1,6 +1,6 @@
 // Not a test: how long one frame of a 4096-cell scene takes to build and draw offscreen at
 // 1280×800 (llvmpipe on CI machines). Run it by hand: build/<preset>/tests/gui/pplab_frame_bench
-// [WxH]
+// [WxH] [--parts]
 #include "fixtures.hpp"
 
 #include "render/gl_renderer.hpp"
@@ -102,8 +102,8 @@ Timings time_frames(pplab::render::GlRenderer& gl, pplab::render::RenderTarget& 
     return t;
 }
 
-int labelled_grid(pplab::render::GlRenderer& gl, pplab::render::RenderTarget& target, int w,
-                  int h) {
+int labelled_grid(pplab::render::GlRenderer& gl, pplab::render::RenderTarget& target, int w, int h,
+                  bool parts) {
     using namespace pplab;
     const scene::Scene grid = labelled_grid_scene();
     const scene::Camera cam = scene::fit(grid.bounds, w, h, 10);
@@ -119,6 +119,36 @@ int labelled_grid(pplab::render::GlRenderer& gl, pplab::render::RenderTarget& ta
                 static_cast<double>(cam.scale * 0.86f), values, grid.arrows.size());
     print_timings("cells, arrows and values:", full);
     print_timings("cells and arrows alone:", no_text);
+    if (parts) { // each part alone: where the frame's time goes
+        scene::Scene cells_only = bare;
+        cells_only.arrows.clear();
+        print_timings("cells alone:", time_frames(gl, target, cells_only, cam, w, h, false));
+        scene::Scene arrows_only = bare;
+        arrows_only.cells.clear();
+        print_timings("arrows alone:", time_frames(gl, target, arrows_only, cam, w, h, false));
+        scene::Scene values_only = grid;
+        values_only.arrows.clear();
+        for (scene::Cell& c : values_only.cells)
+            c.fill.a = c.border.a = 0; // not drawn, their values are
+        print_timings("values alone:", time_frames(gl, target, values_only, cam, w, h, false));
+        scene::Scene one = bare; // every pixel drawn once: the floor of any frame
+        one.arrows.clear();
+        one.cells.resize(1);
+        one.cells[0].rect = grid.bounds;
+        print_timings("one cell over the picture:", time_frames(gl, target, one, cam, w, h, false));
+    }
+    // A zoom: another text size every frame, so every value is drawn into the cache again.
+    Timings zooming;
+    for (int i = 0; i < 40; ++i) {
+        scene::Camera closer = cam;
+        closer.scale *= 1.0f + 0.0005f * static_cast<float>(i + 1);
+        const auto t0 = Clock::now();
+        target.bind();
+        gl.draw(grid, closer, w, h);
+        glFinish();
+        zooming.frame_ms.push_back(ms(Clock::now() - t0));
+    }
+    print_timings("zooming (texts not yet cached):", zooming);
     if (values != grid.cells.size()) {
         std::printf("not every value was drawn: the grid no longer measures issue 9's frame\n");
         return 1;
@@ -135,9 +165,14 @@ int main(int argc, char** argv) {
     render::RenderTarget target;
     // `pplab_frame_bench WxH`: another size, to tell the pixels' cost from the primitives'.
     int w = 1280, h = 800;
-    if (argc > 1 && std::sscanf(argv[1], "%dx%d", &w, &h) != 2) {
-        std::fprintf(stderr, "usage: pplab_frame_bench [WxH] (default 1280x800)\n");
-        return 2;
+    bool parts = false; // --parts: cells, arrows and values timed apart as well
+    for (int i = 1; i < argc; ++i) {
+        if (std::string(argv[i]) == "--parts")
+            parts = true;
+        else if (std::sscanf(argv[i], "%dx%d", &w, &h) != 2) {
+            std::fprintf(stderr, "usage: pplab_frame_bench [WxH] [--parts] (default 1280x800)\n");
+            return 2;
+        }
     }
     w = std::clamp(w, 64, 4096);
     h = std::clamp(h, 64, 4096);
@@ -177,5 +212,5 @@ int main(int argc, char** argv) {
                         n, block, static_cast<double>(anim), cells, arrows, movers,
                         median(build_ms), median(draw_ms), median(build_ms) + median(draw_ms));
         }
-    return labelled_grid(gl, target, w, h);
+    return labelled_grid(gl, target, w, h, parts);
 }

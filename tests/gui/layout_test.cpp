@@ -347,3 +347,21 @@ TEST(Transport, PresentOfferNeverCostsTheCanvasARow) {
 
 } // namespace
 } // namespace pplab
+
+namespace pplab::ui {
+namespace {
+
+// A caption's short last word stays with the word before it: no line of a lone "0".
+TEST(Caption, ShortLastWordIsKeptWithTheWordBefore) {
+    EXPECT_EQ(glue_last_word("sweep 1 adds the carry of block 0"),
+              "sweep 1 adds the carry of block\u00a00");
+    EXPECT_EQ(glue_last_word("threads 0-3 add s[t+4] into s[t]; one barrier"),
+              "threads 0-3 add s[t+4] into s[t]; one barrier")
+        << "a long last word may start a line";
+    EXPECT_EQ(glue_last_word("0"), "0") << "one word: nothing to keep it with";
+    EXPECT_EQ(glue_last_word(""), "");
+    EXPECT_EQ(glue_last_word("writes s[]"), "writes\u00a0s[]");
+}
+
+} // namespace
+} // namespace pplab::ui

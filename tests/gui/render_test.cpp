@@ -5,6 +5,7 @@
 #include "render/gl_renderer.hpp"
 #include "render/offscreen.hpp"
 #include "render/picture.hpp"
+#include "render/run_cache.hpp"
 
 #include <gtest/gtest.h>
 
@@ -146,6 +147,85 @@ TEST_F(Offscreen, DarkThemeAndLargeImages) {
     const Picture p = picture(gl.renderer, gl.target, *m, m->trace().frames.size() - 1, o);
     EXPECT_EQ(p.image.width, 1920);
     EXPECT_GT(share_not(p.image, scene::palette(scene::Theme::Dark).background), 0.01);
+}
+
+TEST(RunCache, PlacesFindsAndSaysWhenFull) {
+    RunCache cache(64, 32);
+    EXPECT_EQ(cache.find("37", 12.0f), nullptr);
+    const auto first = cache.place("37", 12.0f, 20, 14, -1, -11);
+    ASSERT_TRUE(first);
+    const CachedRun* found = cache.find("37", 12.0f);
+    ASSERT_NE(found, nullptr);
+    EXPECT_EQ(found->x, 0);
+    EXPECT_EQ(found->w, 20);
+    EXPECT_EQ(found->top, -11);
+    EXPECT_EQ(cache.find("37", 12.5f), nullptr) << "another size is another text";
+    const auto second = cache.place("38", 12.0f, 20, 14, -1, -11);
+    ASSERT_TRUE(second);
+    EXPECT_GE(second->x, 21) << "a clear texel between texts";
+    EXPECT_EQ(second->x % 2, 0) << "on even texels";
+    const auto third = cache.place("39", 12.0f, 29, 13, -1, -11); // no room on the shelf
+    ASSERT_TRUE(third);
+    EXPECT_EQ(third->x, 0);
+    EXPECT_GE(third->y, 15);
+    EXPECT_EQ(third->y % 2, 0);
+    EXPECT_FALSE(cache.place("40", 12.0f, 40, 14, -1, -11)) << "no shelf left";
+    EXPECT_FALSE(cache.place("wide", 12.0f, 64, 5, 0, 0)) << "wider than the texture";
+    cache.clear();
+    EXPECT_EQ(cache.size(), 0u);
+    EXPECT_EQ(cache.find("37", 12.0f), nullptr);
+    EXPECT_EQ(cache.place("40", 12.0f, 20, 14, -1, -11)->y, 0);
+}
+
+// Values copied from the texture of drawn texts look the same whether they were drawn into it
+// this frame, found there, or drawn again after the texture filled up and was emptied.
+TEST_F(Offscreen, CachedTextsAreTheSameAfterTheCacheFillsUp) {
+    scene::Scene grid;
+    const scene::Palette pal = scene::palette(scene::Theme::Light);
+    grid.background = pal.background;
+    for (int row = 0; row < 16; ++row)
+        for (int col = 0; col < 16; ++col) {
+            scene::Cell cell;
+            cell.rect = {col * 2.2f, row * 1.2f, 2.0f, 1.0f};
+            cell.fill = pal.active;
+            cell.text = std::to_string(row * 16 + col + 100);
+            cell.text_color = pal.cell_text;
+            cell.text_size = 0.8f;
+            grid.cells.push_back(cell);
+        }
+    grid.bounds = {0, 0, 16 * 2.2f, 16 * 1.2f};
+    constexpr int kW = 900, kH = 600;
+    gl.target.resize(kW, kH);
+    const scene::Camera cam = scene::fit(grid.bounds, kW, kH, 10);
+    const auto draw = [&](const scene::Camera& c) {
+        gl.target.bind();
+        gl.renderer.draw(grid, c, kW, kH);
+        return gl.target.read();
+    };
+    const Image first = draw(cam);
+    EXPECT_EQ(gl.renderer.drawn_text().size(), grid.cells.size());
+    const Image again = draw(cam);
+    EXPECT_EQ(first.rgba, again.rgba);
+    for (int zoom = 1; zoom <= 24; ++zoom) { // a new size every frame: the texture fills up
+        scene::Camera closer = cam;
+        closer.scale *= 1.0f + 0.01f * static_cast<float>(zoom);
+        draw(closer);
+    }
+    const Image refilled = draw(cam);
+    // Drawn again elsewhere in the texture: llvmpipe interpolates the atlas's coordinates from
+    // the framebuffer's corner, so a texel may differ by a level or two, never visibly (a
+    // text on odd texels, its shader's derivatives on other pixel quads, differed by 125).
+    ASSERT_EQ(first.rgba.size(), refilled.rgba.size());
+    int most = 0;
+    for (std::size_t i = 0; i < first.rgba.size(); ++i)
+        most = std::max(most, std::abs(first.rgba[i] - refilled.rgba[i]));
+    EXPECT_LE(most, 4);
+    scene::Scene bare = grid;
+    for (scene::Cell& c : bare.cells)
+        c.text.clear();
+    gl.target.bind();
+    gl.renderer.draw(bare, cam, kW, kH);
+    EXPECT_GT(share_changed(first, gl.target.read()), 0.05) << "the values were drawn";
 }
 
 } // namespace

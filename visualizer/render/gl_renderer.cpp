@@ -1,12 +1,14 @@
 #include "gl_renderer.hpp"
 
 #include "pplab_render_resources.hpp"
+#include "run_cache.hpp"
 
 #include <glad/gl.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -74,60 +76,95 @@ GLuint link_program(std::string_view stem) {
     return p;
 }
 
-// One instanced pipeline: a program, a unit quad and a buffer of per-instance floats.
+// One pipeline of quads: a program, a vertex buffer and the shared index buffer. Each quad's
+// floats are written out for its four corners and drawn by one glDrawElements: llvmpipe runs
+// its whole vertex pipeline once per instance of an instanced draw (about 2 us each), so
+// thousands of cells, glyphs and arrows cost far less as one plain draw (bench/NOTES.md).
 struct Pipeline {
-    GLuint program = 0, vao = 0, instances = 0;
+    GLuint program = 0, vao = 0, vertices = 0, indices = 0;
+    std::size_t indexed_quads = 0; // how many quads the index buffer holds
     GLint center = -1, scale = -1, viewport = -1;
-    int floats = 0; // per instance
+    int floats = 0; // per quad, the corner not counted
 
-    // `layout`: the width (in floats) of attributes 1, 2, ... of one instance.
-    void init(std::string_view stem, GLuint quad, std::initializer_list<int> layout) {
+    // `layout`: the width (in floats) of attributes 1, 2, ... of one quad; attribute 0 is the
+    // corner, (0,0) .. (1,1).
+    void init(std::string_view stem, std::initializer_list<int> layout) {
         program = link_program(stem);
         center = glGetUniformLocation(program, "u_center");
         scale = glGetUniformLocation(program, "u_scale");
         viewport = glGetUniformLocation(program, "u_viewport");
         glGenVertexArrays(1, &vao);
-        glGenBuffers(1, &instances);
+        glGenBuffers(1, &vertices);
+        glGenBuffers(1, &indices);
         glBindVertexArray(vao);
-        glBindBuffer(GL_ARRAY_BUFFER, quad);
-        glEnableVertexAttribArray(0);
-        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
-        glBindBuffer(GL_ARRAY_BUFFER, instances);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, indices);
+        glBindBuffer(GL_ARRAY_BUFFER, vertices);
         floats = 0;
         for (const int n : layout)
             floats += n;
+        const auto stride = static_cast<GLsizei>((2 + floats) * sizeof(float));
+        glEnableVertexAttribArray(0);
+        glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, stride, nullptr);
         GLuint index = 1;
-        std::size_t offset = 0;
+        std::size_t offset = 2;
         for (const int n : layout) {
             glEnableVertexAttribArray(index);
-            glVertexAttribPointer(index, n, GL_FLOAT, GL_FALSE,
-                                  static_cast<GLsizei>(floats * sizeof(float)),
+            glVertexAttribPointer(index, n, GL_FLOAT, GL_FALSE, stride,
                                   reinterpret_cast<const void*>(offset * sizeof(float)));
-            glVertexAttribDivisor(index, 1);
             offset += static_cast<std::size_t>(n);
             ++index;
         }
         glBindVertexArray(0);
     }
 
-    void draw(const std::vector<float>& data, const scene::Camera& c, int w, int h) const {
+    // `data`: `floats` per quad; `corners` is scratch room for the vertices.
+    void draw(const std::vector<float>& data, std::vector<float>& corners, const scene::Camera& c,
+              int w, int h) {
         if (data.empty())
             return;
+        const std::size_t quads = data.size() / static_cast<std::size_t>(floats);
+        const auto per_quad = static_cast<std::ptrdiff_t>(floats);
+        corners.resize(quads * 4 * static_cast<std::size_t>(2 + floats));
+        float* out = corners.data();
+        for (std::size_t q = 0; q < quads; ++q) {
+            const float* in = data.data() + static_cast<std::ptrdiff_t>(q) * per_quad;
+            for (const auto& [x, y] :
+                 {std::pair{0.0f, 0.0f}, {1.0f, 0.0f}, {0.0f, 1.0f}, {1.0f, 1.0f}}) {
+                *out++ = x;
+                *out++ = y;
+                out = std::copy(in, in + per_quad, out);
+            }
+        }
         glUseProgram(program);
         glUniform2f(center, c.center.x, c.center.y);
         glUniform1f(scale, c.scale);
         glUniform2f(viewport, static_cast<float>(w), static_cast<float>(h));
         glBindVertexArray(vao);
-        glBindBuffer(GL_ARRAY_BUFFER, instances);
-        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.size() * sizeof(float)),
-                     data.data(), GL_STREAM_DRAW);
-        glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4,
-                              static_cast<GLsizei>(data.size() / static_cast<std::size_t>(floats)));
+        index_quads(quads);
+        glBindBuffer(GL_ARRAY_BUFFER, vertices);
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(corners.size() * sizeof(float)),
+                     corners.data(), GL_STREAM_DRAW);
+        glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(quads * 6), GL_UNSIGNED_INT, nullptr);
         glBindVertexArray(0);
     }
 
+    // Two triangles per quad, (0 1 2) and (2 1 3) of its corners, as a strip would draw them.
+    void index_quads(std::size_t quads) {
+        if (quads <= indexed_quads)
+            return;
+        indexed_quads = std::max(quads, 2 * indexed_quads);
+        std::vector<GLuint> list;
+        list.reserve(indexed_quads * 6);
+        for (GLuint q = 0; q < indexed_quads; ++q)
+            for (const GLuint corner : {0u, 1u, 2u, 2u, 1u, 3u})
+                list.push_back(4 * q + corner);
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(list.size() * sizeof(GLuint)),
+                     list.data(), GL_STATIC_DRAW);
+    }
+
     void release() {
-        glDeleteBuffers(1, &instances);
+        glDeleteBuffers(1, &vertices);
+        glDeleteBuffers(1, &indices);
         glDeleteVertexArrays(1, &vao);
         glDeleteProgram(program);
     }
@@ -143,22 +180,46 @@ bool overlaps(const scene::Rect& a, const scene::Rect& b) {
 
 } // namespace
 
+// Texts up to this size go through the cache of drawn texts; larger ones (few, zoomed in) are
+// drawn glyph by glyph.
+constexpr float kMaxCachedPx = 48.0f;
+constexpr int kRunCacheSide = 1024;
+// A copied text: its place in pixels, its texels in the cache, its colour.
+constexpr int kCopyFloats = 12;
+
 struct GlRenderer::Programs {
-    GLuint quad = 0;
     GLuint atlas = 0;
-    Pipeline rects, segments, glyphs;
-    GLint atlas_sampler = -1;
+    Pipeline rects, segments, glyphs, runs;
+    GLint atlas_sampler = -1, runs_sampler = -1, rects_sampler = -1;
+    GLuint run_texture = 0, run_framebuffer = 0;
+    RunCache cache{kRunCacheSide, kRunCacheSide};
+    bool texture_in_step = false; // cleared since the cache was last emptied
+    std::vector<float> corners;   // the vertices of the last draw, kept for their room
 };
 
 GlRenderer::GlRenderer() : font_(ui_font()), gl_(std::make_unique<Programs>()) {
-    const std::array<float, 8> corners = {0, 0, 1, 0, 0, 1, 1, 1};
-    glGenBuffers(1, &gl_->quad);
-    glBindBuffer(GL_ARRAY_BUFFER, gl_->quad);
-    glBufferData(GL_ARRAY_BUFFER, sizeof corners, corners.data(), GL_STATIC_DRAW);
-    gl_->rects.init("quad", gl_->quad, {4, 4, 4, 2});
-    gl_->segments.init("line", gl_->quad, {4, 4, 3});
-    gl_->glyphs.init("glyph", gl_->quad, {4, 4, 4});
+    gl_->rects.init("quad", {4, 4, 4, 2, 4, 4, 4});
+    gl_->segments.init("line", {4, 4, 3});
+    gl_->glyphs.init("glyph", {4, 4, 4});
+    gl_->runs.init("run", {4, 4, 4});
     gl_->atlas_sampler = glGetUniformLocation(gl_->glyphs.program, "u_atlas");
+    gl_->runs_sampler = glGetUniformLocation(gl_->runs.program, "u_runs");
+    gl_->rects_sampler = glGetUniformLocation(gl_->rects.program, "u_runs");
+    glGenTextures(1, &gl_->run_texture);
+    glBindTexture(GL_TEXTURE_2D, gl_->run_texture);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, kRunCacheSide, kRunCacheSide, 0, GL_RED, GL_UNSIGNED_BYTE,
+                 nullptr);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glGenFramebuffers(1, &gl_->run_framebuffer);
+    GLint previous = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous);
+    glBindFramebuffer(GL_FRAMEBUFFER, gl_->run_framebuffer);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, gl_->run_texture,
+                           0);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+        throw std::runtime_error("the texture of drawn texts cannot be drawn into");
+    glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(previous));
     glGenTextures(1, &gl_->atlas);
     glBindTexture(GL_TEXTURE_2D, gl_->atlas);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
@@ -176,8 +237,10 @@ GlRenderer::~GlRenderer() {
     gl_->rects.release();
     gl_->segments.release();
     gl_->glyphs.release();
+    gl_->runs.release();
+    glDeleteFramebuffers(1, &gl_->run_framebuffer);
+    glDeleteTextures(1, &gl_->run_texture);
     glDeleteTextures(1, &gl_->atlas);
-    glDeleteBuffers(1, &gl_->quad);
 }
 
 void GlRenderer::set_camera(const scene::Camera& c, int width, int height) {
@@ -223,13 +286,15 @@ void GlRenderer::draw(const scene::Scene& s, const scene::Camera& c, int width, 
         glEnable(GL_SCISSOR_TEST);
         scissor(clip, h);
     }
+    drawn_ = scene_text(font_, s, c, w, h, clip, names);
+    const PlacedTexts placed = place_texts(drawn_);
     quads(s.panels);
     lines(s.arrows);
-    quads(s.cells);
+    // Values are drawn by their cells' fragments: no second layer of quads over the cells.
+    const std::vector<bool> with_cells = quads(s.cells, drawn_, &placed);
     if (!clip.empty()) // the text stays where the layout put it: the names' column included
         scissor(names.empty() ? clip : scene::unite(clip, names), h);
-    drawn_ = scene_text(font_, s, c, w, h, clip, names);
-    text(drawn_, s.background);
+    text(drawn_, s.background, &placed, with_cells);
     set_camera(c, width, height);
     if (!clip.empty())
         scissor(clip, h);
@@ -252,10 +317,20 @@ void GlRenderer::draw_overlay(std::span<const scene::Cell> cells,
     text(runs, {});
 }
 
-void GlRenderer::quads(std::span<const scene::Cell> cells) {
+std::vector<bool> GlRenderer::quads(std::span<const scene::Cell> cells,
+                                    std::span<const TextRun> runs, const PlacedTexts* placed) {
+    std::vector<bool> with_cells(runs.size(), false);
+    std::vector<int> value_of(placed ? cells.size() : 0, -1); // a cell's run
+    for (std::size_t i = 0; i < runs.size() && placed; ++i) {
+        const TextRun& r = runs[i];
+        if (r.kind == TextKind::Cell && !r.chip && r.cell >= 0 &&
+            static_cast<std::size_t>(r.cell) < cells.size() && placed->copy[i] >= 0)
+            value_of[static_cast<std::size_t>(r.cell)] = static_cast<int>(i);
+    }
     scratch_.clear();
-    scratch_.reserve(cells.size() * 14);
-    for (const scene::Cell& c : cells) {
+    scratch_.reserve(cells.size() * (14 + kCopyFloats));
+    for (std::size_t index = 0; index < cells.size(); ++index) {
+        const scene::Cell& c = cells[index];
         if ((c.fill.a <= 0 && (c.border_width <= 0 || c.border.a <= 0)) ||
             !overlaps(c.rect, visible_))
             continue;
@@ -263,8 +338,22 @@ void GlRenderer::quads(std::span<const scene::Cell> cells) {
         push(scratch_, c.fill);
         push(scratch_, c.border);
         scratch_.insert(scratch_.end(), {c.border_width, c.radius});
+        const int run = value_of.empty() ? -1 : value_of[index];
+        if (run >= 0) {
+            const auto copy =
+                placed->copies.begin() + placed->copy[static_cast<std::size_t>(run)] * kCopyFloats;
+            scratch_.insert(scratch_.end(), copy, copy + kCopyFloats);
+            with_cells[static_cast<std::size_t>(run)] = true;
+        } else {
+            scratch_.insert(scratch_.end(), kCopyFloats, 0.0f);
+        }
     }
-    gl_->rects.draw(scratch_, camera_, width_, height_);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, gl_->run_texture);
+    glUseProgram(gl_->rects.program);
+    glUniform1i(gl_->rects_sampler, 0);
+    gl_->rects.draw(scratch_, gl_->corners, camera_, width_, height_);
+    return with_cells;
 }
 
 void GlRenderer::lines(std::span<const scene::Arrow> arrows) {
@@ -280,10 +369,39 @@ void GlRenderer::lines(std::span<const scene::Arrow> arrows) {
         push(scratch_, a.color);
         scratch_.insert(scratch_.end(), {a.width, a.head, a.dashed ? 1.0f : 0.0f});
     }
-    gl_->segments.draw(scratch_, camera_, width_, height_);
+    gl_->segments.draw(scratch_, gl_->corners, camera_, width_, height_);
 }
 
-void GlRenderer::text(std::span<const TextRun> runs, const scene::Rgba& chip) {
+GlRenderer::PlacedTexts GlRenderer::place_texts(std::span<const TextRun> runs) {
+    // Texts the cache holds (or takes now) are copied from it; the rest glyph by glyph.
+    PlacedTexts out;
+    std::vector<float> fresh_glyphs;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        out = {};
+        fresh_glyphs.clear();
+        bool full = false;
+        for (const TextRun& r : runs) {
+            const std::size_t before = out.copies.size();
+            if (!cache_run(r, out.copies, fresh_glyphs)) {
+                full = full || r.px <= kMaxCachedPx;
+                out.direct.push_back(&r);
+            }
+            out.copy.push_back(out.copies.size() > before ? static_cast<int>(before / kCopyFloats)
+                                                          : -1);
+        }
+        if (!full || attempt == 1)
+            break;
+        // The texture is full: start it again with this frame's texts (they fit, or the
+        // rest are drawn glyph by glyph on the second attempt).
+        gl_->cache.clear();
+        gl_->texture_in_step = false;
+    }
+    draw_into_cache(fresh_glyphs);
+    return out;
+}
+
+void GlRenderer::text(std::span<const TextRun> runs, const scene::Rgba& chip,
+                      const PlacedTexts* placed, const std::vector<bool>& with_cells) {
     set_pixels(width_, height_);
     std::vector<scene::Cell> chips;
     for (const TextRun& r : runs)
@@ -295,32 +413,130 @@ void GlRenderer::text(std::span<const TextRun> runs, const scene::Rgba& chip) {
             chips.push_back(c);
         }
     quads(chips);
-    scratch_.clear();
-    for (const TextRun& r : runs) {
-        float pen = r.x;
-        char32_t prev = 0;
-        for (std::size_t i = 0; i < r.text.size();) {
-            const char32_t ch = next_code_point(r.text, i);
-            if (prev)
-                pen += font_.kerning(prev, ch) * r.px;
-            prev = ch;
-            const Glyph& g = font_.glyph(ch);
-            if (g.x1 > g.x0)
-                scratch_.insert(scratch_.end(),
-                                {pen + g.x0 * r.px, r.baseline + g.y0 * r.px, (g.x1 - g.x0) * r.px,
-                                 (g.y1 - g.y0) * r.px, g.u0, g.v0, g.u1, g.v1, r.color.r, r.color.g,
-                                 r.color.b, r.color.a});
-            pen += g.advance * r.px;
-        }
+    const PlacedTexts own = placed ? PlacedTexts{} : place_texts(runs);
+    if (!placed)
+        placed = &own;
+    std::vector<float> copies;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const int copy = placed->copy[i];
+        if (copy >= 0 && (with_cells.empty() || !with_cells[i]))
+            copies.insert(copies.end(), placed->copies.begin() + copy * kCopyFloats,
+                          placed->copies.begin() + (copy + 1) * kCopyFloats);
     }
+    if (!copies.empty()) {
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_2D, gl_->run_texture);
+        glUseProgram(gl_->runs.program);
+        glUniform1i(gl_->runs_sampler, 0);
+        gl_->runs.draw(copies, gl_->corners, camera_, width_, height_);
+    }
+    scratch_.clear();
+    for (const TextRun* r : placed->direct)
+        glyph_quads(*r, r->x, r->baseline, r->color, scratch_);
     if (scratch_.empty())
         return;
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, gl_->atlas);
     glUseProgram(gl_->glyphs.program);
     glUniform1i(gl_->atlas_sampler, 0);
-    gl_->glyphs.draw(scratch_, camera_, width_, height_);
+    gl_->glyphs.draw(scratch_, gl_->corners, camera_, width_, height_);
     glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+void GlRenderer::glyph_quads(const TextRun& r, float pen, float baseline, const scene::Rgba& tint,
+                             std::vector<float>& out) const {
+    char32_t prev = 0;
+    for (std::size_t i = 0; i < r.text.size();) {
+        const char32_t ch = next_code_point(r.text, i);
+        if (prev)
+            pen += font_.kerning(prev, ch) * r.px;
+        prev = ch;
+        const Glyph& g = font_.glyph(ch);
+        if (g.x1 > g.x0)
+            out.insert(out.end(), {pen + g.x0 * r.px, baseline + g.y0 * r.px, (g.x1 - g.x0) * r.px,
+                                   (g.y1 - g.y0) * r.px, g.u0, g.v0, g.u1, g.v1, tint.r, tint.g,
+                                   tint.b, tint.a});
+        pen += g.advance * r.px;
+    }
+}
+
+bool GlRenderer::cache_run(const TextRun& r, std::vector<float>& copies,
+                           std::vector<float>& fresh_glyphs) {
+    if (r.px > kMaxCachedPx)
+        return false;
+    // Whole pixels: a cached text is the same wherever it is copied to.
+    const float pen = std::floor(r.x + 0.5f), baseline = std::floor(r.baseline + 0.5f);
+    const CachedRun* found = gl_->cache.find(r.text, r.px);
+    std::optional<CachedRun> placed;
+    if (!found) {
+        std::vector<float> glyphs;
+        glyph_quads(r, 0, 0, {1, 1, 1, 1}, glyphs);
+        if (glyphs.empty())
+            return true; // nothing to draw: spaces
+        float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+        for (std::size_t i = 0; i < glyphs.size(); i += 12) {
+            const bool first = i == 0;
+            x0 = first ? glyphs[i] : std::min(x0, glyphs[i]);
+            y0 = first ? glyphs[i + 1] : std::min(y0, glyphs[i + 1]);
+            x1 = first ? glyphs[i] + glyphs[i + 2] : std::max(x1, glyphs[i] + glyphs[i + 2]);
+            y1 =
+                first ? glyphs[i + 1] + glyphs[i + 3] : std::max(y1, glyphs[i + 1] + glyphs[i + 3]);
+        }
+        // Even offsets on even texels: the glyphs fall on the same 2x2 pixel quads wherever the
+        // text is placed, so the shader's derivatives, and its pixels, are the same.
+        const int left = 2 * static_cast<int>(std::floor(0.5f * x0)),
+                  top = 2 * static_cast<int>(std::floor(0.5f * y0));
+        placed = gl_->cache.place(r.text, r.px, static_cast<int>(std::ceil(x1)) - left,
+                                  static_cast<int>(std::ceil(y1)) - top, left, top);
+        if (!placed)
+            return false;
+        found = &*placed;
+        for (std::size_t i = 0; i < glyphs.size(); i += 12) { // to its place in the texture
+            glyphs[i] += static_cast<float>(placed->x - left);
+            glyphs[i + 1] += static_cast<float>(placed->y - top);
+        }
+        fresh_glyphs.insert(fresh_glyphs.end(), glyphs.begin(), glyphs.end());
+    }
+    const CachedRun& c = *found;
+    copies.insert(copies.end(),
+                  {pen + static_cast<float>(c.left), baseline + static_cast<float>(c.top),
+                   static_cast<float>(c.w), static_cast<float>(c.h), static_cast<float>(c.x),
+                   static_cast<float>(c.y), static_cast<float>(c.w), static_cast<float>(c.h),
+                   r.color.r, r.color.g, r.color.b, r.color.a});
+    return true;
+}
+
+// The glyphs of texts new to the cache, drawn white into its texture (coverage in red),
+// leaving the framebuffer, viewport and scissor as they were.
+void GlRenderer::draw_into_cache(const std::vector<float>& glyphs) {
+    if (glyphs.empty() && gl_->texture_in_step)
+        return;
+    GLint draw_fb = 0, read_fb = 0;
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw_fb);
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_fb);
+    const GLboolean scissored = glIsEnabled(GL_SCISSOR_TEST);
+    glDisable(GL_SCISSOR_TEST);
+    glBindFramebuffer(GL_FRAMEBUFFER, gl_->run_framebuffer);
+    glViewport(0, 0, kRunCacheSide, kRunCacheSide);
+    if (!gl_->texture_in_step) {
+        const std::array<GLfloat, 4> nothing{0, 0, 0, 0};
+        glClearBufferfv(GL_COLOR, 0, nothing.data());
+        gl_->texture_in_step = true;
+    }
+    if (!glyphs.empty()) {
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_2D, gl_->atlas);
+        glUseProgram(gl_->glyphs.program);
+        glUniform1i(gl_->atlas_sampler, 0);
+        constexpr auto side = static_cast<float>(kRunCacheSide);
+        gl_->glyphs.draw(glyphs, gl_->corners, pixel_camera(side, side), kRunCacheSide,
+                         kRunCacheSide);
+    }
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(draw_fb));
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_fb));
+    glViewport(0, 0, width_, height_);
+    if (scissored)
+        glEnable(GL_SCISSOR_TEST);
 }
 
 std::span<const unsigned char> ui_font() {

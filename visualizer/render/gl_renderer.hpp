@@ -37,12 +37,32 @@ public:
     const std::vector<TextRun>& drawn_text() const { return drawn_; }
 
     struct Programs; // GL objects, defined in the .cpp
+    // Where each text of a frame is drawn from: copied out of the cache or glyph by glyph.
+    struct PlacedTexts {
+        std::vector<float> copies;          // per copied text: pixels, texels, colour
+        std::vector<int> copy;              // per run: its copy (-1: none)
+        std::vector<const TextRun*> direct; // drawn glyph by glyph
+    };
 
 private:
-    void quads(std::span<const scene::Cell> cells);
+    // Cells, and the values of `runs` that `placed` copies drawn in their cells' fragments;
+    // says which runs were drawn so.
+    std::vector<bool> quads(std::span<const scene::Cell> cells, std::span<const TextRun> runs = {},
+                            const PlacedTexts* placed = nullptr);
     void lines(std::span<const scene::Arrow> arrows);
-    // Text laid out in pixels: chips behind the runs that have one, then the glyphs.
-    void text(std::span<const TextRun> runs, const scene::Rgba& chip);
+    // Text laid out in pixels: chips behind the runs that have one, then the texts (placed
+    // now unless `placed` is given) but those `with_cells` says their cells drew.
+    void text(std::span<const TextRun> runs, const scene::Rgba& chip,
+              const PlacedTexts* placed = nullptr, const std::vector<bool>& with_cells = {});
+    // Each text into the cache, or glyph by glyph where it does not fit.
+    PlacedTexts place_texts(std::span<const TextRun> runs);
+    // The glyphs of `r` with its pen at (pen, baseline), as the glyph shader's quads.
+    void glyph_quads(const TextRun& r, float pen, float baseline, const scene::Rgba& tint,
+                     std::vector<float>& out) const;
+    // `r` as a copy from the cache (its glyphs added to `fresh_glyphs` when new to it); false
+    // when it is too large for the cache or the cache is full.
+    bool cache_run(const TextRun& r, std::vector<float>& copies, std::vector<float>& fresh_glyphs);
+    void draw_into_cache(const std::vector<float>& glyphs);
     void set_camera(const scene::Camera& c, int width, int height);
     void set_pixels(int width, int height);
 
