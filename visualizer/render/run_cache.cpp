@@ -1,14 +1,15 @@
 #include "run_cache.hpp"
 
+#include "pplab/bits.hpp"
+
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 
 namespace pplab::render {
 
 std::string RunCache::key(std::string_view text, float px) {
     // The size's exact bits: a text a fraction of a pixel larger is drawn again, not stretched.
-    const auto bits = std::bit_cast<std::uint32_t>(px);
+    const auto bits = bits_of(px);
     std::string k(reinterpret_cast<const char*>(&bits), sizeof bits);
     k += text;
     return k;
