@@ -19,6 +19,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -130,6 +131,29 @@ std::string glfw_error() {
     return what ? what : "unknown error";
 }
 
+// The window opens on the primary monitor at a size its work area holds, frame and all (a
+// 1280x720 projector shows the caption and the transport), and never shrinks below the
+// smallest window the layout serves.
+void fit_to_monitor(GLFWwindow* win) {
+    pplab::ui::ScreenRect work = pplab::ui::kUsualWindow;
+    if (GLFWmonitor* monitor = glfwGetPrimaryMonitor())
+        glfwGetMonitorWorkarea(monitor, &work.x, &work.y, &work.w, &work.h);
+    if (work.w <= 0 || work.h <= 0) // no monitor, or it did not say: the usual size
+        work = pplab::ui::kUsualWindow;
+    pplab::ui::FrameExtents frame;
+    glfwGetWindowFrameSize(win, &frame.left, &frame.top, &frame.right, &frame.bottom);
+    const pplab::ui::WindowPlacement place = pplab::ui::place_window(work, frame);
+    const pplab::ui::ScreenRect& at = place.contents;
+    glfwSetWindowSizeLimits(win, std::min(pplab::ui::kSmallestWindow.w, at.w),
+                            std::min(pplab::ui::kSmallestWindow.h, at.h), GLFW_DONT_CARE,
+                            GLFW_DONT_CARE);
+    glfwSetWindowSize(win, at.w, at.h);
+    glfwSetWindowPos(win, at.x, at.y);
+    glfwShowWindow(win);
+    if (place.fills_work_area)
+        glfwMaximizeWindow(win); // the window manager knows the work area's exact shape
+}
+
 constexpr const char* kNoDisplay =
     "use the command line (pplab list | trace | check | render; see pplab --help), or run the "
     "window under a virtual display: xvfb-run -s '-screen 0 1600x1000x24' pplab";
@@ -148,13 +172,17 @@ int window() {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    GLFWwindow* win = glfwCreateWindow(1600, 1000, "Parallel Patterns Lab", nullptr, nullptr);
+    // Hidden until it is sized: the window manager's frame is known only once the window exists.
+    glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+    GLFWwindow* win = glfwCreateWindow(pplab::ui::kUsualWindow.w, pplab::ui::kUsualWindow.h,
+                                       "Parallel Patterns Lab", nullptr, nullptr);
     if (!win) {
         std::fprintf(stderr, "pplab: cannot open an OpenGL 3.3 window (%s): %s\n",
                      glfw_error().c_str(), kNoDisplay);
         glfwTerminate();
         return pplab::cli::kExitBadInput;
     }
+    fit_to_monitor(win);
     glfwMakeContextCurrent(win);
     glfwSwapInterval(1);
     if (!gladLoadGL(glfwGetProcAddress)) {
@@ -176,6 +204,10 @@ int window() {
         // display's rate only while something animates.
         int settle = 3;
         while (!glfwWindowShouldClose(win)) {
+            if (glfwGetWindowAttrib(win, GLFW_ICONIFIED)) { // nothing to draw into
+                glfwWaitEvents();
+                continue;
+            }
             if (app.animating())
                 glfwWaitEventsTimeout(1.0 / 120.0);
             else if (settle > 0)

@@ -176,4 +176,16 @@ WindowLayout window_layout(const LayoutRequest& r) {
     return l;
 }
 
+WindowPlacement place_window(const ScreenRect& work_area, const FrameExtents& frame) {
+    const int room_w = std::max(work_area.w - frame.left - frame.right, 1);
+    const int room_h = std::max(work_area.h - frame.top - frame.bottom, 1);
+    WindowPlacement p;
+    p.contents.w = std::min(kUsualWindow.w, room_w);
+    p.contents.h = std::min(kUsualWindow.h, room_h);
+    p.fills_work_area = p.contents.w < kUsualWindow.w || p.contents.h < kUsualWindow.h;
+    p.contents.x = work_area.x + frame.left + (room_w - p.contents.w) / 2;
+    p.contents.y = work_area.y + frame.top + (room_h - p.contents.h) / 2;
+    return p;
+}
+
 } // namespace pplab::ui

@@ -104,4 +104,24 @@ struct WindowLayout {
 
 WindowLayout window_layout(const LayoutRequest& r);
 
+// Where the desktop window opens. Screen coordinates, as GLFW gives them.
+struct ScreenRect {
+    int x = 0, y = 0, w = 0, h = 0;
+};
+// The window manager's frame around the window's contents (title bar, borders).
+struct FrameExtents {
+    int left = 0, top = 0, right = 0, bottom = 0;
+};
+inline constexpr ScreenRect kUsualWindow{0, 0, 1600, 1000};
+// The smallest window the layout serves: every part on screen at 100% (the window never
+// shrinks below it, unless the monitor itself is smaller).
+inline constexpr ScreenRect kSmallestWindow{0, 0, 800, 500};
+struct WindowPlacement {
+    ScreenRect contents;          // the window's contents, its frame outside it
+    bool fills_work_area = false; // the usual size did not fit: the window opens maximised
+};
+// The usual size where the monitor's work area (the monitor less the task bars) holds it with
+// its frame, else as much of the work area as the frame leaves; centred in the work area.
+WindowPlacement place_window(const ScreenRect& work_area, const FrameExtents& frame);
+
 } // namespace pplab::ui

@@ -345,10 +345,71 @@ TEST(Transport, PresentOfferNeverCostsTheCanvasARow) {
               ui::transport_width(ui::metrics(1.0f), atlas_width(), false));
 }
 
+// The smallest window the desktop app allows (and a window shrunk to it on a small monitor):
+// every part on screen at every presenter scale; the canvas keeps a quarter of the height up to
+// 150%. At 200% the caption's four lines and the transport's two rows leave it a tenth (50 px):
+// text that large wants a larger window or present mode.
+TEST(SmallWindow, KeepsEveryPartOnScreen) {
+    std::string refused;
+    const auto m = traced(Algorithm::ScanMultiblock, 32, 1000, refused);
+    ASSERT_TRUE(m) << refused;
+    const Window smallest{ui::kSmallestWindow.w, ui::kSmallestWindow.h};
+    for (const float scale : kScales)
+        for (const bool present : {false, true}) {
+            SCOPED_TRACE(std::to_string(scale * 100) + "%" + (present ? " presenting" : ""));
+            const ui::WindowLayout l = window_for(*m, smallest, scale, present);
+            const Rect window{0, 0, static_cast<float>(smallest.width),
+                              static_cast<float>(smallest.height)};
+            for (const Rect& part : {l.menu, l.toolbar, l.caption, l.canvas, l.transport})
+                EXPECT_TRUE(part.w <= 0 || inside(part, window)) << text(part);
+            EXPECT_GE(l.transport.y, l.canvas.bottom());
+            EXPECT_LE(l.caption.bottom(), l.canvas.y);
+            EXPECT_GE(l.canvas.h, (scale < 2 ? 0.25f : 0.1f) * window.h)
+                << "the canvas " << text(l.canvas) << " menu " << text(l.menu) << " toolbar "
+                << text(l.toolbar) << " caption " << text(l.caption) << " lines " << l.caption_lines
+                << " transport " << text(l.transport);
+        }
+}
+
 } // namespace
 } // namespace pplab
 
 namespace pplab::ui {
+
+// A 1280x720 projector without a window manager (Xvfb, a kiosk): the window is the screen,
+// not 1600x1000 with its caption and transport below the screen's edge.
+TEST(WindowPlacement, FitsASmallMonitor) {
+    const WindowPlacement p = place_window({0, 0, 1280, 720}, {});
+    EXPECT_EQ(p.contents.x, 0);
+    EXPECT_EQ(p.contents.y, 0);
+    EXPECT_EQ(p.contents.w, 1280);
+    EXPECT_EQ(p.contents.h, 720);
+    EXPECT_TRUE(p.fills_work_area);
+}
+
+// A task bar and a title bar: the window and its frame fit the work area, wherever it starts.
+TEST(WindowPlacement, LeavesRoomForTheFrameAndTheTaskBar) {
+    const ScreenRect work{0, 32, 1366, 736}; // a laptop's 1366x768 less a top bar
+    const FrameExtents frame{1, 28, 1, 1};
+    const WindowPlacement p = place_window(work, frame);
+    EXPECT_GE(p.contents.x - frame.left, work.x);
+    EXPECT_GE(p.contents.y - frame.top, work.y);
+    EXPECT_LE(p.contents.x + p.contents.w + frame.right, work.x + work.w);
+    EXPECT_LE(p.contents.y + p.contents.h + frame.bottom, work.y + work.h);
+    EXPECT_EQ(p.contents.h, 736 - 28 - 1);
+    EXPECT_EQ(p.contents.w, 1366 - 2);
+}
+
+// Where the usual size fits, the window has it, centred on the (second) monitor's work area.
+TEST(WindowPlacement, KeepsTheUsualSizeOnALargeMonitor) {
+    const WindowPlacement p = place_window({1920, 0, 2560, 1400}, {2, 30, 2, 2});
+    EXPECT_EQ(p.contents.w, 1600);
+    EXPECT_EQ(p.contents.h, 1000);
+    EXPECT_FALSE(p.fills_work_area);
+    EXPECT_EQ(p.contents.x, 1920 + 2 + (2560 - 4 - 1600) / 2);
+    EXPECT_EQ(p.contents.y, 30 + (1400 - 32 - 1000) / 2);
+}
+
 namespace {
 
 // A caption's short last word stays with the word before it: no line of a lone "0".
