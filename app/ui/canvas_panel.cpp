@@ -75,12 +75,15 @@ void CanvasPanel::toolbar(State& st) {
     if (ImGui::ArrowButton("##prev_block", ImGuiDir_Left))
         st.block = std::max(0, st.block - 1);
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(
-        std::clamp(ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() * 2,
-                   ImGui::GetFontSize() * 7, ImGui::GetFontSize() * 14));
+    const float least = block_slider_min_width(metrics(st.view.presenter_scale));
+    ImGui::SetNextItemWidth(std::clamp(
+        ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() * 2, least, least * 2));
     int b = std::min(st.block, grid - 1);
+    const GrabColours grab = hide_slider_grab(); // "2 of 8" never under the grab
     if (ImGui::SliderInt("##block", &b, 0, grid - 1, ("%d of " + std::to_string(grid)).c_str()))
         st.block = b;
+    slider_foot(grid > 1 ? static_cast<float>(b + 1) / static_cast<float>(grid) : 1.0f, grab);
+    ImGui::PopStyleColor(2);
     ImGui::SameLine();
     if (ImGui::ArrowButton("##next_block", ImGuiDir_Right))
         st.block = std::min(grid - 1, st.block + 1);

@@ -52,30 +52,21 @@ void algorithm_section(Settings& s, const AlgorithmInfo& ai) {
 }
 
 // Block size, and the grid for the grid-stride kernels.
-void launch_section(Settings& s, const AlgorithmInfo& ai, float field_w) {
+void launch_section(Settings& s, const AlgorithmInfo& ai, float field_w, const Metrics& m) {
     section("Launch");
     const std::vector<int> blocks = block_choices(s.algorithm, s.pitfall);
-    const auto block_text = [&](int b) {
-        return b == 0 ? std::string(ai.single_block ? "auto (n rounded up)" : "auto (256)")
-                      : std::to_string(b);
-    };
-    // A field too narrow for "auto (n rounded up)" (150% and up) says "auto", in full on hover:
-    // never a word cut short.
-    std::string shown = block_text(s.block);
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const bool cut =
-        ImGui::CalcTextSize(shown.c_str()).x + style.FramePadding.x * 2 + ImGui::GetFrameHeight() >
-        field_w;
-    if (cut && s.block == 0)
-        shown = "auto";
+    // A field too narrow for "auto (n rounded up)" (150% and up) says "auto", in full on hover.
+    const std::string shown =
+        block_size_shown(s.block, ai.single_block, field_w, m, imgui_text_width());
+    const bool cut = shown != block_size_text(s.block, ai.single_block);
     ImGui::SetNextItemWidth(field_w);
     if (ImGui::BeginCombo("Block size", shown.c_str())) {
         for (const int b : blocks)
-            if (ImGui::Selectable(block_text(b).c_str(), b == s.block))
+            if (ImGui::Selectable(block_size_text(b, ai.single_block).c_str(), b == s.block))
                 s.block = b;
         ImGui::EndCombo();
-    } else if (cut && s.block == 0 && ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("%s", block_text(0).c_str());
+    } else if (cut && ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("%s", block_size_text(s.block, ai.single_block).c_str());
     }
     if (ai.grid_stride) {
         ImGui::SetNextItemWidth(field_w);
@@ -224,7 +215,7 @@ void ControlsPanel::draw(State& st, const Tracer& tracer) {
     const float label_w =
         ImGui::CalcTextSize("Blocks (grid)").x + ImGui::GetStyle().ItemInnerSpacing.x * 2;
     const float field_w = ImGui::GetContentRegionAvail().x - label_w;
-    launch_section(st.settings, ai, field_w);
+    launch_section(st.settings, ai, field_w, metrics(st.view.presenter_scale));
     pitfall_toggle_row(st.settings, field_w);
     input_section(st, ai, field_w);
     back_end_section(st, field_w);

@@ -87,23 +87,12 @@ float button_width(const State& st) {
     return transport_button_width(metrics(st.view.presenter_scale));
 }
 
-// ImGui draws a slider's grab over the slider's text: the transport's grabs are hidden, and
-// where they are is a bar along the foot of the frame, so "step 4 of 5 · tree-level 2" and
-// "speed 1×" are never covered. `fraction`: the value's place, 0 to 1.
-struct GrabColours {
-    ImU32 idle, active;
-};
-
-void slider_foot(float fraction, const GrabColours& grab) {
-    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    const float h = std::max(3.0f, std::round((b.y - a.y) * 0.16f));
-    const ImU32 colour = ImGui::IsItemActive() ? grab.active : grab.idle;
-    ImGui::GetWindowDrawList()->AddRectFilled(
-        {a.x, b.y - h}, {a.x + std::max(h, (b.x - a.x) * std::clamp(fraction, 0.0f, 1.0f)), b.y},
-        colour, ImGui::GetStyle().FrameRounding, ImDrawFlags_RoundCornersBottom);
+float speed_width(const State& st) {
+    return transport_speed_width(metrics(st.view.presenter_scale), imgui_text_width());
 }
 
-// The grabs' colours, before they are hidden (pop two style colours after).
+} // namespace
+
 GrabColours hide_slider_grab() {
     const GrabColours grab{ImGui::GetColorU32(ImGuiCol_SliderGrab),
                            ImGui::GetColorU32(ImGuiCol_SliderGrabActive)};
@@ -112,11 +101,14 @@ GrabColours hide_slider_grab() {
     return grab;
 }
 
-float speed_width(const State& st) {
-    return transport_speed_width(metrics(st.view.presenter_scale), imgui_text_width());
+void slider_foot(float fraction, const GrabColours& grab) {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    const scene::Rect bar = slider_value_bar({a.x, a.y, b.x - a.x, b.y - a.y}, fraction);
+    ImGui::GetWindowDrawList()->AddRectFilled({bar.x, bar.y}, {bar.right(), bar.bottom()},
+                                              ImGui::IsItemActive() ? grab.active : grab.idle,
+                                              ImGui::GetStyle().FrameRounding,
+                                              ImDrawFlags_RoundCornersBottom);
 }
-
-} // namespace
 
 TextWidth imgui_text_width() {
     return [](std::string_view text, float px) {

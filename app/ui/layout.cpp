@@ -128,7 +128,8 @@ float toolbar_width(const Metrics& m, const TextWidth& measure, bool block_selec
     for (const char* mode : kCameraModeNames)
         w += m.frame + m.inner_spacing + measure(mode, m.font) + m.item_spacing;
     if (block_selector)
-        w += m.font * 2 + measure("Block", m.font) + m.frame * 2 + m.font * 7 + m.item_spacing * 4;
+        w += m.font * 2 + measure("Block", m.font) + m.frame * 2 + block_slider_min_width(m) +
+             m.item_spacing * 4;
     return w;
 }
 
@@ -154,6 +155,37 @@ float transport_width(const Metrics& m, const TextWidth& measure, bool present,
     const float leave =
         button.empty() ? 0.0f : measure(button, m.font) + m.frame_padding_x * 2 + m.item_spacing;
     return buttons + scrub + transport_speed_width(m, measure) + loop + leave + 3 * m.item_spacing;
+}
+
+scene::Rect slider_value_bar(const scene::Rect& frame, float fraction) {
+    const float h = std::max(3.0f, std::round(frame.h * 0.16f));
+    const float w = std::max(h, frame.w * std::clamp(fraction, 0.0f, 1.0f));
+    return {frame.x, frame.bottom() - h, w, h};
+}
+
+scene::Rect frame_text_band(const scene::Rect& frame, float font) {
+    return {frame.x, frame.y + std::floor((frame.h - font) * 0.5f), frame.w, font};
+}
+
+float block_slider_min_width(const Metrics& m) {
+    return m.font * 7;
+}
+
+bool dropdown_holds(std::string_view text, float field_w, const Metrics& m,
+                    const TextWidth& measure) {
+    return measure(text, m.font) + m.frame_padding_x * 2 + m.frame <= field_w;
+}
+
+std::string block_size_text(int block, bool single_block) {
+    if (block != 0)
+        return std::to_string(block);
+    return single_block ? "auto (n rounded up)" : "auto (256)";
+}
+
+std::string block_size_shown(int block, bool single_block, float field_w, const Metrics& m,
+                             const TextWidth& measure) {
+    std::string shown = block_size_text(block, single_block);
+    return block == 0 && !dropdown_holds(shown, field_w, m, measure) ? "auto" : shown;
 }
 
 float canvas_share_target(float scale) {

@@ -57,6 +57,25 @@ const char* present_button(float scale, bool present);
 float transport_button_width(const Metrics& m);
 float transport_speed_width(const Metrics& m, const TextWidth& measure);
 
+// A slider whose value is its text ("step 4 of 5", "speed 1×", "2 of 8"): ImGui's grab would
+// cover the text, so the value's place is a bar along the foot of the frame instead, below
+// the text's band. `fraction`: the value's place, 0 to 1.
+scene::Rect slider_value_bar(const scene::Rect& frame, float fraction);
+// Where ImGui draws a frame's text (a slider's, a button's): centred, `font` pixels tall.
+scene::Rect frame_text_band(const scene::Rect& frame, float font);
+// The narrowest the toolbar's block slider gets: room for its text ("1023 of 1024").
+float block_slider_min_width(const Metrics& m);
+
+// A dropdown's text where the field is `field_w` wide: whole, or nothing (never a word cut
+// short by the arrow): ImGui clips the preview at the arrow, a square of the frame's height.
+bool dropdown_holds(std::string_view text, float field_w, const Metrics& m,
+                    const TextWidth& measure);
+// The Block size field's text: "auto (n rounded up)" (a single-block kernel) or "auto (256)"
+// where the field holds it, else "auto" (the full text on hover); a size in numbers.
+std::string block_size_text(int block, bool single_block);
+std::string block_size_shown(int block, bool single_block, float field_w, const Metrics& m,
+                             const TextWidth& measure);
+
 // The captions whose longest fixes the caption's height for a trace (the block's, as the
 // canvas shows them; a long run sampled: a few hundred steps at most).
 // The caption as it is wrapped: a short last word ("block 0") kept with the word before it by

@@ -22,6 +22,15 @@ namespace pplab::ui {
 // Text widths as ImGui's current font measures them (for the layout rule's sizes).
 TextWidth imgui_text_width();
 
+// A slider's grab hidden (it would cover the slider's text) and its value drawn as a bar along
+// the frame's foot (slider_value_bar): hide before the sliders, pop two style colours after,
+// and draw each slider's bar right after it.
+struct GrabColours {
+    unsigned idle = 0, active = 0;
+};
+GrabColours hide_slider_grab();
+void slider_foot(float fraction, const GrabColours& grab);
+
 // Algorithm, launch, input, back end; the trace's progress and the inline error.
 struct ControlsPanel {
     void draw(State& st, const Tracer& tracer);

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -327,6 +328,73 @@ INSTANTIATE_TEST_SUITE_P(Algorithms, EveryConfiguration,
                              std::replace(id.begin(), id.end(), '-', '_');
                              return id;
                          });
+
+// A slider's value bar (the transport's step and speed, the toolbar's block) stays below its
+// text at every presenter scale and every value, and grows with the value: the grab that
+// covered "step N of M" and "speed 1×" does not come back.
+TEST(Sliders, ValueBarNeverCoversTheText) {
+    for (const float scale : {1.0f, 1.25f, 1.5f, 1.75f, 2.0f, 3.0f}) {
+        SCOPED_TRACE(std::to_string(scale * 100) + "%");
+        const ui::Metrics m = ui::metrics(scale);
+        const ui::TextWidth measure = atlas_width();
+        // The transport's rows are taller than a frame (buttons of 1.15 frames); the toolbar's
+        // block slider is one frame tall.
+        const float heights[] = {m.frame, std::round(m.frame * 1.15f)};
+        for (const float h : heights)
+            for (const float fraction : {0.0f, 0.3f, 1.0f}) {
+                const Rect frame{100, 50, ui::transport_speed_width(m, measure), h};
+                const Rect bar = ui::slider_value_bar(frame, fraction);
+                const Rect band = ui::frame_text_band(frame, m.font);
+                EXPECT_FALSE(overlaps(bar, band)) << text(bar) << " over " << text(band);
+                EXPECT_TRUE(inside(bar, frame));
+                EXPECT_GE(bar.h, 3.0f) << "a bar too thin to see";
+            }
+        const Rect frame{0, 0, 200, m.frame};
+        EXPECT_LT(ui::slider_value_bar(frame, 0.25f).w, ui::slider_value_bar(frame, 0.75f).w);
+        EXPECT_FLOAT_EQ(ui::slider_value_bar(frame, 1.0f).w, frame.w);
+        // The block slider at its narrowest holds its longest text ("1023 of 1024") and its
+        // frame's padding, so ImGui never clips it.
+        EXPECT_LE(measure("1023 of 1024", m.font) + 2 * m.frame_padding_x,
+                  ui::block_slider_min_width(m));
+    }
+}
+
+// The Block size field at every presenter scale and window: its text is whole ("auto (n
+// rounded up)" where it fits, else "auto"), never cut by the dropdown's arrow (150% cut it to
+// "auto (n roun").
+TEST(BlockSizeField, TextIsWholeOrShort) {
+    const ui::TextWidth measure = atlas_width();
+    int shortened = 0;
+    for (const float scale : kScales)
+        for (const Window w : kWindows) {
+            SCOPED_TRACE(std::to_string(scale * 100) + "% in " + std::to_string(w.width) + "x" +
+                         std::to_string(w.height));
+            const ui::Metrics m = ui::metrics(scale);
+            ui::LayoutRequest r;
+            r.width = static_cast<float>(w.width);
+            r.height = static_cast<float>(w.height);
+            r.scale = scale;
+            const ui::WindowLayout l = ui::window_layout(r);
+            const float column = l.controls.w > 0 ? l.controls.w : l.drawer_width_controls;
+            // The narrowest the field gets: the column less the window's padding (12 px at
+            // 100%), a scroll bar (14 px) and the longest label beside it ("Blocks (grid)").
+            const float field =
+                column - (2 * 12 + 14 + 2 * 4) * scale - measure("Blocks (grid)", m.font);
+            for (const bool single_block : {true, false}) {
+                const std::string shown = ui::block_size_shown(0, single_block, field, m, measure);
+                EXPECT_TRUE(ui::dropdown_holds(shown, field, m, measure)) << shown;
+                const std::string full = ui::block_size_text(0, single_block);
+                if (ui::dropdown_holds(full, field, m, measure)) {
+                    EXPECT_EQ(shown, full) << "shortened where the whole text fits";
+                } else {
+                    EXPECT_EQ(shown, "auto");
+                    ++shortened;
+                }
+            }
+            EXPECT_EQ(ui::block_size_shown(1024, true, field, m, measure), "1024");
+        }
+    EXPECT_GT(shortened, 0) << "no field too narrow: the short form goes untested";
+}
 
 // The present-mode offer: on the projector's 1920x1080 at 200% it fits the transport's one row;
 // where it does not (1280x720 at 200%) the transport leaves it out rather than take a second row
