@@ -173,19 +173,25 @@ int App::caption_lines(float font_px, float width) {
     if (!st_.model)
         return 1;
     for (const CaptionCache& c : caption_cache_)
-        if (c.model == st_.model.get() && c.font == font_px && c.width == width)
+        if (c.model.lock() == st_.model && c.block == st_.block && c.font == font_px &&
+            c.width == width)
             return c.lines;
+    // Right after a presenter scale change the layout asks for sizes the fonts reload only
+    // at the next frame: measured with the nearest font scaled to the size, and not kept, so
+    // the caption's height never stays at what another font measured (150% cut its second line).
     ImFont* font = font_px == st_.fonts.large->FontSize   ? st_.fonts.large
                    : font_px == st_.fonts.small->FontSize ? st_.fonts.small
                                                           : st_.fonts.regular;
     int lines = 1;
     for (const std::string& text : captions_to_measure(*st_.model, st_.block)) {
-        const ImVec2 size = font->CalcTextSizeA(font->FontSize, FLT_MAX, width, text.c_str());
-        lines = std::max(lines, static_cast<int>(std::lround(size.y / font->FontSize)));
+        const ImVec2 size = font->CalcTextSizeA(font_px, FLT_MAX, width, text.c_str());
+        lines = std::max(lines, static_cast<int>(std::lround(size.y / font_px)));
     }
+    if (font->FontSize != font_px)
+        return lines;
     if (caption_cache_.size() > 16)
         caption_cache_.clear();
-    caption_cache_.push_back({st_.model.get(), font_px, width, lines});
+    caption_cache_.push_back({st_.model, st_.block, font_px, width, lines});
     return lines;
 }
 

@@ -96,7 +96,8 @@ private:
     bool show_help_ = false;
     WindowLayout layout_;
     struct CaptionCache {
-        const void* model = nullptr;
+        std::weak_ptr<const scene::Model> model; // not an address a new trace may take
+        int block = 0;
         float font = 0, width = 0;
         int lines = 0;
     };
