@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <cfloat>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -193,6 +194,29 @@ TEST(WindowLayout, CanvasKeepsItsShareAndTheTransportStaysOnScreen) {
             const scene::Camera& cam = window.app().canvas().camera();
             EXPECT_GE(cam.scale, 26.0f * scale) << "cells wide enough for their values";
         }
+}
+
+// Ctrl + twice at 1280x720: the caption's box has room for every line of the caption, as the
+// font it is drawn in wraps it (the fonts reload a frame after the scale changes; the caption
+// measured with the old ones lost its second line at 150%).
+TEST(WindowLayout, CaptionKeepsItsLinesAfterTheScaleChanges) {
+    test::HeadlessWindow window(1280, 720);
+    window.settle();
+    window.frame({kEqual}, true);
+    window.frame(); // the key let go: the next press is another
+    window.frame({kEqual}, true);
+    window.still();
+    State& st = window.state();
+    ASSERT_FLOAT_EQ(st.view.presenter_scale, 1.5f);
+    const WindowLayout& l = window.app().layout();
+    ImFont* font = l.caption_font == st.fonts.large->FontSize   ? st.fonts.large
+                   : l.caption_font == st.fonts.small->FontSize ? st.fonts.small
+                                                                : st.fonts.regular;
+    ASSERT_EQ(font->FontSize, l.caption_font) << "the caption's font is loaded";
+    const std::string caption = glue_last_word(st.model->dataflow().caption(st.frame()));
+    const ImVec2 size = font->CalcTextSizeA(font->FontSize, FLT_MAX, l.caption.w, caption.c_str());
+    EXPECT_LE(size.y, l.caption.h + 0.5f)
+        << "'" << caption << "' needs " << size.y << " px, the box has " << l.caption.h;
 }
 
 namespace {
