@@ -276,8 +276,30 @@ void App::menu() {
     if (scale_w < ImGui::GetContentRegionAvail().x) {
         ImGui::SameLine(ImGui::GetWindowWidth() - scale_w);
         ImGui::TextDisabled("%s", scale.c_str());
+    } else {
+        present_offer();
     }
     ImGui::EndMainMenuBar();
+}
+
+// Large text in a small window (1280x720 at 200%): the presenter scale and the transport's
+// offer have no room; present mode is still one click away, at the menu bar's end.
+void App::present_offer() {
+    if (st_.view.presenter_scale <= 1.25f)
+        return;
+    const char* offer = "▣ P";
+    // A menu bar item takes its text and the bar's item spacing around it; the bar keeps the
+    // window's padding at its end.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float at = ImGui::GetWindowWidth() - style.WindowPadding.x - style.ItemSpacing.x * 2 -
+                     ImGui::CalcTextSize(offer).x;
+    if (at < ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + style.ItemSpacing.x)
+        return; // no room after the last menu
+    ImGui::SameLine(at);
+    if (ImGui::MenuItem(offer))
+        st_.view.present = true;
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("present mode (P): caption, canvas and transport alone");
 }
 
 void App::backend_note(float keep) {

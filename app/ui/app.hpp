@@ -72,6 +72,7 @@ private:
     void classroom_menu();
     // The back end's note in the menu bar (the whole on hover), when `keep` pixels stay free.
     void backend_note(float keep);
+    void present_offer();
     void timing_and_export_menus();
     void apply_style();
 

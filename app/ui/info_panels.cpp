@@ -118,9 +118,8 @@ TextWidth imgui_text_width() {
     };
 }
 
-float TransportPanel::one_row_width(const State& st, bool offer_present) {
-    return transport_width(metrics(st.view.presenter_scale), imgui_text_width(), st.view.present,
-                           offer_present);
+float TransportPanel::one_row_width(const State& st) {
+    return transport_width(metrics(st.view.presenter_scale), imgui_text_width(), st.view.present);
 }
 
 void TransportPanel::draw(State& st, float width) {
@@ -166,9 +165,8 @@ void TransportPanel::draw(State& st, float width) {
                                   : st.step_note);
     const float loop_w = ImGui::GetFrameHeight() + ImGui::CalcTextSize("loop").x +
                          style.ItemInnerSpacing.x + style.ItemSpacing.x;
-    const bool offer = one_row && one_row_width(st, true) <= width;
-    const std::string present =
-        st.view.present || offer ? present_button(st.view.presenter_scale, st.view.present) : "";
+    const std::string present = present_button(metrics(st.view.presenter_scale), imgui_text_width(),
+                                               width, st.view.present);
     const float leave_w = present.empty() ? 0.0f
                                           : ImGui::CalcTextSize(present.c_str()).x +
                                                 style.FramePadding.x * 2 + style.ItemSpacing.x;

@@ -9,6 +9,9 @@ namespace {
 
 using scene::Rect;
 
+constexpr const char* kLeavePresent = "✕ present";
+constexpr const char* kLeavePresentShort = "✕";
+
 // The caption's type sizes, largest first: the first that needs at most two lines is used.
 constexpr float kCaptionSizes[] = {1.0f, 0.0f, -1.0f}; // large, regular, small (see below)
 constexpr int kCaptionLinesWanted = 2;
@@ -141,20 +144,27 @@ float transport_speed_width(const Metrics& m, const TextWidth& measure) {
     return measure("speed 4×", m.font) + m.frame_padding_x * 4;
 }
 
-const char* present_button(float scale, bool present) {
-    return present ? "✕ present" : scale > 1.25f ? "▣ present (P)" : "";
-}
-
 float transport_width(const Metrics& m, const TextWidth& measure, bool present,
-                      bool offer_present) {
+                      std::string_view offer) {
     const float buttons = 6 * transport_button_width(m) + 5 * m.item_spacing;
     const float scrub = m.font * 8;
     const float loop = m.frame + measure("loop", m.font) + m.inner_spacing + m.item_spacing;
-    const std::string_view button =
-        present || offer_present ? present_button(m.scale, present) : "";
+    const std::string_view button = present ? kLeavePresentShort : offer;
     const float leave =
         button.empty() ? 0.0f : measure(button, m.font) + m.frame_padding_x * 2 + m.item_spacing;
     return buttons + scrub + transport_speed_width(m, measure) + loop + leave + 3 * m.item_spacing;
+}
+
+const char* present_button(const Metrics& m, const TextWidth& measure, float width, bool present) {
+    if (present) // "✕" where the whole label would cost a second row (1280x720 at 200%)
+        return transport_width(m, measure, false, kLeavePresent) <= width ? kLeavePresent
+                                                                          : kLeavePresentShort;
+    if (m.scale <= 1.25f || transport_width(m, measure, false) > width)
+        return ""; // small text, or two rows already: no offer
+    for (const char* offer : {"▣ present (P)", "▣ P"})
+        if (transport_width(m, measure, false, offer) <= width)
+            return offer;
+    return "";
 }
 
 scene::Rect slider_value_bar(const scene::Rect& frame, float fraction) {

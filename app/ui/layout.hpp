@@ -46,13 +46,16 @@ using TextWidth = std::function<float(std::string_view text, float px)>;
 // camera modes with the block selector of a launch of several blocks, the transport.
 float menu_bar_width(const Metrics& m, const TextWidth& measure);
 float toolbar_width(const Metrics& m, const TextWidth& measure, bool block_selector);
-// `offer_present`: with the button that offers present mode, which the transport draws only
-// where its one row has room for it (it never costs the canvas a second row).
+// `offer`: the label of the button that offers present mode (none: ""); the transport draws
+// it only where its one row has room for it (it never costs the canvas a second row). While
+// presenting: with the least button that leaves present mode ("✕").
 float transport_width(const Metrics& m, const TextWidth& measure, bool present,
-                      bool offer_present = false);
-// The transport's present-mode button: "✕ present" while presenting; above presenter scale
-// 125% (text for the back of the room) it offers present mode; else none ("").
-const char* present_button(float scale, bool present);
+                      std::string_view offer = {});
+// The transport's present-mode button in a transport `width` pixels wide: "✕ present" (or "✕"
+// where the row has no room for more) while presenting; above presenter scale 125% (text for the
+// back of the room) it offers present mode, "▣ present (P)", or "▣ P" where the one row has room
+// for that only (1280x720 at 200%); else none ("").
+const char* present_button(const Metrics& m, const TextWidth& measure, float width, bool present);
 // The transport's parts: a button (play is twice as wide), the speed slider.
 float transport_button_width(const Metrics& m);
 float transport_speed_width(const Metrics& m, const TextWidth& measure);

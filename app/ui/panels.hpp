@@ -85,8 +85,8 @@ struct HeaderPanel {
 // `width` (the layout's) holds it, else two; the present-mode offer where the row has room.
 struct TransportPanel {
     void draw(State& st, float width);
-    // Pixels one row needs in the current font (with the present-mode offer, or without).
-    static float one_row_width(const State& st, bool offer_present = false);
+    // Pixels one row needs in the current font (without the present-mode offer).
+    static float one_row_width(const State& st);
 };
 
 // The scene, drawn by the app's own renderer into a texture: zoom, pan, fit or follow the
