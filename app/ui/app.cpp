@@ -283,10 +283,13 @@ void App::menu() {
 }
 
 // Large text in a small window (1280x720 at 200%): the presenter scale and the transport's
-// offer have no room; present mode is still one click away, at the menu bar's end.
+// offer have no room; present mode is still one click away, at the menu bar's end (only
+// there: one offer at a time).
 void App::present_offer() {
-    if (st_.view.presenter_scale <= 1.25f)
-        return;
+    const Metrics m = metrics(st_.view.presenter_scale);
+    if (st_.view.presenter_scale <= 1.25f ||
+        *present_button(m, imgui_text_width(), layout_.transport.w, false) != '\0')
+        return; // small text, or the transport offers it
     const char* offer = "▣ P";
     // A menu bar item takes its text and the bar's item spacing around it; the bar keeps the
     // window's padding at its end.

@@ -12,21 +12,26 @@ namespace pplab::ui {
 
 namespace {
 
-std::string algorithm_label(const AlgorithmInfo& i) {
-    return std::string(i.title) + "   " + std::string(i.section);
-}
-
 void section(const char* title) {
     ImGui::Spacing();
     ImGui::TextDisabled("%s", title);
     ImGui::Separator();
 }
 
-void algorithm_section(Settings& s, const AlgorithmInfo& ai) {
+void algorithm_section(Settings& s, const AlgorithmInfo& ai, const Metrics& m) {
     section("Algorithm");
+    // A field too narrow for "scanBlocks + addCarries   beyond the chapter (§8.7 larger
+    // arrays)" (150% and up) names the kernel alone, the whole on hover: never cut mid-phrase.
+    const std::string whole = algorithm_label(ai);
+    const DropdownText shown =
+        algorithm_shown(ai, ImGui::GetContentRegionAvail().x, m, imgui_text_width());
     ImGui::SetNextItemWidth(-1);
-    if (ImGui::BeginCombo("##algorithm", algorithm_label(ai).c_str(),
-                          ImGuiComboFlags_HeightLargest)) {
+    const bool open = ImGui::BeginCombo("##algorithm", shown.text.c_str(),
+                                        ImGuiComboFlags_HeightLargest |
+                                            (shown.arrow ? 0 : ImGuiComboFlags_NoArrowButton));
+    if (!open && shown.text != whole && ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", whole.c_str());
+    if (open) {
         std::string heading;
         for (const AlgorithmInfo& i : algorithms()) {
             if (!i.traced)
@@ -211,11 +216,12 @@ void trace_status(const State& st, const Tracer& tracer) {
 
 void ControlsPanel::draw(State& st, const Tracer& tracer) {
     const AlgorithmInfo& ai = info(st.settings.algorithm);
-    algorithm_section(st.settings, ai);
+    const Metrics m = metrics(st.view.presenter_scale);
+    algorithm_section(st.settings, ai, m);
     const float label_w =
         ImGui::CalcTextSize("Blocks (grid)").x + ImGui::GetStyle().ItemInnerSpacing.x * 2;
     const float field_w = ImGui::GetContentRegionAvail().x - label_w;
-    launch_section(st.settings, ai, field_w, metrics(st.view.presenter_scale));
+    launch_section(st.settings, ai, field_w, m);
     pitfall_toggle_row(st.settings, field_w);
     input_section(st, ai, field_w);
     back_end_section(st, field_w);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace pplab::ui {
 
@@ -182,8 +183,8 @@ float block_slider_min_width(const Metrics& m) {
 }
 
 bool dropdown_holds(std::string_view text, float field_w, const Metrics& m,
-                    const TextWidth& measure) {
-    return measure(text, m.font) + m.frame_padding_x * 2 + m.frame <= field_w;
+                    const TextWidth& measure, bool arrow) {
+    return measure(text, m.font) + m.frame_padding_x * 2 + (arrow ? m.frame : 0.0f) <= field_w;
 }
 
 std::string block_size_text(int block, bool single_block) {
@@ -192,10 +193,38 @@ std::string block_size_text(int block, bool single_block) {
     return single_block ? "auto (n rounded up)" : "auto (256)";
 }
 
+DropdownText dropdown_text(std::string whole, std::string_view shorter, float field_w,
+                           const Metrics& m, const TextWidth& measure) {
+    if (dropdown_holds(whole, field_w, m, measure))
+        return {std::move(whole), true};
+    if (dropdown_holds(shorter, field_w, m, measure))
+        return {std::string(shorter), true};
+    // Without the arrow; then the shorter text's first words and "…" (at least one word).
+    std::string_view words = shorter;
+    std::string text(words);
+    while (!dropdown_holds(text, field_w, m, measure, false)) {
+        const std::size_t space = words.find_last_of(' ');
+        if (space == std::string_view::npos || space == 0)
+            break; // one word left: it stays whole (ImGui clips it at the field's end)
+        words = words.substr(0, space);
+        text = std::string(words) + " …";
+    }
+    return {text, false};
+}
+
+std::string algorithm_label(const AlgorithmInfo& i) {
+    return std::string(i.title) + "   " + std::string(i.section);
+}
+
+DropdownText algorithm_shown(const AlgorithmInfo& i, float field_w, const Metrics& m,
+                             const TextWidth& measure) {
+    return dropdown_text(algorithm_label(i), i.title, field_w, m, measure);
+}
+
 std::string block_size_shown(int block, bool single_block, float field_w, const Metrics& m,
                              const TextWidth& measure) {
     std::string shown = block_size_text(block, single_block);
-    return block == 0 && !dropdown_holds(shown, field_w, m, measure) ? "auto" : shown;
+    return block == 0 ? dropdown_text(shown, "auto", field_w, m, measure).text : shown;
 }
 
 float canvas_share_target(float scale) {

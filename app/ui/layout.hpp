@@ -11,6 +11,7 @@
 // the menu bar says it.
 #pragma once
 
+#include "pplab/request.hpp"
 #include "scene/model.hpp"
 #include "scene/scene.hpp"
 
@@ -72,7 +73,21 @@ float block_slider_min_width(const Metrics& m);
 // A dropdown's text where the field is `field_w` wide: whole, or nothing (never a word cut
 // short by the arrow): ImGui clips the preview at the arrow, a square of the frame's height.
 bool dropdown_holds(std::string_view text, float field_w, const Metrics& m,
-                    const TextWidth& measure);
+                    const TextWidth& measure, bool arrow = true);
+// A dropdown's text: `whole` where the field holds it, else `shorter` (the whole on hover),
+// without the arrow where even that needs its room (the field still opens the list), and
+// where it still does not fit, its first words and "…": never a word cut short.
+struct DropdownText {
+    std::string text;
+    bool arrow = true;
+};
+DropdownText dropdown_text(std::string whole, std::string_view shorter, float field_w,
+                           const Metrics& m, const TextWidth& measure);
+// The Algorithm field's text: "scanBlocks + addCarries   beyond the chapter (§8.7 larger
+// arrays)" where the field holds it, else the kernel's name alone.
+std::string algorithm_label(const AlgorithmInfo& i);
+DropdownText algorithm_shown(const AlgorithmInfo& i, float field_w, const Metrics& m,
+                             const TextWidth& measure);
 // The Block size field's text: "auto (n rounded up)" (a single-block kernel) or "auto (256)"
 // where the field holds it, else "auto" (the full text on hover); a size in numbers.
 std::string block_size_text(int block, bool single_block);

@@ -359,6 +359,61 @@ TEST(Sliders, ValueBarNeverCoversTheText) {
     }
 }
 
+// The narrowest the controls' column gives a field of its whole width: the column (docked, or
+// its drawer) less the window's padding (12 px at 100%) and a scroll bar (14 px).
+float narrowest_controls_field(const ui::WindowLayout& l, float scale) {
+    const float column = l.controls.w > 0 ? l.controls.w : l.drawer_width_controls;
+    return column - (2 * 12 + 14) * scale;
+}
+
+ui::WindowLayout bare_window(Window w, float scale) {
+    ui::LayoutRequest r;
+    r.width = static_cast<float>(w.width);
+    r.height = static_cast<float>(w.height);
+    r.scale = scale;
+    return ui::window_layout(r);
+}
+
+// The Algorithm field names every kernel whole, or by its name alone where the section's note
+// does not fit (150% cut "scanBlocks + addCarries   beyond the" mid-phrase), without the arrow
+// where even the name needs its room (200% in a docked column).
+TEST(AlgorithmField, TextIsWholeOrTheKernelsName) {
+    const ui::TextWidth measure = atlas_width();
+    int shortened = 0;
+    for (const float scale : kScales)
+        for (const Window w : kWindows) {
+            const ui::Metrics m = ui::metrics(scale);
+            const float field = narrowest_controls_field(bare_window(w, scale), scale);
+            for (const AlgorithmInfo& a : algorithms()) {
+                SCOPED_TRACE(std::string(a.id) + " at " + std::to_string(scale * 100) + "% in " +
+                             std::to_string(w.width) + "x" + std::to_string(w.height));
+                const ui::DropdownText shown = ui::algorithm_shown(a, field, m, measure);
+                EXPECT_TRUE(ui::dropdown_holds(shown.text, field, m, measure, shown.arrow))
+                    << shown.text;
+                if (shown.text != ui::algorithm_label(a)) {
+                    const std::string title(a.title);
+                    const std::string words = shown.text.substr(0, shown.text.rfind(" …"));
+                    EXPECT_TRUE(shown.text == title ||
+                                (title.rfind(words + " ", 0) == 0 && words.size() < title.size()))
+                        << shown.text << ": not the name, nor its first words";
+                    ++shortened;
+                }
+            }
+        }
+    EXPECT_GT(shortened, 0) << "no field too narrow: the short form goes untested";
+    const ui::Metrics m = ui::metrics(2.0f);
+    const float narrow = measure("scanBlocks + …", m.font) + 2 * m.frame_padding_x;
+    EXPECT_EQ(ui::dropdown_text("scanBlocks + addCarries   beyond the chapter",
+                                "scanBlocks + addCarries", narrow, m, measure)
+                  .text,
+              "scanBlocks + …");
+    EXPECT_EQ(ui::dropdown_text("scanBlocks + addCarries   beyond the chapter",
+                                "scanBlocks + addCarries", 10, m, measure)
+                  .text,
+              "scanBlocks …")
+        << "down to the first word, never below it";
+}
+
 // The Block size field at every presenter scale and window: its text is whole ("auto (n
 // rounded up)" where it fits, else "auto"), never cut by the dropdown's arrow (150% cut it to
 // "auto (n roun").
@@ -370,16 +425,9 @@ TEST(BlockSizeField, TextIsWholeOrShort) {
             SCOPED_TRACE(std::to_string(scale * 100) + "% in " + std::to_string(w.width) + "x" +
                          std::to_string(w.height));
             const ui::Metrics m = ui::metrics(scale);
-            ui::LayoutRequest r;
-            r.width = static_cast<float>(w.width);
-            r.height = static_cast<float>(w.height);
-            r.scale = scale;
-            const ui::WindowLayout l = ui::window_layout(r);
-            const float column = l.controls.w > 0 ? l.controls.w : l.drawer_width_controls;
-            // The narrowest the field gets: the column less the window's padding (12 px at
-            // 100%), a scroll bar (14 px) and the longest label beside it ("Blocks (grid)").
-            const float field =
-                column - (2 * 12 + 14 + 2 * 4) * scale - measure("Blocks (grid)", m.font);
+            // Beside the longest label of the column ("Blocks (grid)").
+            const float field = narrowest_controls_field(bare_window(w, scale), scale) -
+                                2 * 4 * scale - measure("Blocks (grid)", m.font);
             for (const bool single_block : {true, false}) {
                 const std::string shown = ui::block_size_shown(0, single_block, field, m, measure);
                 EXPECT_TRUE(ui::dropdown_holds(shown, field, m, measure)) << shown;
