@@ -34,13 +34,41 @@ pplab::ui::Platform platform() {
 }
 
 #if !defined(__EMSCRIPTEN__)
-// A session or a hand-trace dropped on the window opens in the classroom (the page does the
-// same, and draws the frame that shows it: page.cpp).
-void open_dropped_files(GLFWwindow* win, pplab::ui::App& app) {
-    glfwSetWindowUserPointer(win, &app);
+// The loop's state the window's callbacks reach (through GLFW's user pointer).
+struct WindowLoop {
+    // Frames drawn after the last input: ImGui needs a few to settle (hover, a dropdown's
+    // list, a tab bar seen for the first time); counted from every input, not from the loop's
+    // wait, so a press and release handled in one batch still get theirs.
+    static constexpr int kSettleFrames = 4;
+    pplab::ui::App* app = nullptr;
+    int settle = kSettleFrames;
+};
+
+WindowLoop& loop_of(GLFWwindow* w) {
+    return *static_cast<WindowLoop*>(glfwGetWindowUserPointer(w));
+}
+
+// Installed before ImGui's backend, which calls them after its own.
+void count_input(GLFWwindow* win, WindowLoop& loop) {
+    glfwSetWindowUserPointer(win, &loop);
+    glfwSetMouseButtonCallback(
+        win, [](GLFWwindow* w, int, int, int) { loop_of(w).settle = WindowLoop::kSettleFrames; });
+    glfwSetCursorPosCallback(
+        win, [](GLFWwindow* w, double, double) { loop_of(w).settle = WindowLoop::kSettleFrames; });
+    glfwSetScrollCallback(
+        win, [](GLFWwindow* w, double, double) { loop_of(w).settle = WindowLoop::kSettleFrames; });
+    glfwSetKeyCallback(win, [](GLFWwindow* w, int, int, int, int) {
+        loop_of(w).settle = WindowLoop::kSettleFrames;
+    });
+    glfwSetCharCallback(
+        win, [](GLFWwindow* w, unsigned int) { loop_of(w).settle = WindowLoop::kSettleFrames; });
+    // A session or a hand-trace dropped on the window opens in the classroom (the page does the
+    // same, and draws the frame that shows it: page.cpp).
     glfwSetDropCallback(win, [](GLFWwindow* w, int count, const char** paths) {
-        if (count > 0)
-            static_cast<pplab::ui::App*>(glfwGetWindowUserPointer(w))->open_file(paths[0]);
+        WindowLoop& l = loop_of(w);
+        l.settle = WindowLoop::kSettleFrames;
+        if (count > 0 && l.app)
+            l.app->open_file(paths[0]);
     });
 }
 #endif
@@ -193,16 +221,17 @@ int window() {
     }
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
+    WindowLoop loop;
+    count_input(win, loop);
     ImGui_ImplGlfw_InitForOpenGL(win, true);
     ImGui_ImplOpenGL3_Init("#version 330 core");
     int rc = 0;
     try {
         pplab::ui::App app(platform());
-        open_dropped_files(win, app);
+        loop.app = &app;
         // Draw only when something changes: sleep until input (or the tracer) wakes the
-        // loop, a few frames after each event so ImGui's hover state settles, and at the
-        // display's rate only while something animates.
-        int settle = 3;
+        // loop, a few frames after each wake-up and each input in them so ImGui settles, and
+        // at the display's rate only while something animates.
         while (!glfwWindowShouldClose(win)) {
             if (glfwGetWindowAttrib(win, GLFW_ICONIFIED)) { // nothing to draw into
                 glfwWaitEvents();
@@ -210,17 +239,18 @@ int window() {
             }
             if (app.animating())
                 glfwWaitEventsTimeout(1.0 / 120.0);
-            else if (settle > 0)
+            else if (loop.settle > 0)
                 glfwPollEvents();
             else
-                glfwWaitEvents(), settle = 3;
-            --settle;
+                glfwWaitEvents(), loop.settle = WindowLoop::kSettleFrames;
+            loop.settle = std::max(loop.settle - 1, 0);
             draw_frame(win, app, glfwGetTime());
         }
     } catch (const std::exception& e) { // a shader or driver failure: said, not a crash
         std::fprintf(stderr, "pplab: %s\n", e.what());
         rc = 2;
     }
+    loop.app = nullptr;
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
