@@ -5,6 +5,7 @@
 // pplab_explore_scan.
 #include "cuda/fast.hpp"
 #include "cuda/launch.hpp"
+#include "cuda/scan_ring.cuh"
 #include "cuda/timer.hpp"
 #include "pplab/request.hpp"
 
@@ -216,19 +217,7 @@ __global__ void __launch_bounds__(kBlock, MinBlocks)
         const float own = ((x.x + x.y) + x.z) + x.w;
         const float incl = warp_inclusive(own, lane);
         const float p = running + (incl - own);
-        const float4 o = make_float4(p, p + x.x, (p + x.x) + x.y, ((p + x.x) + x.y) + x.z);
-        if (whole) {
-            __stcs(reinterpret_cast<float4*>(out + i), o);
-        } else {
-            if (i < n)
-                out[i] = o.x;
-            if (i + 1 < n)
-                out[i + 1] = o.y;
-            if (i + 2 < n)
-                out[i + 2] = o.z;
-            if (i + 3 < n)
-                out[i + 3] = o.w;
-        }
+        pc::store_scanned4(out, i, n, p, x, whole);
         running += __shfl_sync(0xffffffffu, incl, 31);
     };
 #pragma unroll
@@ -323,20 +312,7 @@ __global__ void __launch_bounds__(kBlock)
             const float own = ((x.x + x.y) + x.z) + x.w;
             const float incl = warp_inclusive(own, lane);
             const float p = running + (incl - own);
-            const float4 o = make_float4(p, p + x.x, (p + x.x) + x.y, ((p + x.x) + x.y) + x.z);
-            const long long i = first + 128LL * r + 4 * lane;
-            if (whole) {
-                __stcs(reinterpret_cast<float4*>(out + i), o);
-            } else {
-                if (i < n)
-                    out[i] = o.x;
-                if (i + 1 < n)
-                    out[i + 1] = o.y;
-                if (i + 2 < n)
-                    out[i + 2] = o.z;
-                if (i + 3 < n)
-                    out[i + 3] = o.w;
-            }
+            pc::store_scanned4(out, first + 128LL * r + 4 * lane, n, p, x, whole);
             running += __shfl_sync(0xffffffffu, incl, 31);
         }
         __syncthreads(); // the stage is read: refill it
@@ -454,20 +430,7 @@ __global__ void __launch_bounds__(kBlock)
             const float own = ((x.x + x.y) + x.z) + x.w;
             const float incl = warp_inclusive(own, lane);
             const float p = running + (incl - own);
-            const float4 o = make_float4(p, p + x.x, (p + x.x) + x.y, ((p + x.x) + x.y) + x.z);
-            const long long i = first + 128LL * r + 4 * lane;
-            if (whole) {
-                __stcs(reinterpret_cast<float4*>(out + i), o);
-            } else {
-                if (i < n)
-                    out[i] = o.x;
-                if (i + 1 < n)
-                    out[i + 1] = o.y;
-                if (i + 2 < n)
-                    out[i + 2] = o.z;
-                if (i + 3 < n)
-                    out[i + 3] = o.w;
-            }
+            pc::store_scanned4(out, first + 128LL * r + 4 * lane, n, p, x, whole);
             running += __shfl_sync(0xffffffffu, incl, 31);
         }
         __syncthreads(); // the stage is read: refill it
@@ -594,19 +557,7 @@ __global__ void __launch_bounds__((DataWarps + 1) * 32, MinBlocks)
         const float own = ((x.x + x.y) + x.z) + x.w;
         const float incl = warp_inclusive(own, lane);
         const float p = running + (incl - own);
-        const float4 o = make_float4(p, p + x.x, (p + x.x) + x.y, ((p + x.x) + x.y) + x.z);
-        if (whole) {
-            __stcs(reinterpret_cast<float4*>(out + i), o);
-        } else {
-            if (i < n)
-                out[i] = o.x;
-            if (i + 1 < n)
-                out[i + 1] = o.y;
-            if (i + 2 < n)
-                out[i + 2] = o.z;
-            if (i + 3 < n)
-                out[i + 3] = o.w;
-        }
+        pc::store_scanned4(out, i, n, p, x, whole);
         running += __shfl_sync(0xffffffffu, incl, 31);
     }
 }
@@ -624,116 +575,7 @@ __global__ void __launch_bounds__((DataWarps + 1) * 32, MinBlocks)
 //   then the scan warps: scan their chunk from shared memory and store it.
 constexpr int kBulkFirstLook = 2;
 
-__device__ __forceinline__ void wait_phase(unsigned long long* bar, unsigned parity) {
-    while (!cuda::ptx::mbarrier_try_wait_parity(reinterpret_cast<std::uint64_t*>(bar), parity)) {
-    }
-}
-__device__ __forceinline__ void arrive(unsigned long long* bar) {
-    (void)cuda::ptx::mbarrier_arrive(reinterpret_cast<std::uint64_t*>(bar));
-}
-
-// The sum of every tile before `tile`, 128 predecessors per round trip; `known` is a tile whose
-// inclusive prefix `known_inclusive` this warp computed already (or -1).
-template <int Words>
-__device__ float look_back_wide(const unsigned long long* descriptors, int tile, unsigned epoch,
-                                int lane, int known, float known_inclusive) {
-    float exclusive = 0.0f;
-    for (int newest = tile - 1;; newest -= 32 * Words) {
-        unsigned long long d[Words];
-        bool need[Words];
-#pragma unroll
-        for (int j = 0; j < Words; ++j) {
-            const int pred = newest - 32 * j - lane;
-            need[j] = pred > known && pred >= 0;
-            const float v = pred == known ? known_inclusive : 0.0f;
-            d[j] = need[j] ? load_volatile(descriptors + pred) : pack(epoch, kInclusive, v);
-        }
-        const auto waiting = [&](int j) {
-            return static_cast<unsigned>(d[j] >> 34) != epoch || ((d[j] >> 32) & 3u) == kInvalid;
-        };
-        for (;;) {
-            bool any = false;
-#pragma unroll
-            for (int j = 0; j < Words; ++j)
-                any = any || waiting(j);
-            if (!__any_sync(0xffffffffu, any))
-                break;
-#pragma unroll
-            for (int j = 0; j < Words; ++j)
-                if (need[j] && waiting(j))
-                    d[j] = load_volatile(descriptors + (newest - 32 * j - lane));
-        }
-#pragma unroll
-        for (int j = 0; j < Words; ++j) {
-            const unsigned status = static_cast<unsigned>(d[j] >> 32) & 3u;
-            const float v = __uint_as_float(static_cast<unsigned>(d[j]));
-            const unsigned inclusive = __ballot_sync(0xffffffffu, status == kInclusive);
-            const int stop = inclusive ? __ffs(inclusive) - 1 : 31;
-            exclusive += __shfl_sync(0xffffffffu, warp_sum(lane <= stop ? v : 0.0f), 0);
-            if (inclusive)
-                return exclusive;
-        }
-    }
-}
-
-// Round k of a chunk is 128 consecutive floats, four per lane. Whole: every float of the chunk
-// is in the input, so no round needs a test and all of them can be in flight at once (with the
-// tests, the look-ahead took 3.6 us to sum a tile of 8192 floats: one load at a time).
-template <bool Whole>
-__device__ __forceinline__ float4 chunk_load(const float* chunk, int e, int valid) {
-    if (Whole)
-        return *reinterpret_cast<const float4*>(chunk + e);
-    return make_float4(e < valid ? chunk[e] : 0.0f, e + 1 < valid ? chunk[e + 1] : 0.0f,
-                       e + 2 < valid ? chunk[e + 2] : 0.0f, e + 3 < valid ? chunk[e + 3] : 0.0f);
-}
-
-template <int Rounds, bool Whole>
-__device__ float chunk_sum(const float* chunk, int valid, int lane) {
-    float part[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-#pragma unroll
-    for (int k = 0; k < Rounds; ++k) {
-        const float4 x = chunk_load<Whole>(chunk, 128 * k + 4 * lane, valid);
-        part[k % 4] += ((x.x + x.y) + x.z) + x.w;
-    }
-    return warp_sum((part[0] + part[1]) + (part[2] + part[3]));
-}
-
-// The exclusive scan of one chunk after `running` (the sum of everything before it), stored.
-template <int Rounds, bool Whole>
-__device__ void chunk_scan(const float* chunk, float* out, int valid, float running, int lane) {
-    float4 x[Rounds];
-    float own[Rounds], incl[Rounds], total[Rounds];
-#pragma unroll
-    for (int k = 0; k < Rounds; ++k)
-        x[k] = chunk_load<Whole>(chunk, 128 * k + 4 * lane, valid);
-#pragma unroll
-    for (int k = 0; k < Rounds; ++k) {
-        own[k] = ((x[k].x + x[k].y) + x[k].z) + x[k].w;
-        incl[k] = warp_inclusive(own[k], lane);
-        total[k] = __shfl_sync(0xffffffffu, incl[k], 31);
-    }
-#pragma unroll
-    for (int k = 0; k < Rounds; ++k) {
-        const int e = 128 * k + 4 * lane;
-        const float p = running + (incl[k] - own[k]);
-        const float4 o =
-            make_float4(p, p + x[k].x, (p + x[k].x) + x[k].y, ((p + x[k].x) + x[k].y) + x[k].z);
-        if (Whole) {
-            __stcs(reinterpret_cast<float4*>(out + e), o);
-        } else {
-            if (e < valid)
-                out[e] = o.x;
-            if (e + 1 < valid)
-                out[e + 1] = o.y;
-            if (e + 2 < valid)
-                out[e + 2] = o.z;
-            if (e + 3 < valid)
-                out[e + 3] = o.w;
-        }
-        running += total[k];
-    }
-}
-
+// scanBulk's helpers are the product's (kernels/cuda/scan_ring.cuh): the ring that grew out of it.
 // Per tile, from %globaltimer (ns, one clock for every SM): to see which warp holds the ring up.
 struct BulkStamps {
     unsigned long long ticket, landed, summed, look, prefixed, stored;
@@ -768,10 +610,10 @@ __global__ void __launch_bounds__((kBulkFirstLook + Looks + ScanWarps) * 32, Min
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     if (threadIdx.x == 0) {
         for (int s = 0; s < Stages; ++s) {
-            cuda::ptx::mbarrier_init(reinterpret_cast<std::uint64_t*>(&r.full[s]), 1);
-            cuda::ptx::mbarrier_init(reinterpret_cast<std::uint64_t*>(&r.empty[s]), ScanWarps + 1);
-            cuda::ptx::mbarrier_init(reinterpret_cast<std::uint64_t*>(&r.summed[s]), 1);
-            cuda::ptx::mbarrier_init(reinterpret_cast<std::uint64_t*>(&r.prefixed[s]), 1);
+            cuda::ptx::mbarrier_init(pc::ring_bar(&r.full[s]), 1);
+            cuda::ptx::mbarrier_init(pc::ring_bar(&r.empty[s]), ScanWarps + 1);
+            cuda::ptx::mbarrier_init(pc::ring_bar(&r.summed[s]), 1);
+            cuda::ptx::mbarrier_init(pc::ring_bar(&r.prefixed[s]), 1);
         }
         cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
     }
@@ -782,16 +624,16 @@ __global__ void __launch_bounds__((kBulkFirstLook + Looks + ScanWarps) * 32, Min
         for (int i = 0;; ++i) {
             const int s = i % Stages;
             if (i >= Stages)
-                wait_phase(&r.empty[s], (i / Stages + 1) & 1);
+                pc::ring_wait(&r.empty[s], (i / Stages + 1) & 1);
             const int tile = static_cast<int>(atomicAdd(tiles, 1ull) - tile_base);
             float* stage = s_ring + s * Tile;
             if (tile >= count) {
                 // The end, said to every look-back warp: each waits on its own next stage.
                 for (int j = i; j < i + Looks; ++j) {
                     if (j != i && j >= Stages)
-                        wait_phase(&r.empty[j % Stages], (j / Stages + 1) & 1);
+                        pc::ring_wait(&r.empty[j % Stages], (j / Stages + 1) & 1);
                     r.tile[j % Stages] = -1;
-                    arrive(&r.full[j % Stages]);
+                    pc::ring_arrive(&r.full[j % Stages]);
                 }
                 return;
             }
@@ -802,25 +644,13 @@ __global__ void __launch_bounds__((kBulkFirstLook + Looks + ScanWarps) * 32, Min
             }
             const long long first = static_cast<long long>(tile) * Tile;
             const int valid = static_cast<int>(min(static_cast<long long>(Tile), n - first));
-            for (int k = valid & ~3; k < valid; ++k) // the last tile's odd floats
-                stage[k] = in[first + k];
-            const unsigned bytes = static_cast<unsigned>(valid & ~3) * 4u;
-            if (bytes == 0) {
-                arrive(&r.full[s]);
-            } else {
-                auto* bar = reinterpret_cast<std::uint64_t*>(&r.full[s]);
-                (void)cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release,
-                                                           cuda::ptx::scope_cta,
-                                                           cuda::ptx::space_shared, bar, bytes);
-                cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, stage,
-                                         in + first, bytes, bar);
-            }
+            pc::ring_bring(stage, in + first, valid, &r.full[s]);
         }
     }
     if (warp == 1) { // the look-ahead: aggregates only
         for (int i = 0;; ++i) {
             const int s = i % Stages;
-            wait_phase(&r.full[s], (i / Stages) & 1);
+            pc::ring_wait(&r.full[s], (i / Stages) & 1);
             const int tile = r.tile[s];
             if (tile < 0)
                 return;
@@ -832,9 +662,10 @@ __global__ void __launch_bounds__((kBulkFirstLook + Looks + ScanWarps) * 32, Min
             float aggregate = 0.0f;
 #pragma unroll
             for (int c = 0; c < ScanWarps; ++c) {
-                float part = valid == Tile ? chunk_sum<kRounds, true>(stage + c * kChunk, 0, lane)
-                                           : chunk_sum<kRounds, false>(stage + c * kChunk,
-                                                                       valid - c * kChunk, lane);
+                float part = valid == Tile
+                                 ? pc::ring_chunk_sum<kRounds, true>(stage + c * kChunk, 0, lane)
+                                 : pc::ring_chunk_sum<kRounds, false>(stage + c * kChunk,
+                                                                      valid - c * kChunk, lane);
                 if (lane == 0)
                     r.chunk[s][c] = part;
                 aggregate += part;
@@ -846,8 +677,8 @@ __global__ void __launch_bounds__((kBulkFirstLook + Looks + ScanWarps) * 32, Min
                         pack(epoch, tile == 0 ? kInclusive : kAggregate, aggregate));
                 if (stamps)
                     stamps[tile].summed = global_ns();
-                arrive(&r.summed[s]);
-                arrive(&r.empty[s]);
+                pc::ring_arrive(&r.summed[s]);
+                pc::ring_arrive(&r.empty[s]);
             }
         }
     }
@@ -857,17 +688,18 @@ __global__ void __launch_bounds__((kBulkFirstLook + Looks + ScanWarps) * 32, Min
         float known_inclusive = 0.0f;
         for (int i = warp - kBulkFirstLook;; i += Looks) {
             const int s = i % Stages;
-            wait_phase(&r.full[s], (i / Stages) & 1); // the end of the ring is said only here
+            pc::ring_wait(&r.full[s], (i / Stages) & 1); // the end of the ring is said only here
             const int tile = r.tile[s];
             if (tile < 0)
                 return;
-            wait_phase(&r.summed[s], (i / Stages) & 1);
+            pc::ring_wait(&r.summed[s], (i / Stages) & 1);
             if (stamps && lane == 0)
                 stamps[tile].look = global_ns();
             const float aggregate = r.aggregate[s];
-            const float exclusive = tile == 0 ? 0.0f
-                                              : look_back_wide<Words>(descriptors, tile, epoch,
-                                                                      lane, known, known_inclusive);
+            const float exclusive = tile == 0
+                                        ? 0.0f
+                                        : pc::ring_look_back<Words>(descriptors, tile, epoch, lane,
+                                                                    known, known_inclusive);
             known = tile;
             known_inclusive = exclusive + aggregate;
             if (lane == 0) {
@@ -876,7 +708,7 @@ __global__ void __launch_bounds__((kBulkFirstLook + Looks + ScanWarps) * 32, Min
                 r.exclusive[s] = exclusive;
                 if (stamps)
                     stamps[tile].prefixed = global_ns();
-                arrive(&r.prefixed[s]);
+                pc::ring_arrive(&r.prefixed[s]);
             }
         }
     }
@@ -888,27 +720,29 @@ __global__ void __launch_bounds__((kBulkFirstLook + Looks + ScanWarps) * 32, Min
         const int s = i % Stages;
         // The end of the ring is said only by `full` (no look-back runs for it): wait on it
         // first, so a -1 tile is seen without waiting on a look-back that never comes.
-        wait_phase(&r.full[s], (i / Stages) & 1);
+        pc::ring_wait(&r.full[s], (i / Stages) & 1);
         const int tile = r.tile[s];
         if (tile < 0)
             return;
-        wait_phase(&r.prefixed[s], (i / Stages) & 1);
+        pc::ring_wait(&r.prefixed[s], (i / Stages) & 1);
         const long long first = static_cast<long long>(tile) * Tile;
         const int valid = static_cast<int>(min(static_cast<long long>(Tile), n - first));
         float running = r.exclusive[s];
         for (int w = 0; w < c; ++w)
             running += r.chunk[s][w];
         const float* stage = s_ring + s * Tile + c * kChunk;
+        float4 x[kRounds];
         if (valid == Tile)
-            chunk_scan<kRounds, true>(stage, out + first + c * kChunk, 0, running, lane);
+            pc::ring_fetch<kRounds, true>(stage, 0, lane, x);
         else
-            chunk_scan<kRounds, false>(stage, out + first + c * kChunk, valid - c * kChunk, running,
-                                       lane);
+            pc::ring_fetch<kRounds, false>(stage, valid - c * kChunk, lane, x);
+        pc::ring_store<kRounds>(out + first + c * kChunk, valid - c * kChunk, valid == Tile,
+                                running, lane, x);
         __syncwarp();
         if (lane == 0) {
             if (stamps && c == ScanWarps - 1)
                 stamps[tile].stored = global_ns();
-            arrive(&r.empty[s]);
+            pc::ring_arrive(&r.empty[s]);
         }
     }
 }
@@ -1203,10 +1037,23 @@ bool validate_variants(const Bench& bench, const std::string& mode) {
             });
             continue;
         }
-        check_variant("bulk 6x8192 1/SM 2 looks, twice", [&](SplitScan& st, const float* i, float* o) {
-            st.bulk<6, 8192, 4, 1, 12, 2>(i, o, n);
-            st.bulk<6, 8192, 4, 1, 12, 2>(i, o, n);
+        // The product's ring (FastScan from 0 elements; from kScanRingFrom in the product), twice
+        // on one state: the ticket base must follow the tickets each block takes past the end.
+        check_variant("scanRing (product), twice", [&](SplitScan&, const float* i, float* o) {
+            pc::FastScan ring(n, 16, 0);
+            ring.launch(i, o, n);
+            ring.launch(i, o, n);
         });
+        if (mode == "hold") {
+            if (!all_ok)
+                return false;
+            continue;
+        }
+        check_variant("bulk 6x8192 1/SM 2 looks, twice",
+                      [&](SplitScan& st, const float* i, float* o) {
+                          st.bulk<6, 8192, 4, 1, 12, 2>(i, o, n);
+                          st.bulk<6, 8192, 4, 1, 12, 2>(i, o, n);
+                      });
         check_variant("bulk 6x8192 1/SM 2 looks", [&](SplitScan& st, const float* i, float* o) {
             st.bulk<6, 8192, 4, 1, 12, 2>(i, o, n);
         });
@@ -1332,7 +1179,25 @@ void time_sizes(const Bench& bench, const std::string& mode) {
                  time([&](const float* i, float* o) { e3.early<8, 14, 3, 400>(i, o, n); }));
             continue;
         }
+        {
+            pc::FastScan ring(n, 16, 0);
+            line("scanRing (product >= 2^24)",
+                 ev.median_ms([&](int run) { ring.launch(src(run), dst(run), n); }, warmups, runs));
+            pc::FastScan chosen(n);
+            line("FastScan as pplab bench",
+                 ev.median_ms([&](int run) { chosen.launch(src(run), dst(run), n); }, warmups,
+                              runs));
+        }
+        SplitScan h5(n);
         SplitScan b1(n), b2(n), b3(n), b4(n), b5(n);
+        line("bulk 6x8192 4w 1/SM 12wd (again)",
+             time([&](const float* i, float* o) { h5.bulk<6, 8192, 4, 1, 12>(i, o, n); }));
+        if (mode == "hold") {
+            pc::FastScan s(n, 16);
+            line("scanFast 16 (again)",
+                 ev.median_ms([&](int run) { s.launch(src(run), dst(run), n); }, warmups, runs));
+            continue;
+        }
         line("bulk 3 x 8192, 4w, 2/SM",
              time([&](const float* i, float* o) { b1.bulk<3, 8192, 4, 2>(i, o, n); }));
         line("bulk 6x8192 1/SM 2 looks",
