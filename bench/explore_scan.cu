@@ -5,17 +5,21 @@
 // pplab_explore_scan.
 #include "cuda/fast.hpp"
 #include "cuda/launch.hpp"
+#include "cuda/scan_ring.cuh"
 #include "cuda/timer.hpp"
 #include "pplab/request.hpp"
 
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cuda/ptx>
 #include <cuda_pipeline.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 namespace pc = pplab::cuda;
@@ -213,19 +217,7 @@ __global__ void __launch_bounds__(kBlock, MinBlocks)
         const float own = ((x.x + x.y) + x.z) + x.w;
         const float incl = warp_inclusive(own, lane);
         const float p = running + (incl - own);
-        const float4 o = make_float4(p, p + x.x, (p + x.x) + x.y, ((p + x.x) + x.y) + x.z);
-        if (whole) {
-            __stcs(reinterpret_cast<float4*>(out + i), o);
-        } else {
-            if (i < n)
-                out[i] = o.x;
-            if (i + 1 < n)
-                out[i + 1] = o.y;
-            if (i + 2 < n)
-                out[i + 2] = o.z;
-            if (i + 3 < n)
-                out[i + 3] = o.w;
-        }
+        pc::store_scanned4(out, i, n, p, x, whole);
         running += __shfl_sync(0xffffffffu, incl, 31);
     };
 #pragma unroll
@@ -320,20 +312,7 @@ __global__ void __launch_bounds__(kBlock)
             const float own = ((x.x + x.y) + x.z) + x.w;
             const float incl = warp_inclusive(own, lane);
             const float p = running + (incl - own);
-            const float4 o = make_float4(p, p + x.x, (p + x.x) + x.y, ((p + x.x) + x.y) + x.z);
-            const long long i = first + 128LL * r + 4 * lane;
-            if (whole) {
-                __stcs(reinterpret_cast<float4*>(out + i), o);
-            } else {
-                if (i < n)
-                    out[i] = o.x;
-                if (i + 1 < n)
-                    out[i + 1] = o.y;
-                if (i + 2 < n)
-                    out[i + 2] = o.z;
-                if (i + 3 < n)
-                    out[i + 3] = o.w;
-            }
+            pc::store_scanned4(out, first + 128LL * r + 4 * lane, n, p, x, whole);
             running += __shfl_sync(0xffffffffu, incl, 31);
         }
         __syncthreads(); // the stage is read: refill it
@@ -451,24 +430,320 @@ __global__ void __launch_bounds__(kBlock)
             const float own = ((x.x + x.y) + x.z) + x.w;
             const float incl = warp_inclusive(own, lane);
             const float p = running + (incl - own);
-            const float4 o = make_float4(p, p + x.x, (p + x.x) + x.y, ((p + x.x) + x.y) + x.z);
-            const long long i = first + 128LL * r + 4 * lane;
-            if (whole) {
-                __stcs(reinterpret_cast<float4*>(out + i), o);
-            } else {
-                if (i < n)
-                    out[i] = o.x;
-                if (i + 1 < n)
-                    out[i + 1] = o.y;
-                if (i + 2 < n)
-                    out[i + 2] = o.z;
-                if (i + 3 < n)
-                    out[i + 3] = o.w;
-            }
+            pc::store_scanned4(out, first + 128LL * r + 4 * lane, n, p, x, whole);
             running += __shfl_sync(0xffffffffu, incl, 31);
         }
         __syncthreads(); // the stage is read: refill it
         claim(stage);
+    }
+}
+
+// The look-back started before the tile's loads land: a block of DataWarps data warps and one
+// look-back warp. The data warps load the tile into registers and report their totals through
+// shared memory; the look-back warp starts walking back at once, so its round trips to L2
+// overlap the tile's own loads (in the product they follow them: 4.5 us of a 10.5 us tile life,
+// bench/NOTES.md). While it waits on predecessors it publishes the tile's aggregate the moment
+// the data warps have reported, and when the look-back ends first it publishes the inclusive
+// prefix directly, never the aggregate.
+template <int DataWarps>
+__device__ bool aggregate_landed(const int* s_landed) {
+    const int landed = *reinterpret_cast<const volatile int*>(s_landed);
+    return __shfl_sync(0xffffffffu, landed, 0) == DataWarps;
+}
+
+template <int DataWarps>
+__device__ float landed_aggregate(const float* s_warp) {
+    float aggregate = 0.0f;
+#pragma unroll
+    for (int w = 0; w < DataWarps; ++w)
+        aggregate += reinterpret_cast<const volatile float*>(s_warp)[w];
+    return aggregate;
+}
+
+template <int DataWarps, int SleepNs>
+__device__ float look_back_early(unsigned long long* descriptors, int tile, unsigned epoch,
+                                 int lane, const float* s_warp, const int* s_landed) {
+    float exclusive = 0.0f;
+    bool published = false;
+    for (int pred = tile - 1 - lane;; pred -= 32) {
+        unsigned long long d =
+            pred >= 0 ? load_volatile(descriptors + pred) : pack(epoch, kInclusive, 0.0f);
+        const auto waiting = [&] {
+            return static_cast<unsigned>(d >> 34) != epoch || ((d >> 32) & 3u) == kInvalid;
+        };
+        while (__any_sync(0xffffffffu, waiting())) {
+            if (!published && aggregate_landed<DataWarps>(s_landed)) {
+                const float aggregate = landed_aggregate<DataWarps>(s_warp);
+                if (lane == 0)
+                    publish(descriptors + tile, pack(epoch, kAggregate, aggregate));
+                published = true;
+            }
+            if constexpr (SleepNs > 0)
+                __nanosleep(SleepNs);
+            if (waiting())
+                d = load_volatile(descriptors + pred);
+        }
+        const unsigned status = static_cast<unsigned>(d >> 32) & 3u;
+        const float v = __uint_as_float(static_cast<unsigned>(d));
+        const unsigned inclusive = __ballot_sync(0xffffffffu, status == kInclusive);
+        const int stop = inclusive ? __ffs(inclusive) - 1 : 31;
+        exclusive += __shfl_sync(0xffffffffu, warp_sum(lane <= stop ? v : 0.0f), 0);
+        if (inclusive)
+            return exclusive;
+    }
+}
+
+template <int DataWarps, int Rounds, int MinBlocks, int SleepNs>
+__global__ void __launch_bounds__((DataWarps + 1) * 32, MinBlocks)
+    scanEarly(const float* __restrict__ in, float* __restrict__ out, int n,
+              unsigned long long* __restrict__ descriptors, unsigned long long* __restrict__ tiles,
+              unsigned long long tile_base, unsigned epoch) {
+    constexpr long long kTile = DataWarps * 128LL * Rounds;
+    __shared__ float s_warp[DataWarps];
+    __shared__ float s_exclusive;
+    __shared__ int s_tile;
+    __shared__ int s_landed;
+    if (threadIdx.x == 0) {
+        s_tile = static_cast<int>(atomicAdd(tiles, 1ull) - tile_base);
+        s_landed = 0;
+    }
+    __syncthreads();
+    const int tile = s_tile;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const long long base = tile * kTile + warp * 128LL * Rounds + 4 * lane;
+    const bool whole = (tile + 1) * kTile <= n;
+    float4 v[Rounds];
+    if (warp == DataWarps) {
+        const float exclusive = tile == 0 ? 0.0f
+                                          : look_back_early<DataWarps, SleepNs>(
+                                                descriptors, tile, epoch, lane, s_warp, &s_landed);
+        while (!aggregate_landed<DataWarps>(&s_landed)) {
+        }
+        const float aggregate = landed_aggregate<DataWarps>(s_warp);
+        if (lane == 0) {
+            publish(descriptors + tile, pack(epoch, kInclusive, exclusive + aggregate));
+            s_exclusive = exclusive;
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < Rounds; ++k) {
+            const long long i = base + 128 * k;
+            v[k] = whole ? __ldcs(reinterpret_cast<const float4*>(in + i))
+                         : make_float4(i < n ? in[i] : 0.0f, i + 1 < n ? in[i + 1] : 0.0f,
+                                       i + 2 < n ? in[i + 2] : 0.0f, i + 3 < n ? in[i + 3] : 0.0f);
+        }
+        float lane_total = 0.0f;
+#pragma unroll
+        for (int k = 0; k < Rounds; ++k)
+            lane_total += ((v[k].x + v[k].y) + v[k].z) + v[k].w;
+        const float warp_total = warp_sum(lane_total);
+        if (lane == 0) {
+            s_warp[warp] = warp_total;
+            __threadfence_block();
+            atomicAdd(&s_landed, 1);
+        }
+    }
+    __syncthreads();
+    if (warp == DataWarps)
+        return;
+    float running = s_exclusive;
+#pragma unroll
+    for (int w = 0; w < DataWarps; ++w)
+        running += w < warp ? s_warp[w] : 0.0f;
+#pragma unroll
+    for (int k = 0; k < Rounds; ++k) {
+        const long long i = base + 128 * k;
+        const float4 x = v[k];
+        const float own = ((x.x + x.y) + x.z) + x.w;
+        const float incl = warp_inclusive(own, lane);
+        const float p = running + (incl - own);
+        pc::store_scanned4(out, i, n, p, x, whole);
+        running += __shfl_sync(0xffffffffu, incl, 31);
+    }
+}
+
+// A persistent, warp-specialised scan (the design the issue names; CCCL's newest scan on B200):
+// per block a ring of Stages tiles of Tile floats in shared memory, and four kinds of warps:
+//   warp 0, the loader: takes a ticket and brings the tile in with ONE bulk copy (TMA),
+//     signalled through the stage's `full` mbarrier; it runs ahead as far as the ring allows;
+//   warp 1, the look-ahead: sums each landed tile (per scan warp's chunk) and publishes the
+//     tile's aggregate at once, whatever the look-backs are doing: no chain through them;
+//   warps 2 .. 2 + Looks - 1, the look-backs: for each tile, the sum of every tile before it,
+//     tiles dealt round-robin over the look-back warps (one was measured the ring's bottleneck:
+//     a tile waited 5 us for it); each reads 32 x Words predecessors per round trip and stops
+//     at the last tile it did itself, whose inclusive prefix it knows;
+//   then the scan warps: scan their chunk from shared memory and store it.
+constexpr int kBulkFirstLook = 2;
+
+// scanBulk's helpers are the product's (kernels/cuda/scan_ring.cuh): the ring that grew out of it.
+// Per tile, from %globaltimer (ns, one clock for every SM): to see which warp holds the ring up.
+struct BulkStamps {
+    unsigned long long ticket, landed, summed, look, prefixed, stored;
+    int block;
+};
+
+__device__ __forceinline__ unsigned long long global_ns() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+template <int Stages, int Tile, int ScanWarps>
+struct BulkRing {
+    unsigned long long full[Stages], empty[Stages], summed[Stages], prefixed[Stages];
+    int tile[Stages];
+    float chunk[Stages][ScanWarps];
+    float aggregate[Stages];
+    float exclusive[Stages];
+};
+
+template <int Stages, int Tile, int ScanWarps, int Words, int MinBlocks, int Looks>
+__global__ void __launch_bounds__((kBulkFirstLook + Looks + ScanWarps) * 32, MinBlocks)
+    scanBulk(const float* __restrict__ in, float* __restrict__ out, int n,
+             unsigned long long* __restrict__ descriptors, unsigned long long* __restrict__ tiles,
+             unsigned long long tile_base, unsigned epoch, int count,
+             BulkStamps* __restrict__ stamps) {
+    static_assert(Tile % (ScanWarps * 128) == 0, "a scan warp's chunk is whole rounds");
+    constexpr int kChunk = Tile / ScanWarps, kRounds = kChunk / 128;
+    extern __shared__ __align__(128) float s_ring[]; // Stages x Tile
+    __shared__ BulkRing<Stages, Tile, ScanWarps> r;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < Stages; ++s) {
+            cuda::ptx::mbarrier_init(pc::ring_bar(&r.full[s]), 1);
+            cuda::ptx::mbarrier_init(pc::ring_bar(&r.empty[s]), ScanWarps + 1);
+            cuda::ptx::mbarrier_init(pc::ring_bar(&r.summed[s]), 1);
+            cuda::ptx::mbarrier_init(pc::ring_bar(&r.prefixed[s]), 1);
+        }
+        cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
+    }
+    __syncthreads();
+    if (warp == 0) { // the loader
+        if (lane != 0)
+            return;
+        for (int i = 0;; ++i) {
+            const int s = i % Stages;
+            if (i >= Stages)
+                pc::ring_wait(&r.empty[s], (i / Stages + 1) & 1);
+            const int tile = static_cast<int>(atomicAdd(tiles, 1ull) - tile_base);
+            float* stage = s_ring + s * Tile;
+            if (tile >= count) {
+                // The end, said to every look-back warp: each waits on its own next stage.
+                for (int j = i; j < i + Looks; ++j) {
+                    if (j != i && j >= Stages)
+                        pc::ring_wait(&r.empty[j % Stages], (j / Stages + 1) & 1);
+                    r.tile[j % Stages] = -1;
+                    pc::ring_arrive(&r.full[j % Stages]);
+                }
+                return;
+            }
+            r.tile[s] = tile;
+            if (stamps) {
+                stamps[tile].ticket = global_ns();
+                stamps[tile].block = blockIdx.x;
+            }
+            const long long first = static_cast<long long>(tile) * Tile;
+            const int valid = static_cast<int>(min(static_cast<long long>(Tile), n - first));
+            pc::ring_bring(stage, in + first, valid, &r.full[s]);
+        }
+    }
+    if (warp == 1) { // the look-ahead: aggregates only
+        for (int i = 0;; ++i) {
+            const int s = i % Stages;
+            pc::ring_wait(&r.full[s], (i / Stages) & 1);
+            const int tile = r.tile[s];
+            if (tile < 0)
+                return;
+            if (stamps && lane == 0)
+                stamps[tile].landed = global_ns();
+            const int valid = static_cast<int>(
+                min(static_cast<long long>(Tile), n - static_cast<long long>(tile) * Tile));
+            const float* stage = s_ring + s * Tile;
+            float aggregate = 0.0f;
+#pragma unroll
+            for (int c = 0; c < ScanWarps; ++c) {
+                float part = valid == Tile
+                                 ? pc::ring_chunk_sum<kRounds, true>(stage + c * kChunk, 0, lane)
+                                 : pc::ring_chunk_sum<kRounds, false>(stage + c * kChunk,
+                                                                      valid - c * kChunk, lane);
+                if (lane == 0)
+                    r.chunk[s][c] = part;
+                aggregate += part;
+            }
+            __syncwarp();
+            if (lane == 0) {
+                r.aggregate[s] = aggregate;
+                publish(descriptors + tile,
+                        pack(epoch, tile == 0 ? kInclusive : kAggregate, aggregate));
+                if (stamps)
+                    stamps[tile].summed = global_ns();
+                pc::ring_arrive(&r.summed[s]);
+                pc::ring_arrive(&r.empty[s]);
+            }
+        }
+    }
+    static_assert(Stages % Looks == 0, "a stage is always looked back by the same warp");
+    if (warp >= kBulkFirstLook && warp < kBulkFirstLook + Looks) { // a look-back
+        int known = -1;
+        float known_inclusive = 0.0f;
+        for (int i = warp - kBulkFirstLook;; i += Looks) {
+            const int s = i % Stages;
+            pc::ring_wait(&r.full[s], (i / Stages) & 1); // the end of the ring is said only here
+            const int tile = r.tile[s];
+            if (tile < 0)
+                return;
+            pc::ring_wait(&r.summed[s], (i / Stages) & 1);
+            if (stamps && lane == 0)
+                stamps[tile].look = global_ns();
+            const float aggregate = r.aggregate[s];
+            const float exclusive = tile == 0
+                                        ? 0.0f
+                                        : pc::ring_look_back<Words>(descriptors, tile, epoch, lane,
+                                                                    known, known_inclusive);
+            known = tile;
+            known_inclusive = exclusive + aggregate;
+            if (lane == 0) {
+                if (tile != 0)
+                    publish(descriptors + tile, pack(epoch, kInclusive, known_inclusive));
+                r.exclusive[s] = exclusive;
+                if (stamps)
+                    stamps[tile].prefixed = global_ns();
+                pc::ring_arrive(&r.prefixed[s]);
+            }
+        }
+    }
+    if (warp < kBulkFirstLook + Looks)
+        return;
+    // A scan warp: its chunk of each tile, from shared memory to the output.
+    const int c = warp - kBulkFirstLook - Looks;
+    for (int i = 0;; ++i) {
+        const int s = i % Stages;
+        // The end of the ring is said only by `full` (no look-back runs for it): wait on it
+        // first, so a -1 tile is seen without waiting on a look-back that never comes.
+        pc::ring_wait(&r.full[s], (i / Stages) & 1);
+        const int tile = r.tile[s];
+        if (tile < 0)
+            return;
+        pc::ring_wait(&r.prefixed[s], (i / Stages) & 1);
+        const long long first = static_cast<long long>(tile) * Tile;
+        const int valid = static_cast<int>(min(static_cast<long long>(Tile), n - first));
+        float running = r.exclusive[s];
+        for (int w = 0; w < c; ++w)
+            running += r.chunk[s][w];
+        const float* stage = s_ring + s * Tile + c * kChunk;
+        float4 x[kRounds];
+        if (valid == Tile)
+            pc::ring_fetch<kRounds, true>(stage, 0, lane, x);
+        else
+            pc::ring_fetch<kRounds, false>(stage, valid - c * kChunk, lane, x);
+        pc::ring_store<kRounds>(out + first + c * kChunk, valid - c * kChunk, valid == Tile,
+                                running, lane, x);
+        __syncwarp();
+        if (lane == 0) {
+            if (stamps && c == ScanWarps - 1)
+                stamps[tile].stored = global_ns();
+            pc::ring_arrive(&r.empty[s]);
+        }
     }
 }
 
@@ -518,6 +793,40 @@ struct SplitScan {
     template <int Stages, int TileF4, bool WarpLook = false>
     void ahead(const float* in, float* out, int n) {
         ring<Stages, TileF4, WarpLook ? 2 : 1>(in, out, n);
+    }
+    template <int Stages, int Tile, int ScanWarps, int PerSm = 1, int Words = 4, int Looks = 1>
+    void bulk(const float* in, float* out, int n, BulkStamps* stamps = nullptr) {
+        const std::size_t smem = sizeof(float) * Stages * Tile;
+        const auto kernel = scanBulk<Stages, Tile, ScanWarps, Words, PerSm, Looks>;
+        constexpr int threads = (kBulkFirstLook + Looks + ScanWarps) * 32;
+        static int resident = 0;
+        if (resident == 0) {
+            pc::check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(smem)),
+                      "cudaFuncSetAttribute");
+            int per_sm = 0, sms = 0;
+            pc::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem),
+                      "occupancy");
+            pc::check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SMs");
+            resident = std::min(per_sm, PerSm) * sms;
+            std::printf("bulk %d x %d, %d scan warps, %d words, %d look-backs: %d per SM\n", Stages,
+                        Tile, ScanWarps, Words, Looks, per_sm);
+        }
+        const int count = (n + Tile - 1) / Tile;
+        const int grid = std::min(count, resident);
+        ++epoch;
+        kernel<<<grid, threads, smem>>>(in, out, n, descriptors, tiles, tile_base,
+                                        epoch & 0x3FFFFFFFu, count, stamps);
+        tile_base += static_cast<unsigned long long>(count) + static_cast<unsigned long long>(grid);
+    }
+    template <int DataWarps, int Rounds, int MinBlocks, int SleepNs = 0>
+    void early(const float* in, float* out, int n) {
+        constexpr int kTile = DataWarps * 128 * Rounds;
+        const int count = (n + kTile - 1) / kTile;
+        ++epoch;
+        scanEarly<DataWarps, Rounds, MinBlocks, SleepNs><<<count, (DataWarps + 1) * 32>>>(
+            in, out, n, descriptors, tiles, tile_base, epoch & 0x3FFFFFFFu);
+        tile_base += static_cast<unsigned long long>(count);
     }
     template <int RegRounds, int SmemRounds, int MinBlocks, bool BlockWide = false>
     void launch(const float* in, float* out, int n) {
@@ -677,8 +986,11 @@ double median(std::vector<float> v) {
 bool close_to_reference(const std::vector<float>& in, const std::vector<float>& got) {
     double sum = 0.0;
     for (std::size_t i = 0; i < in.size(); ++i) {
-        if (std::fabs(got[i] - sum) > 1e-3 * std::max(1.0, std::fabs(sum)))
+        if (std::fabs(got[i] - sum) > 1e-3 * std::max(1.0, std::fabs(sum))) {
+            std::printf("  first difference at %zu of %zu: %.6g, expected %.6g\n", i, in.size(),
+                        static_cast<double>(got[i]), sum);
             return false;
+        }
         sum += in[i];
     }
     return true;
@@ -696,7 +1008,7 @@ struct Bench {
 };
 
 // Validation first: every scan variant against the reference at sizes with partial tiles.
-bool validate_variants(const Bench& bench) {
+bool validate_variants(const Bench& bench, const std::string& mode) {
     for (const int n : {1, 4097, 65539, (1 << 20) + 5}) {
         const std::vector<float> part(bench.host.begin(), bench.host.begin() + n);
         pc::DeviceBuffer<float> din(part);
@@ -709,6 +1021,56 @@ bool validate_variants(const Bench& bench) {
             std::printf("validate n=%d %s: %s\n", n, name, ok ? "ok" : "WRONG");
             all_ok = all_ok && ok;
         };
+        if (mode == "early") {
+            check_variant("early 7x16", [&](SplitScan& st, const float* i, float* o) {
+                st.early<7, 16, 3>(i, o, n);
+            });
+            check_variant("early 7x16 s1000", [&](SplitScan& st, const float* i, float* o) {
+                st.early<7, 16, 3, 1000>(i, o, n);
+            });
+            check_variant("early 8x14 s400", [&](SplitScan& st, const float* i, float* o) {
+                st.early<8, 14, 3, 400>(i, o, n);
+            });
+            check_variant("early 7x16, twice", [&](SplitScan& st, const float* i, float* o) {
+                st.early<7, 16, 3>(i, o, n);
+                st.early<7, 16, 3>(i, o, n);
+            });
+            continue;
+        }
+        // The product's ring (FastScan from 0 elements; from kScanRingFrom in the product), twice
+        // on one state: the ticket base must follow the tickets each block takes past the end.
+        check_variant("scanRing (product), twice", [&](SplitScan&, const float* i, float* o) {
+            pc::FastScan ring(n, 16, 0);
+            ring.launch(i, o, n);
+            ring.launch(i, o, n);
+        });
+        if (mode == "hold") {
+            if (!all_ok)
+                return false;
+            continue;
+        }
+        check_variant("bulk 6x8192 1/SM 2 looks, twice",
+                      [&](SplitScan& st, const float* i, float* o) {
+                          st.bulk<6, 8192, 4, 1, 12, 2>(i, o, n);
+                          st.bulk<6, 8192, 4, 1, 12, 2>(i, o, n);
+                      });
+        check_variant("bulk 6x8192 1/SM 2 looks", [&](SplitScan& st, const float* i, float* o) {
+            st.bulk<6, 8192, 4, 1, 12, 2>(i, o, n);
+        });
+        check_variant("bulk 6x8192 1/SM 3 looks", [&](SplitScan& st, const float* i, float* o) {
+            st.bulk<6, 8192, 4, 1, 12, 3>(i, o, n);
+        });
+        check_variant("bulk 6x8192 4w 1/SM 12wd", [&](SplitScan& st, const float* i, float* o) {
+            st.bulk<6, 8192, 4, 1, 12>(i, o, n);
+        });
+        check_variant("bulk 4x12288 1/SM 2 looks", [&](SplitScan& st, const float* i, float* o) {
+            st.bulk<4, 12288, 4, 1, 12, 2>(i, o, n);
+        });
+        if (mode == "bulk") {
+            if (!all_ok)
+                return false;
+            continue;
+        }
         check_variant("16+0 warp", [&](SplitScan& st, const float* i, float* o) {
             st.launch<16, 0, 3>(i, o, n);
         });
@@ -762,7 +1124,7 @@ bool validate_variants(const Bench& bench) {
 }
 
 // Each variant beside the copy and CUB at 2^20..2^28, the input rotated through the L2.
-void time_sizes(const Bench& bench) {
+void time_sizes(const Bench& bench, const std::string& mode) {
     pc::Events& ev = *bench.ev;
     const int runs = bench.runs, warmups = bench.warmups;
     pc::DeviceBuffer<float>& in = *bench.in;
@@ -804,10 +1166,56 @@ void time_sizes(const Bench& bench) {
             line("scanFast 16 (product)",
                  ev.median_ms([&](int run) { s.launch(src(run), dst(run), n); }, warmups, runs));
         }
-        SplitScan a(n), b(n), c(n), d(n), e(n);
         const auto time = [&](auto&& launch) {
             return ev.median_ms([&](int run) { launch(src(run), dst(run)); }, warmups, runs);
         };
+        if (mode == "early") {
+            SplitScan e1(n), e2(n), e3(n);
+            line("early 7 x 16, 3/SM",
+                 time([&](const float* i, float* o) { e1.early<7, 16, 3>(i, o, n); }));
+            line("early 7x16 sleep 1000",
+                 time([&](const float* i, float* o) { e2.early<7, 16, 3, 1000>(i, o, n); }));
+            line("early 8x14 sleep 400",
+                 time([&](const float* i, float* o) { e3.early<8, 14, 3, 400>(i, o, n); }));
+            continue;
+        }
+        {
+            pc::FastScan ring(n, 16, 0);
+            line("scanRing (product >= 2^24)",
+                 ev.median_ms([&](int run) { ring.launch(src(run), dst(run), n); }, warmups, runs));
+            pc::FastScan chosen(n);
+            line("FastScan as pplab bench",
+                 ev.median_ms([&](int run) { chosen.launch(src(run), dst(run), n); }, warmups,
+                              runs));
+        }
+        SplitScan h5(n);
+        SplitScan b1(n), b2(n), b3(n), b4(n), b5(n);
+        line("bulk 6x8192 4w 1/SM 12wd (again)",
+             time([&](const float* i, float* o) { h5.bulk<6, 8192, 4, 1, 12>(i, o, n); }));
+        if (mode == "hold") {
+            pc::FastScan s(n, 16);
+            line("scanFast 16 (again)",
+                 ev.median_ms([&](int run) { s.launch(src(run), dst(run), n); }, warmups, runs));
+            continue;
+        }
+        line("bulk 3 x 8192, 4w, 2/SM",
+             time([&](const float* i, float* o) { b1.bulk<3, 8192, 4, 2>(i, o, n); }));
+        line("bulk 6x8192 1/SM 2 looks",
+             time([&](const float* i, float* o) { b2.bulk<6, 8192, 4, 1, 12, 2>(i, o, n); }));
+        line("bulk 6x8192 1/SM 3 looks",
+             time([&](const float* i, float* o) { b3.bulk<6, 8192, 4, 1, 12, 3>(i, o, n); }));
+        line("bulk 6x8192 4w 1/SM 12wd",
+             time([&](const float* i, float* o) { b4.bulk<6, 8192, 4, 1, 12>(i, o, n); }));
+        line("bulk 4x12288 1/SM 2 looks",
+             time([&](const float* i, float* o) { b5.bulk<4, 12288, 4, 1, 12, 2>(i, o, n); }));
+        {
+            pc::FastScan s(n, 16);
+            line("scanFast 16 (again)",
+                 ev.median_ms([&](int run) { s.launch(src(run), dst(run), n); }, warmups, runs));
+        }
+        if (mode == "bulk")
+            continue;
+        SplitScan a(n), b(n), c(n), d(n), e(n);
         line("16 reg, warp look-back",
              time([&](const float* i, float* o) { a.launch<16, 0, 3>(i, o, n); }));
         line("16 reg, block look-back",
@@ -884,6 +1292,55 @@ void stamp_tiles(const Bench& bench) {
     }
 }
 
+// Where a bulk tile's life goes (2^28): percentiles over tiles of each interval, microseconds.
+template <int Stages, int PerSm, int Looks>
+void stamp_bulk(const Bench& bench) {
+    const int n = 1 << 28, count = n / 8192;
+    SplitScan state(n);
+    pc::DeviceBuffer<BulkStamps> stamps(static_cast<std::size_t>(count));
+    for (int run = 0; run < 3; ++run)
+        state.bulk<Stages, 8192, 4, PerSm, 12, Looks>(bench.in->data(), bench.out->data(), n,
+                                                      stamps.data());
+    pc::check(cudaDeviceSynchronize(), "scanBulk stamped");
+    const std::vector<BulkStamps> st = stamps.to_host();
+    std::vector<float> load, sum, queue, look, store, life, gap;
+    std::vector<std::vector<unsigned long long>> per_block(2048);
+    const auto us = [](unsigned long long from, unsigned long long to) {
+        return static_cast<float>(static_cast<double>(to - from) / 1e3);
+    };
+    for (const BulkStamps& x : st) {
+        load.push_back(us(x.ticket, x.landed));
+        sum.push_back(us(x.landed, x.summed));
+        queue.push_back(us(x.summed, x.look));
+        look.push_back(us(x.look, x.prefixed));
+        store.push_back(us(x.prefixed, x.stored));
+        life.push_back(us(x.ticket, x.stored));
+        per_block[static_cast<std::size_t>(x.block) % 2048].push_back(x.ticket);
+    }
+    for (auto& b : per_block) {
+        std::sort(b.begin(), b.end());
+        for (std::size_t k = 1; k < b.size(); ++k)
+            gap.push_back(us(b[k - 1], b[k]));
+    }
+    const auto pct = [](std::vector<float> v, int p) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() * static_cast<std::size_t>(p) / 100];
+    };
+    const auto row = [&](const char* what, const std::vector<float>& v) {
+        std::printf("  %-34s p10 %7.2f  p50 %7.2f  p90 %7.2f us\n", what, pct(v, 10), pct(v, 50),
+                    pct(v, 90));
+    };
+    std::printf("bulk %d x 8192, %d/SM, %d look-backs, 2^28, per tile (last of 3 runs):\n", Stages,
+                PerSm, Looks);
+    row("ticket -> landed (the bulk copy)", load);
+    row("landed -> aggregate published", sum);
+    row("published -> look-back starts", queue);
+    row("look-back", look);
+    row("prefix -> last chunk stored", store);
+    row("life (ticket -> stored)", life);
+    row("one block's ticket to its next", gap);
+}
+
 // The reduce floor at 2^20, and reduceFast against CUB interleaved run by run.
 void reduce_floor(const Bench& bench) {
     pc::Events& ev = *bench.ev;
@@ -939,7 +1396,9 @@ void reduce_floor(const Bench& bench) {
 
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    // "early" or "bulk": only those variants beside the product, CUB and the copy.
+    const std::string mode = argc > 1 ? argv[1] : "all";
     using pc::check;
     cudaDeviceProp p{};
     check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
@@ -956,9 +1415,16 @@ int main() {
     bench.out = &out;
     bench.ev = &ev;
     std::printf("%s: what, n, ms, GB/s, %% of copy, x CUB (median of %d)\n", p.name, bench.runs);
-    if (!validate_variants(bench))
+    if (mode != "stamp-bulk" && !validate_variants(bench, mode))
         return 1;
-    time_sizes(bench);
+    if (mode == "stamp-bulk") {
+        stamp_bulk<6, 1, 1>(bench);
+        stamp_bulk<6, 1, 2>(bench);
+        return 0;
+    }
+    time_sizes(bench, mode);
+    if (mode != "all")
+        return 0;
     stamp_tiles(bench);
     reduce_floor(bench);
     check(cudaGetLastError(), "the runs");

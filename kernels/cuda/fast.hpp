@@ -29,11 +29,18 @@ private:
     unsigned* finished_ = nullptr;
 };
 
+// From this many elements, on sm_90 and later, FastScan runs scanRing (scan_ring.cuh): 90% of
+// the copy rate at 2^28 where scanFast reaches 81%; below 2^24 scanFast is faster (a persistent
+// grid has too few tiles in flight there). bench/NOTES.md, issue 14.
+inline constexpr int kScanRingFrom = 1 << 24;
+
 // Single-pass exclusive scan with decoupled look-back, for up to max_n elements. A tile is
-// rounds x 128 elements per warp of the 256-thread block (4, 8 or 16; 16 measured fastest).
+// rounds x 128 elements per warp of the 256-thread block (4, 8 or 16; 16 measured fastest);
+// from ring_from elements (on a device that has bulk copies) the warp-specialised ring.
 class FastScan {
 public:
-    explicit FastScan(int max_n, int rounds = kScanFastTile / (kFastBlock * 4));
+    explicit FastScan(int max_n, int rounds = kScanFastTile / (kFastBlock * 4),
+                      int ring_from = kScanRingFrom);
     ~FastScan();
     FastScan(const FastScan&) = delete;
     FastScan& operator=(const FastScan&) = delete;
@@ -42,6 +49,8 @@ public:
 private:
     int max_n_ = 0;
     int rounds_ = 16;
+    int ring_from_ = kScanRingFrom; // INT_MAX where the device has no bulk copies
+    int ring_grid_ = 0;             // one persistent block per SM
     unsigned long long* descriptors_ = nullptr;
     unsigned long long* tiles_ = nullptr;
     unsigned long long tile_base_ = 0;

@@ -4,6 +4,8 @@
 //@about (32 at a time, one per lane of warp 0), adding aggregates until it meets a published
 //@about inclusive prefix; it publishes its own and writes its elements from that carry. The
 //@about timed kernel uses tiles of 16384; the window traces tiles of TILE x 4, at most 64.
+//@about From 2^24 elements pplab bench times scanRing instead: the same look-back, with a
+//@about warp for each job (bulk loads, totals, look-back, scans) around a ring of tiles.
 #define WARPS (TILE / 32)   // warps per block
 
 // A tile's descriptor: its status and value in one 64-bit word, so a reader sees both together.

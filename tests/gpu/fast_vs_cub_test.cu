@@ -45,14 +45,16 @@ TEST_P(FastVsCub, ReduceAgreesWithDeviceReduceSum) {
     EXPECT_NEAR(a, b, 1e-5 * std::fabs(b));
 }
 
-TEST_P(FastVsCub, ScanAgreesWithDeviceScanExclusiveSum) {
-    REQUIRE_GPU();
-    const int n = GetParam();
-    // Whole numbers: while the running sum stays below 2^24 every partial sum is exact, so
-    // both scans must agree bit for bit; beyond, each rounds in its own order.
+// Whole numbers: while the running sum stays below 2^24 every partial sum is exact, so both
+// scans must agree bit for bit; beyond, each rounds in its own order. `launches` runs on one
+// FastScan: the second launch must find the state (tickets, descriptors) the first left.
+void expect_scan_like_cub(int n, int ring_from, int launches) {
     DeviceBuffer<float> in(generate(Generator::RandomInt, n, 12, 0));
     DeviceBuffer<float> ours(static_cast<std::size_t>(n)), theirs(static_cast<std::size_t>(n));
-    cuda::FastScan(n).launch(in.data(), ours.data(), n);
+    cuda::FastScan scan(n, kScanFastTile / (kFastBlock * 4), ring_from);
+    for (int k = 0; k < launches; ++k)
+        scan.launch(in.data(), ours.data(), n);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     std::size_t bytes = 0;
     cub::DeviceScan::ExclusiveSum(nullptr, bytes, in.data(), theirs.data(), n);
     DeviceBuffer<unsigned char> temp(bytes);
@@ -65,6 +67,12 @@ TEST_P(FastVsCub, ScanAgreesWithDeviceScanExclusiveSum) {
         else
             ASSERT_NEAR(a[i], b[i], 1e-5 * b[i]) << "element " << i;
     }
+}
+
+// As `pplab bench` runs it: scanFast below kScanRingFrom, scanRing from there (on Hopper).
+TEST_P(FastVsCub, ScanAgreesWithDeviceScanExclusiveSum) {
+    REQUIRE_GPU();
+    expect_scan_like_cub(GetParam(), cuda::kScanRingFrom, 1);
 }
 
 TEST_P(FastVsCub, HistogramAgreesWithHistogramEven) {
@@ -89,8 +97,24 @@ TEST_P(FastVsCub, HistogramAgreesWithHistogramEven) {
             << "bin " << bin;
 }
 
+// scanRing at every size, whole tiles and a last partial one (a tile is 8192 floats; 1 and 17
+// are one partial tile, 4099 ends in three floats past its last float4), twice on one state.
+class FastRing : public ::testing::TestWithParam<int> {};
+
+TEST_P(FastRing, AgreesWithDeviceScanExclusiveSum) {
+    REQUIRE_GPU();
+    expect_scan_like_cub(GetParam(), 0, 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, FastRing,
+                         ::testing::Values(1, 17, 4096, 4099, 8192, 8195, 100003, 1 << 20,
+                                           (1 << 24) + 5));
+// For compute-sanitizer (sanitizer_test.cpp): a partial tile, several tiles and a partial one.
+INSTANTIATE_TEST_SUITE_P(SanitizeRing, FastRing, ::testing::Values(5, 4099, 65539));
+
 INSTANTIATE_TEST_SUITE_P(Sizes, FastVsCub,
-                         ::testing::Values(1, 17, 4096, 4099, 100003, 1 << 20, (1 << 24) + 5));
+                         ::testing::Values(1, 17, 4096, 4099, 8192, 8195, 100003, 1 << 20,
+                                           (1 << 24) + 5));
 
 } // namespace
 } // namespace pplab
