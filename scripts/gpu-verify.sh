@@ -22,7 +22,7 @@ for part in "$@"; do
       timeout 150 "$build/bench/pplab_explore_scan" >"$out/explore-scan.log" 2>&1
       echo "explore: exit $? in $(($(date +%s) - start)) s" >>"$out/summary.txt" ;;
     bench)
-      timeout 300 "$build/app/pplab" bench --json "$out/bench.json" >"$out/bench.log" 2>&1
+      timeout 300 "$build/app/pplab" bench ${PPLAB_BENCH_IMAGE:+--image "$PPLAB_BENCH_IMAGE"} --json "$out/bench.json" >"$out/bench.log" 2>&1
       echo "bench: exit $? in $(($(date +%s) - start)) s" >>"$out/summary.txt" ;;
     *) echo "unknown part $part" >>"$out/summary.txt" ;;
   esac
