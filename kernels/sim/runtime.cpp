@@ -260,6 +260,7 @@ struct Runtime::Impl {
     // upsweep level); index 0 holds the barrier that began the interval.
     std::vector<std::vector<int>> interval_lines;
     int arrived = 0;
+    int finished = 0; // threads Done, counted: searching them at every arrival cost O(block)
     bool faulted = false;
     std::map<std::tuple<int, int, int>, std::size_t> seen; // (kind, line, other) -> hazard
 
@@ -331,7 +332,7 @@ struct Runtime::Impl {
 
     void body(Thread& t) {
         if (unwinding) { // never started, and the block is over
-            t.state = State::Done;
+            mark_done(t);
             return;
         }
         try {
@@ -344,6 +345,11 @@ struct Runtime::Impl {
         } catch (const std::exception& e) {
             fault_message(t, std::string("the kernel threw an exception: ") + e.what());
         }
+        mark_done(t);
+    }
+    void mark_done(Thread& t) {
+        if (t.state != State::Done)
+            ++finished;
         t.state = State::Done;
     }
     void fault_message(Thread& t, std::string message) {
@@ -359,17 +365,13 @@ struct Runtime::Impl {
     void finish(Thread& t) {
         close_accumulation(t);
         resolve_watch(t);
-        t.state = State::Done;
+        mark_done(t);
         // A warp rendezvous may have been waiting only for lanes that have now finished.
         if (arrived > 0 && arrived == live_threads())
             divergent_barrier(t.tid, 0);
     }
 
-    int live_threads() const {
-        return static_cast<int>(std::count_if(threads.begin(), threads.end(), [](const Thread& t) {
-            return t.state != State::Done;
-        }));
-    }
+    int live_threads() const { return spec->block - finished; }
 
     bool run_block(int block) {
         obs = BlockObservation{};
@@ -387,6 +389,7 @@ struct Runtime::Impl {
         interval_dirty = false;
         interval_lines.clear();
         arrived = 0;
+        finished = 0;
         start_threads(block);
         while (!faulted) {
             bool progressed = false;
@@ -400,8 +403,7 @@ struct Runtime::Impl {
             }
             if (faulted)
                 break;
-            if (std::all_of(threads.begin(), threads.end(),
-                            [](const Thread& t) { return t.state == State::Done; }))
+            if (finished == spec->block)
                 break;
             if (!progressed)
                 stalled();
