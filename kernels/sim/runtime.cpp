@@ -160,6 +160,9 @@ struct Thread {
     // Lines of this thread's shared-memory reads since its last write to the first shared
     // array: they did the step's work if a write follows before the barrier.
     std::vector<int> pending_lines;
+    // In this barrier interval, on the first shared array: the generation of this thread's last
+    // write, and the highest generation among its own writes it has read back since.
+    int write_gen = 0, read_gen = 0;
 };
 
 // One cell of a shared array: who touched it in this barrier interval (racecheck's view).
@@ -505,8 +508,10 @@ struct Runtime::Impl {
             }
         end_interval();
         lines_of_generation(0).push_back(line); // the barrier begins the next step
-        for (Thread& o : threads)
+        for (Thread& o : threads) {
             o.pending_lines.clear(); // reads after a thread's last write finished the step
+            o.write_gen = o.read_gen = 0;
+        }
         ++owner.counted_.barriers;
         ++epoch;
         arrived = 0;
@@ -829,6 +834,8 @@ struct Runtime::Impl {
                    !ordered(t, c.writer, c.write_warp_sync)) {
             race(t, line, c.writer, c.write_line, a, index, "read-after-write");
         }
+        if (&a == primary && c.write_epoch == epoch && c.writer == t.tid)
+            t.read_gen = std::max(t.read_gen, static_cast<int>(c.gen));
         if (c.read_epoch != epoch) {
             c.read_epoch = epoch;
             c.reader = t.tid;
@@ -856,7 +863,15 @@ struct Runtime::Impl {
             if (other >= 0 && !ordered(t, other, 0))
                 race(t, line, other, c.read_line, a, index, "write-after-read");
         }
-        const int gen = same_interval && c.writer == t.tid && !atomic ? c.gen + 1 : 1;
+        int gen = same_interval && c.writer == t.tid && !atomic ? c.gen + 1 : 1;
+        if (&a == primary && !atomic) {
+            // A thread's steps follow its program order, and a write that uses what the same
+            // thread wrote in this interval comes after it: scanBlock's s[n] = s[n - 1], after
+            // the last upsweep level, is the clear-root's.
+            gen = std::max({gen, t.write_gen, t.read_gen + 1});
+            t.write_gen = gen;
+            t.read_gen = 0;
+        }
         c.gen = static_cast<std::uint8_t>(std::min(gen, 255));
         c.writer = t.tid;
         c.write_line = line;

@@ -81,17 +81,8 @@ TEST_P(ListingEquality, SimulatorGivesTheCpuModelsTrace) {
 // The lines the simulator lights for each step of a listing's run (the lines that did that
 // step's work, as observed) include a line the listing tags with that step, and none that the
 // listing tags only with other steps, except a barrier: it separates two steps, and either may
-// claim it. Not yet for reduce-atomic (its block total lights the atomicAdd's line, tagged
-// atomic-add) and scan-multiblock (upsweep 5 lights scanBlock's line that keeps the block
-// total): the runtime's attribution and those listings' tags disagree there.
-class ListingLines : public ::testing::TestWithParam<Algorithm> {};
-
-TEST_P(ListingLines, LitLinesAreTheListingsLinesOfTheStep) {
-    const Algorithm a = GetParam();
-    const bool histogram = info(a).family == Family::Histogram;
-    Request r = simtest::request(a, {}, 64);
-    r.input = generate(histogram ? Generator::Skewed : Generator::RandomInt, 60, 4,
-                       histogram ? r.bins : 0);
+// claim it. One block and several (a second launch, the carries), exclusive and inclusive.
+void expect_lit_lines_of_their_steps(const Request& r) {
     const Listing shown = listing(normalize(r));
     const sim::RunResult res = sim::run_kernel(r, simtest::listing_text(r));
     ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
@@ -99,7 +90,8 @@ TEST_P(ListingLines, LitLinesAreTheListingsLinesOfTheStep) {
     for (const Frame& f : res.trace.frames)
         steps.insert({f.pass, f.step, f.level});
     for (const auto& [pass, step, level] : steps) {
-        const std::string name = std::string(step_id(step)) + " " + std::to_string(level);
+        const std::string name = "pass " + std::to_string(pass) + ", " +
+                                 std::string(step_id(step)) + " " + std::to_string(level);
         std::vector<int> lit;
         for (const sim::StepLines& l : res.step_lines)
             if (l.pass == pass && l.step == step && l.level == level)
@@ -117,6 +109,28 @@ TEST_P(ListingLines, LitLinesAreTheListingsLinesOfTheStep) {
     }
 }
 
+class ListingLines : public ::testing::TestWithParam<Algorithm> {};
+
+TEST_P(ListingLines, LitLinesAreTheListingsLinesOfTheStep) {
+    const Algorithm a = GetParam();
+    const bool histogram = info(a).family == Family::Histogram;
+    const bool scan = info(a).family == Family::Scan;
+    for (const int n : {60, 300}) {
+        if (n > 64 && info(a).single_block)
+            continue;
+        for (const bool inclusive : {false, true}) {
+            if (inclusive && !scan)
+                continue;
+            SCOPED_TRACE("n " + std::to_string(n) + (inclusive ? ", inclusive" : ""));
+            Request r = simtest::request(a, {}, 64);
+            r.options.inclusive = inclusive;
+            r.input = generate(histogram ? Generator::Skewed : Generator::RandomInt, n, 4,
+                               histogram ? r.bins : 0);
+            expect_lit_lines_of_their_steps(r);
+        }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Chapter, ListingEquality,
                          ::testing::Values(Algorithm::ReduceNaive, Algorithm::ReduceTree,
                                            Algorithm::ReduceCoarsened, Algorithm::ReduceShuffle,
@@ -129,8 +143,9 @@ INSTANTIATE_TEST_SUITE_P(Chapter, ListingEquality,
 INSTANTIATE_TEST_SUITE_P(Chapter, ListingLines,
                          ::testing::Values(Algorithm::ReduceNaive, Algorithm::ReduceTree,
                                            Algorithm::ReduceCoarsened, Algorithm::ReduceShuffle,
-                                           Algorithm::ReduceFull, Algorithm::ScanBlelloch,
-                                           Algorithm::ScanHillisSteele, Algorithm::HistGlobal,
+                                           Algorithm::ReduceFull, Algorithm::ReduceAtomic,
+                                           Algorithm::ScanBlelloch, Algorithm::ScanHillisSteele,
+                                           Algorithm::ScanMultiblock, Algorithm::HistGlobal,
                                            Algorithm::HistPrivatised, Algorithm::HistPerWarp),
                          test_name);
 
