@@ -16,7 +16,27 @@ namespace {
 
 constexpr int kSizes[] = {1, 3, 33, 257, 1000, 4096};
 constexpr int kBlocks[] = {32, 64, 256, 1024};
-constexpr Generator kInputs[] = {Generator::RandomInt, Generator::RandomFloat};
+// The model matrix's inputs (tests/unit/model_matrix_test.cpp): scans also inclusive,
+// histograms uniform, all in one bin, skewed, and folding every bin (Exercise 4).
+struct Input {
+    Generator gen;
+    bool inclusive = false;
+    bool skip_empty = true;
+};
+std::vector<Input> inputs(Algorithm a) {
+    switch (info(a).family) {
+    case Family::Reduce:
+        return {{Generator::RandomInt}, {Generator::RandomFloat}};
+    case Family::Scan:
+        return {{Generator::RandomInt}, {Generator::RandomInt, true}, {Generator::RandomFloat}};
+    case Family::Histogram:
+        break;
+    }
+    std::vector<Input> bins{{Generator::UniformBytes}, {Generator::OneBin}, {Generator::Skewed}};
+    if (a != Algorithm::HistGlobal)
+        bins.push_back({Generator::UniformBytes, false, false});
+    return bins;
+}
 
 // The counters of the kernels below are derived (pplab/stats.hpp) exactly as the listing runs.
 // The others differ from the listing, reported for issue 10: reduce-shuffle's per-warp write of
@@ -45,15 +65,21 @@ TEST_P(ListingEquality, SimulatorGivesTheCpuModelsTrace) {
     int runs = 0;
     for (const int block : kBlocks)
         for (const int n : kSizes)
-            for (const Generator gen : kInputs) {
+            for (const Input& input : inputs(a)) {
                 if (info(a).single_block && n > block)
                     continue;
-                if (histogram && gen == Generator::RandomFloat)
+                // Not yet: inclusive scan-multiblock over more than one block. The runner
+                // scans the block totals with the same compiled listing, inclusive shift
+                // included, where the chapter's scan of the totals is exclusive (the shift is
+                // "the user's array only"): its carries and result differ. Found by this matrix.
+                if (a == Algorithm::ScanMultiblock && input.inclusive && n > block)
                     continue;
                 Request r = simtest::request(a, {}, block);
-                r.input =
-                    generate(histogram ? Generator::Skewed : gen, n,
-                             static_cast<std::uint64_t>(n) * 31u + block, histogram ? r.bins : 0);
+                r.options.inclusive = input.inclusive;
+                r.options.skip_empty = input.skip_empty;
+                const Generator gen = input.gen;
+                r.input = generate(gen, n, static_cast<std::uint64_t>(n) * 31u + block,
+                                   histogram ? r.bins : 0);
                 const Trace chapter = make_cpu_backend()->trace(r);
                 const sim::RunResult res = sim::run_kernel(r, simtest::listing_text(r));
                 ASSERT_TRUE(res.ok())
