@@ -10,11 +10,15 @@
 
 using namespace pplab;
 
+// The parent bounds the step lines by the trace's record words; a small trace's bound here.
+constexpr std::uint64_t kMaxSteps = 1 << 16;
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const auto read = fuzz::accepted([&] { return sim::output_from_json(fuzz::text(data, size)); });
+    const auto read =
+        fuzz::accepted([&] { return sim::output_from_json(fuzz::text(data, size), kMaxSteps); });
     if (!read)
         return 0;
-    const sim::RunnerOutput again = sim::output_from_json(sim::output_to_json(*read));
+    const sim::RunnerOutput again = sim::output_from_json(sim::output_to_json(*read), kMaxSteps);
     fuzz::require(again.faulted == read->faulted && again.counted == read->counted &&
                       again.step_lines.size() == read->step_lines.size() &&
                       again.notes == read->notes && again.error == read->error &&

@@ -34,7 +34,7 @@ __global__ void reduceAtomic(const float* in, float* out, int n)
         const float v = (lane < WARPS) ? s[lane] : 0.0f;                 // @block-total
         sum = warpReduce(v);                                             // @block-total
         // Where reduceFull writes out[blockIdx.x], each block adds into the one result.
-        if (lane == 0) atomicAdd(out, sum);      // the order is not fixed // @atomic-add,note:arrival
+        if (lane == 0) atomicAdd(out, sum);      // the order is not fixed // @block-total,atomic-add,note:arrival
     }
 }
 

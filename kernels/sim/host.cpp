@@ -224,7 +224,7 @@ void read_runner(const RunFolder& run, const ChildExit& e, const Limits& limits,
         res.message = status_message(e, limits);
         return;
     }
-    const RunnerOutput out = output_from_json(read_all(run / "result.json"));
+    const RunnerOutput out = output_from_json(read_all(run / "result.json"), plan.words);
     if (!out.error.empty()) {
         res.status = RunResult::Status::Faulted;
         res.message = out.error;

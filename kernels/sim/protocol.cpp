@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <limits>
@@ -161,12 +162,24 @@ std::string output_to_json(const RunnerOutput& o) {
     for (const auto& [name, id, field] : counter_fields())
         counted[std::string(id)] = o.counted.*field;
     j["counted"] = counted;
+    // Consecutive levels of one step that light the same lines are one entry of `levels`
+    // levels: reduceNaive's 65536 additions are one entry, not 65536.
     Json lines = Json::array();
-    for (const StepLines& l : o.step_lines)
-        lines.push_back({{"pass", l.pass},
-                         {"step", std::string(step_id(l.step))},
-                         {"level", l.level},
-                         {"lines", l.lines}});
+    for (std::size_t k = 0; k < o.step_lines.size();) {
+        const StepLines& first = o.step_lines[k];
+        std::size_t end = k + 1;
+        while (end < o.step_lines.size() && o.step_lines[end].pass == first.pass &&
+               o.step_lines[end].step == first.step &&
+               o.step_lines[end].level == first.level + static_cast<int>(end - k) &&
+               o.step_lines[end].lines == first.lines)
+            ++end;
+        lines.push_back({{"pass", first.pass},
+                         {"step", std::string(step_id(first.step))},
+                         {"level", first.level},
+                         {"levels", end - k},
+                         {"lines", first.lines}});
+        k = end;
+    }
     j["step_lines"] = lines;
     return j.dump();
 }
@@ -174,7 +187,7 @@ std::string output_to_json(const RunnerOutput& o) {
 // The child's answer is read as any file a user hands pplab is: the student's kernel runs in
 // that process and may have written anything into it. Every number is range-checked before it
 // is converted, and the message names the field.
-RunnerOutput output_from_json(std::string_view text) {
+RunnerOutput output_from_json(std::string_view text, std::uint64_t max_steps) {
     using json_fields::Name;
     using json_fields::top;
     constexpr int kInt = std::numeric_limits<int>::max();
@@ -189,6 +202,7 @@ RunnerOutput output_from_json(std::string_view text) {
         o.counted.*member = in.whole(in.member(counted, Name{"counted", json_fields::kNoIndex, id}),
                                      Name{"counted", json_fields::kNoIndex, id}, 0, kCount);
     const auto& step_lines = in.list(field("step_lines"), top("step_lines"));
+    std::uint64_t steps = 0;
     for (std::size_t k = 0; k < step_lines.size(); ++k) {
         const auto name = [&](std::string_view key) { return Name{"step_lines", k, key}; };
         const auto at = [&](std::string_view key) -> const Json& {
@@ -203,10 +217,17 @@ RunnerOutput output_from_json(std::string_view text) {
             in.fail(name("step"), std::string("is not one pplab knows: ") + e.what());
         }
         l.level = in.whole_int(at("level"), name("level"), -1, kInt);
+        const int levels =
+            in.whole_int(at("levels"), name("levels"), 1, kInt - std::max(l.level, 0));
+        // Expanded, the entries can never outnumber the trace's steps.
+        if ((steps += static_cast<std::uint64_t>(levels)) > max_steps)
+            in.fail(name("levels"),
+                    "names more steps than the trace has (" + std::to_string(max_steps) + ")");
         const auto& lines = in.list(at("lines"), name("lines"));
         for (std::size_t t = 0; t < lines.size(); ++t)
             l.lines.push_back(in.whole_int(lines[t], name("lines").at(t), 0, kInt));
-        o.step_lines.push_back(std::move(l));
+        for (int v = 0; v < levels; ++v, ++l.level)
+            o.step_lines.push_back(l);
     }
     const auto& notes = in.list(field("notes"), top("notes"));
     for (std::size_t k = 0; k < notes.size(); ++k)

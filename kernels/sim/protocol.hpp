@@ -30,7 +30,9 @@ struct RunnerOutput {
 };
 
 std::string output_to_json(const RunnerOutput& o);
-RunnerOutput output_from_json(std::string_view text); // throws InputError
+// Throws InputError, also when the step lines name more than max_steps steps (the trace's
+// record words bound them: every step has a frame of at least one word).
+RunnerOutput output_from_json(std::string_view text, std::uint64_t max_steps);
 
 // The record buffer (frames the kernel did not give are "?") and the output buffer's values.
 struct Recording {

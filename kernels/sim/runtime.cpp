@@ -160,6 +160,9 @@ struct Thread {
     // Lines of this thread's shared-memory reads since its last write to the first shared
     // array: they did the step's work if a write follows before the barrier.
     std::vector<int> pending_lines;
+    // In this barrier interval, on the first shared array: the generation of this thread's last
+    // write, and the highest generation among its own writes it has read back since.
+    int write_gen = 0, read_gen = 0;
 };
 
 // One cell of a shared array: who touched it in this barrier interval (racecheck's view).
@@ -260,6 +263,7 @@ struct Runtime::Impl {
     // upsweep level); index 0 holds the barrier that began the interval.
     std::vector<std::vector<int>> interval_lines;
     int arrived = 0;
+    int finished = 0; // threads Done, counted: searching them at every arrival cost O(block)
     bool faulted = false;
     std::map<std::tuple<int, int, int>, std::size_t> seen; // (kind, line, other) -> hazard
 
@@ -331,7 +335,7 @@ struct Runtime::Impl {
 
     void body(Thread& t) {
         if (unwinding) { // never started, and the block is over
-            t.state = State::Done;
+            mark_done(t);
             return;
         }
         try {
@@ -344,6 +348,11 @@ struct Runtime::Impl {
         } catch (const std::exception& e) {
             fault_message(t, std::string("the kernel threw an exception: ") + e.what());
         }
+        mark_done(t);
+    }
+    void mark_done(Thread& t) {
+        if (t.state != State::Done)
+            ++finished;
         t.state = State::Done;
     }
     void fault_message(Thread& t, std::string message) {
@@ -359,17 +368,13 @@ struct Runtime::Impl {
     void finish(Thread& t) {
         close_accumulation(t);
         resolve_watch(t);
-        t.state = State::Done;
+        mark_done(t);
         // A warp rendezvous may have been waiting only for lanes that have now finished.
         if (arrived > 0 && arrived == live_threads())
             divergent_barrier(t.tid, 0);
     }
 
-    int live_threads() const {
-        return static_cast<int>(std::count_if(threads.begin(), threads.end(), [](const Thread& t) {
-            return t.state != State::Done;
-        }));
-    }
+    int live_threads() const { return spec->block - finished; }
 
     bool run_block(int block) {
         obs = BlockObservation{};
@@ -387,6 +392,7 @@ struct Runtime::Impl {
         interval_dirty = false;
         interval_lines.clear();
         arrived = 0;
+        finished = 0;
         start_threads(block);
         while (!faulted) {
             bool progressed = false;
@@ -400,8 +406,7 @@ struct Runtime::Impl {
             }
             if (faulted)
                 break;
-            if (std::all_of(threads.begin(), threads.end(),
-                            [](const Thread& t) { return t.state == State::Done; }))
+            if (finished == spec->block)
                 break;
             if (!progressed)
                 stalled();
@@ -503,8 +508,10 @@ struct Runtime::Impl {
             }
         end_interval();
         lines_of_generation(0).push_back(line); // the barrier begins the next step
-        for (Thread& o : threads)
+        for (Thread& o : threads) {
             o.pending_lines.clear(); // reads after a thread's last write finished the step
+            o.write_gen = o.read_gen = 0;
+        }
         ++owner.counted_.barriers;
         ++epoch;
         arrived = 0;
@@ -827,6 +834,8 @@ struct Runtime::Impl {
                    !ordered(t, c.writer, c.write_warp_sync)) {
             race(t, line, c.writer, c.write_line, a, index, "read-after-write");
         }
+        if (&a == primary && c.write_epoch == epoch && c.writer == t.tid)
+            t.read_gen = std::max(t.read_gen, static_cast<int>(c.gen));
         if (c.read_epoch != epoch) {
             c.read_epoch = epoch;
             c.reader = t.tid;
@@ -854,7 +863,15 @@ struct Runtime::Impl {
             if (other >= 0 && !ordered(t, other, 0))
                 race(t, line, other, c.read_line, a, index, "write-after-read");
         }
-        const int gen = same_interval && c.writer == t.tid && !atomic ? c.gen + 1 : 1;
+        int gen = same_interval && c.writer == t.tid && !atomic ? c.gen + 1 : 1;
+        if (&a == primary && !atomic) {
+            // A thread's steps follow its program order, and a write that uses what the same
+            // thread wrote in this interval comes after it: scanBlock's s[n] = s[n - 1], after
+            // the last upsweep level, is the clear-root's.
+            gen = std::max({gen, t.write_gen, t.read_gen + 1});
+            t.write_gen = gen;
+            t.read_gen = 0;
+        }
         c.gen = static_cast<std::uint8_t>(std::min(gen, 255));
         c.writer = t.tid;
         c.write_line = line;

@@ -515,6 +515,39 @@ TEST(SmallWindow, KeepsEveryPartOnScreen) {
         }
 }
 
+// The notice reads as a sentence for one, for several, and says nothing when all are shown.
+TEST(Notice, SaysOneAndSeveralInWordsAndNothingForAll) {
+    EXPECT_EQ(render::shown_part("thread", 5, 5, 64), "showing thread 5 of 64");
+    EXPECT_EQ(render::shown_part("thread", 0, 63, 1024), "showing threads 0–63 of 1024");
+    EXPECT_EQ(render::shown_part("bin", 192, 255, 256), "showing bins 192–255 of 256");
+    EXPECT_EQ(render::shown_part("thread", 0, 63, 64), "");
+    EXPECT_EQ(render::shown_part("warp", 0, 0, 1), "");
+    EXPECT_EQ(render::shown_part("thread", -1, -1, 0), "");
+}
+
+// Exercise 2 at its warp-totals step, followed legibly in a narrow canvas: s[WARPS]'s slots are
+// the warps', and the notice counts them as warps ("threads 0–0 of 2" was its old wording).
+TEST(Notice, WarpTotalsCountsWarps) {
+    Request req;
+    req.algorithm = Algorithm::ReduceFull;
+    req.input.assign(256, 1.0f);
+    req.block = 64;
+    req.options.pitfall = Pitfall::EveryLaneWrites;
+    const scene::Model m(make_cpu_backend()->trace(req));
+    int step = -1;
+    for (std::size_t k = 0; k < m.steps().size(); ++k)
+        if (m.steps()[k].step == Step::WarpTotals && step < 0)
+            step = static_cast<int>(k);
+    ASSERT_GE(step, 0);
+    render::CanvasRequest r;
+    r.width = 700;
+    r.height = 700;
+    r.interactive = true;
+    const render::Canvas c =
+        render::lay_out_canvas(font(), m, m.frame_at(step, 0), r, scene::ViewOptions{});
+    EXPECT_EQ(c.frame.notice.rfind("showing warp 0 of 2 · ", 0), 0U) << c.frame.notice;
+}
+
 } // namespace
 } // namespace pplab
 

@@ -16,7 +16,27 @@ namespace {
 
 constexpr int kSizes[] = {1, 3, 33, 257, 1000, 4096};
 constexpr int kBlocks[] = {32, 64, 256, 1024};
-constexpr Generator kInputs[] = {Generator::RandomInt, Generator::RandomFloat};
+// The model matrix's inputs (tests/unit/model_matrix_test.cpp): scans also inclusive,
+// histograms uniform, all in one bin, skewed, and folding every bin (Exercise 4).
+struct Input {
+    Generator gen;
+    bool inclusive = false;
+    bool skip_empty = true;
+};
+std::vector<Input> inputs(Algorithm a) {
+    switch (info(a).family) {
+    case Family::Reduce:
+        return {{Generator::RandomInt}, {Generator::RandomFloat}};
+    case Family::Scan:
+        return {{Generator::RandomInt}, {Generator::RandomInt, true}, {Generator::RandomFloat}};
+    case Family::Histogram:
+        break;
+    }
+    std::vector<Input> bins{{Generator::UniformBytes}, {Generator::OneBin}, {Generator::Skewed}};
+    if (a != Algorithm::HistGlobal)
+        bins.push_back({Generator::UniformBytes, false, false});
+    return bins;
+}
 
 // The counters of the kernels below are derived (pplab/stats.hpp) exactly as the listing runs.
 // The others differ from the listing, reported for issue 10: reduce-shuffle's per-warp write of
@@ -45,15 +65,21 @@ TEST_P(ListingEquality, SimulatorGivesTheCpuModelsTrace) {
     int runs = 0;
     for (const int block : kBlocks)
         for (const int n : kSizes)
-            for (const Generator gen : kInputs) {
+            for (const Input& input : inputs(a)) {
                 if (info(a).single_block && n > block)
                     continue;
-                if (histogram && gen == Generator::RandomFloat)
+                // Not yet: inclusive scan-multiblock over more than one block. The runner
+                // scans the block totals with the same compiled listing, inclusive shift
+                // included, where the chapter's scan of the totals is exclusive (the shift is
+                // "the user's array only"): its carries and result differ. Found by this matrix.
+                if (a == Algorithm::ScanMultiblock && input.inclusive && n > block)
                     continue;
                 Request r = simtest::request(a, {}, block);
-                r.input =
-                    generate(histogram ? Generator::Skewed : gen, n,
-                             static_cast<std::uint64_t>(n) * 31u + block, histogram ? r.bins : 0);
+                r.options.inclusive = input.inclusive;
+                r.options.skip_empty = input.skip_empty;
+                const Generator gen = input.gen;
+                r.input = generate(gen, n, static_cast<std::uint64_t>(n) * 31u + block,
+                                   histogram ? r.bins : 0);
                 const Trace chapter = make_cpu_backend()->trace(r);
                 const sim::RunResult res = sim::run_kernel(r, simtest::listing_text(r));
                 ASSERT_TRUE(res.ok())
@@ -81,17 +107,8 @@ TEST_P(ListingEquality, SimulatorGivesTheCpuModelsTrace) {
 // The lines the simulator lights for each step of a listing's run (the lines that did that
 // step's work, as observed) include a line the listing tags with that step, and none that the
 // listing tags only with other steps, except a barrier: it separates two steps, and either may
-// claim it. Not yet for reduce-atomic (its block total lights the atomicAdd's line, tagged
-// atomic-add) and scan-multiblock (upsweep 5 lights scanBlock's line that keeps the block
-// total): the runtime's attribution and those listings' tags disagree there.
-class ListingLines : public ::testing::TestWithParam<Algorithm> {};
-
-TEST_P(ListingLines, LitLinesAreTheListingsLinesOfTheStep) {
-    const Algorithm a = GetParam();
-    const bool histogram = info(a).family == Family::Histogram;
-    Request r = simtest::request(a, {}, 64);
-    r.input = generate(histogram ? Generator::Skewed : Generator::RandomInt, 60, 4,
-                       histogram ? r.bins : 0);
+// claim it. One block and several (a second launch, the carries), exclusive and inclusive.
+void expect_lit_lines_of_their_steps(const Request& r) {
     const Listing shown = listing(normalize(r));
     const sim::RunResult res = sim::run_kernel(r, simtest::listing_text(r));
     ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
@@ -99,7 +116,8 @@ TEST_P(ListingLines, LitLinesAreTheListingsLinesOfTheStep) {
     for (const Frame& f : res.trace.frames)
         steps.insert({f.pass, f.step, f.level});
     for (const auto& [pass, step, level] : steps) {
-        const std::string name = std::string(step_id(step)) + " " + std::to_string(level);
+        const std::string name = "pass " + std::to_string(pass) + ", " +
+                                 std::string(step_id(step)) + " " + std::to_string(level);
         std::vector<int> lit;
         for (const sim::StepLines& l : res.step_lines)
             if (l.pass == pass && l.step == step && l.level == level)
@@ -117,6 +135,28 @@ TEST_P(ListingLines, LitLinesAreTheListingsLinesOfTheStep) {
     }
 }
 
+class ListingLines : public ::testing::TestWithParam<Algorithm> {};
+
+TEST_P(ListingLines, LitLinesAreTheListingsLinesOfTheStep) {
+    const Algorithm a = GetParam();
+    const bool histogram = info(a).family == Family::Histogram;
+    const bool scan = info(a).family == Family::Scan;
+    for (const int n : {60, 300}) {
+        if (n > 64 && info(a).single_block)
+            continue;
+        for (const bool inclusive : {false, true}) {
+            if (inclusive && !scan)
+                continue;
+            SCOPED_TRACE("n " + std::to_string(n) + (inclusive ? ", inclusive" : ""));
+            Request r = simtest::request(a, {}, 64);
+            r.options.inclusive = inclusive;
+            r.input = generate(histogram ? Generator::Skewed : Generator::RandomInt, n, 4,
+                               histogram ? r.bins : 0);
+            expect_lit_lines_of_their_steps(r);
+        }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Chapter, ListingEquality,
                          ::testing::Values(Algorithm::ReduceNaive, Algorithm::ReduceTree,
                                            Algorithm::ReduceCoarsened, Algorithm::ReduceShuffle,
@@ -129,8 +169,9 @@ INSTANTIATE_TEST_SUITE_P(Chapter, ListingEquality,
 INSTANTIATE_TEST_SUITE_P(Chapter, ListingLines,
                          ::testing::Values(Algorithm::ReduceNaive, Algorithm::ReduceTree,
                                            Algorithm::ReduceCoarsened, Algorithm::ReduceShuffle,
-                                           Algorithm::ReduceFull, Algorithm::ScanBlelloch,
-                                           Algorithm::ScanHillisSteele, Algorithm::HistGlobal,
+                                           Algorithm::ReduceFull, Algorithm::ReduceAtomic,
+                                           Algorithm::ScanBlelloch, Algorithm::ScanHillisSteele,
+                                           Algorithm::ScanMultiblock, Algorithm::HistGlobal,
                                            Algorithm::HistPrivatised, Algorithm::HistPerWarp),
                          test_name);
 

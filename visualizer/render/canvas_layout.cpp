@@ -127,6 +127,19 @@ bool names_left_out(const scene::Scene& s, const CanvasFrame& f) {
     return false;
 }
 
+} // namespace
+
+std::string shown_part(const std::string& what, int first, int last, int total) {
+    if (first < 0 || (first == 0 && last + 1 >= total))
+        return ""; // nothing on screen, or all of it
+    const std::string of = " of " + std::to_string(total);
+    if (first == last)
+        return "showing " + what + " " + std::to_string(first) + of;
+    return "showing " + what + "s " + std::to_string(first) + "–" + std::to_string(last) + of;
+}
+
+namespace {
+
 // Which of the step's rows are on screen when not all of them are, or that its values are too
 // small to read; empty when neither.
 std::string notice_text(const scene::Scene& s, const scene::Model& m, std::size_t frame,
@@ -160,15 +173,10 @@ std::string notice_text(const scene::Scene& s, const scene::Model& m, std::size_
         ++values;
         legible += box.w >= kReadablePx * r.scale * 0.8f;
     }
-    if (first >= 0 && (first > 0 || last + 1 < total)) {
-        const std::string what = by_tile   ? "tile"
-                                 : by_warp ? "warp"
-                                 : by_bin  ? "bin"
-                                           : "thread";
-        std::string text = first == last ? "showing " + what + " " + std::to_string(first)
-                                         : "showing " + what + "s " + std::to_string(first) + "–" +
-                                               std::to_string(last);
-        text += " of " + std::to_string(total);
+    // s[WARPS] holds one slot per warp: its cells are the warps'.
+    const bool per_warp = by_warp || cur.step == Step::WarpTotals;
+    const std::string what = by_tile ? "tile" : per_warp ? "warp" : by_bin ? "bin" : "thread";
+    if (std::string text = shown_part(what, first, last, total); !text.empty()) {
         if (r.interactive)
             text += r.framing == Framing::Follow ? " · drag, or Fit all for the whole"
                                                  : " · drag to see the rest";

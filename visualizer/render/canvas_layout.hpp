@@ -70,6 +70,11 @@ struct CanvasFrame {
     float stretch = 1;
 };
 
+// The notice's words for the part of a step on screen: `what` (thread, warp, bin, tile) first to
+// last of total, "showing thread 5 of 64" or "showing threads 0–63 of 1024"; empty when all of
+// them are on screen (nothing to say) or none is.
+std::string shown_part(const std::string& what, int first, int last, int total);
+
 // The framing of a scene built for the camera's zoom.
 CanvasFrame frame_canvas(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
                          std::size_t frame, const CanvasRequest& r);
