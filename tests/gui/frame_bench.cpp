@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
     render::RenderTarget target;
     // `pplab_frame_bench WxH`: another size, to tell the pixels' cost from the primitives'.
     int w = 1280, h = 800;
-    bool parts = false; // --parts: cells, arrows and values timed apart as well
+    bool parts = false;     // --parts: cells, arrows and values timed apart as well
     bool grid_only = false; // --grid: only the grid of issue 9's target, not the tree scenes
     for (int i = 1; i < argc; ++i) {
         if (std::string(argv[i]) == "--parts")
@@ -189,7 +189,8 @@ int main(int argc, char** argv) {
         else if (std::string(argv[i]) == "--grid")
             grid_only = true;
         else if (std::sscanf(argv[i], "%dx%d", &w, &h) != 2) {
-            std::fprintf(stderr, "usage: pplab_frame_bench [WxH] [--parts] [--grid] (default 1280x800)\n");
+            std::fprintf(stderr,
+                         "usage: pplab_frame_bench [WxH] [--parts] [--grid] (default 1280x800)\n");
             return 2;
         }
     }

@@ -366,24 +366,31 @@ std::vector<bool> GlRenderer::quads(std::span<const scene::Cell> cells,
 }
 
 void GlRenderer::lines(std::span<const scene::Arrow> arrows) {
-    // Solid arrows first, then the dashed ones, each kind in one draw.
-    for (const bool dashed : {false, true}) {
-        scratch_.clear();
-        scratch_.reserve(arrows.size() * 10);
-        for (const scene::Arrow& a : arrows) {
-            const scene::Rect box{std::min(a.from.x, a.to.x) - a.head,
-                                  std::min(a.from.y, a.to.y) - a.head,
-                                  std::abs(a.to.x - a.from.x) + 2 * a.head,
-                                  std::abs(a.to.y - a.from.y) + 2 * a.head};
-            if (a.dashed != dashed || !overlaps(box, visible_))
-                continue;
-            scratch_.insert(scratch_.end(), {a.from.x, a.from.y, a.to.x, a.to.y});
-            push(scratch_, a.color);
-            scratch_.insert(scratch_.end(), {a.width, a.head});
-        }
+    // In the scene's order (where a barrier's dashes cross an arrow, the later one is on top),
+    // one draw per run of arrows of one kind: solid, or dashed.
+    scratch_.clear();
+    scratch_.reserve(arrows.size() * 10);
+    bool dashed = false;
+    const auto flush = [&] {
         (dashed ? gl_->dashed_segments : gl_->segments)
             .draw(scratch_, gl_->corners, camera_, width_, height_);
+        scratch_.clear();
+    };
+    for (const scene::Arrow& a : arrows) {
+        const scene::Rect box{
+            std::min(a.from.x, a.to.x) - a.head, std::min(a.from.y, a.to.y) - a.head,
+            std::abs(a.to.x - a.from.x) + 2 * a.head, std::abs(a.to.y - a.from.y) + 2 * a.head};
+        if (!overlaps(box, visible_))
+            continue;
+        if (a.dashed != dashed) {
+            flush();
+            dashed = a.dashed;
+        }
+        scratch_.insert(scratch_.end(), {a.from.x, a.from.y, a.to.x, a.to.y});
+        push(scratch_, a.color);
+        scratch_.insert(scratch_.end(), {a.width, a.head});
     }
+    flush();
 }
 
 GlRenderer::PlacedTexts GlRenderer::place_texts(std::span<const TextRun> runs) {
