@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -274,20 +275,24 @@ int check_in_window(const scene::Model& m, Window w, float scale, const std::str
     return checked;
 }
 
-class EveryConfiguration : public ::testing::TestWithParam<Algorithm> {};
+// Every traced algorithm, and the tests' names for them.
+constexpr Algorithm kTraced[] = {
+    Algorithm::ReduceNaive,   Algorithm::ReduceTree,     Algorithm::ReduceCoarsened,
+    Algorithm::ReduceShuffle, Algorithm::ReduceFull,     Algorithm::ReduceAtomic,
+    Algorithm::ScanBlelloch,  Algorithm::ScanMultiblock, Algorithm::ScanHillisSteele,
+    Algorithm::ScanFast,      Algorithm::HistGlobal,     Algorithm::HistPrivatised,
+    Algorithm::HistPerWarp};
 
-TEST_P(EveryConfiguration, IsLegibleAndCoversNothing) {
-    const Algorithm a = GetParam();
-    std::vector<std::pair<int, int>> configs; // block, n
-    for (const int block : ui::block_choices(a)) {
-        // Powers of two, and for the kernels that take any multiple of 32 the odd ones a
-        // caption can get wrong (96: three warps; 992: one lane short of 1024).
-        const bool sampled = (block & (block - 1)) == 0 || block == 96 || block == 992;
-        if (block >= 32 && sampled)
-            for (const int n : kSizes)
-                configs.emplace_back(block, n);
-    }
-    // Pure functions of their inputs: the configurations are checked on every core at once.
+std::string named(const ::testing::TestParamInfo<Algorithm>& p) {
+    std::string id(info(p.param).id);
+    std::replace(id.begin(), id.end(), '-', '_');
+    return id;
+}
+
+// Each of `configs` (block, n) traced and given to `check`, which returns how many framings
+// it checked; pure functions of their inputs, so on every core at once. Returns the total.
+int on_every_core(Algorithm a, const std::vector<std::pair<int, int>>& configs,
+                  const std::function<int(const scene::Model&, const std::string&)>& check) {
     std::atomic<std::size_t> next = 0;
     std::atomic<int> checked = 0;
     const auto work = [&] {
@@ -301,9 +306,7 @@ TEST_P(EveryConfiguration, IsLegibleAndCoversNothing) {
                 EXPECT_FALSE(refused.empty()) << config;
                 continue;
             }
-            for (const Window w : kWindows)
-                for (const float scale : kScales)
-                    checked += check_in_window(*m, w, scale, config);
+            checked += check(*m, config);
         }
     };
     std::vector<std::thread> workers;
@@ -312,21 +315,34 @@ TEST_P(EveryConfiguration, IsLegibleAndCoversNothing) {
     work();
     for (std::thread& t : workers)
         t.join();
-    EXPECT_GT(checked.load(), 0);
+    return checked.load();
 }
 
-INSTANTIATE_TEST_SUITE_P(Algorithms, EveryConfiguration,
-                         ::testing::Values(Algorithm::ReduceNaive, Algorithm::ReduceTree,
-                                           Algorithm::ReduceCoarsened, Algorithm::ReduceShuffle,
-                                           Algorithm::ReduceFull, Algorithm::ReduceAtomic,
-                                           Algorithm::ScanBlelloch, Algorithm::ScanMultiblock,
-                                           Algorithm::ScanHillisSteele, Algorithm::HistGlobal,
-                                           Algorithm::HistPrivatised, Algorithm::HistPerWarp),
-                         [](const auto& p) {
-                             std::string id(pplab::info(p.param).id);
-                             std::replace(id.begin(), id.end(), '-', '_');
-                             return id;
-                         });
+class EveryConfiguration : public ::testing::TestWithParam<Algorithm> {};
+
+TEST_P(EveryConfiguration, IsLegibleAndCoversNothing) {
+    const Algorithm a = GetParam();
+    std::vector<std::pair<int, int>> configs; // block, n
+    for (const int block : ui::block_choices(a)) {
+        // Powers of two, and for the kernels that take any multiple of 32 the odd ones a
+        // caption can get wrong (96: three warps; 992: one lane short of 1024).
+        const bool sampled = (block & (block - 1)) == 0 || block == 96 || block == 992;
+        if (block >= 32 && sampled)
+            for (const int n : kSizes)
+                configs.emplace_back(block, n);
+    }
+    const int checked =
+        on_every_core(a, configs, [](const scene::Model& m, const std::string& config) {
+            int framings = 0;
+            for (const Window w : kWindows)
+                for (const float scale : kScales)
+                    framings += check_in_window(m, w, scale, config);
+            return framings;
+        });
+    EXPECT_GT(checked, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, EveryConfiguration, ::testing::ValuesIn(kTraced), named);
 
 // The present-mode offer: on the projector's 1920x1080 at 200% it fits the transport's one row;
 // where it does not (1280x720 at 200%) the transport leaves it out rather than take a second row
@@ -365,3 +381,57 @@ TEST(Caption, ShortLastWordIsKeptWithTheWordBefore) {
 
 } // namespace
 } // namespace pplab::ui
+
+namespace pplab {
+namespace {
+
+// Values in flight never touch: two numbers side by side would read as one ("17" and "14" as
+// "1714"). Every algorithm x block x n of the matrix, every step, at phases all through the
+// travel, at the zoom the window's follow view gives it.
+class MovingValues : public ::testing::TestWithParam<Algorithm> {};
+
+// The travelling values of one configuration at every sampled step, through the travel;
+// returns the phases checked.
+int check_moving_values(const scene::Model& m, const std::string& config) {
+    int phases = 0;
+    render::CanvasRequest r;
+    r.width = 1100;
+    r.height = 760;
+    for (const int step : sampled_steps(m)) {
+        const std::size_t frame = m.frame_at(step, 0);
+        scene::ViewOptions vo;
+        vo.pixels_per_unit =
+            render::lay_out_canvas(font(), m, frame, r, scene::ViewOptions{}).frame.camera.scale;
+        for (float anim = 0.1f; anim < 0.9f; anim += 0.06f, ++phases) {
+            std::vector<Rect> moving;
+            for (const scene::Cell& mv : scene::build(m, frame, vo, anim).movers)
+                moving.push_back(mv.rect);
+            std::sort(moving.begin(), moving.end(),
+                      [](const Rect& p, const Rect& q) { return p.x < q.x; });
+            for (std::size_t i = 0; i < moving.size(); ++i)
+                for (std::size_t j = i + 1; j < moving.size() && moving[j].x < moving[i].right();
+                     ++j)
+                    if (moving[i].y < moving[j].bottom() && moving[j].y < moving[i].bottom()) {
+                        ADD_FAILURE() << config << " step " << step + 1 << " at phase " << anim
+                                      << ": " << text(moving[i]) << " touches " << text(moving[j]);
+                        return phases;
+                    }
+        }
+    }
+    return phases;
+}
+
+TEST_P(MovingValues, NeverOverlap) {
+    const Algorithm a = GetParam();
+    std::vector<std::pair<int, int>> configs; // block, n
+    for (const int block : ui::block_choices(a))
+        if (block >= 32 && (block & (block - 1)) == 0)
+            for (const int n : kSizes)
+                configs.emplace_back(block, n);
+    EXPECT_GT(on_every_core(a, configs, check_moving_values), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, MovingValues, ::testing::ValuesIn(kTraced), named);
+
+} // namespace
+} // namespace pplab

@@ -151,6 +151,7 @@ Scene Composer::finish() {
         else if (w == Progress::Done && opt.past_arrows && p.style.past_flow && !p.slot)
             connect(f, false);
     }
+    s.movers = kept_apart(std::move(s.movers), std::move(own_movers_));
     Rect bounds;
     for (const Cell& c : s.panels)
         bounds = unite(bounds, c.rect);

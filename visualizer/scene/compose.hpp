@@ -161,7 +161,12 @@ private:
     std::map<int, CellsPlaced> shown_;
     std::vector<float> input_;
     std::string last_barrier_;
+    std::vector<Cell> own_movers_; // values travelling into their own cell: drawn where clear
 };
+
+// Travelling values, `first` before `then`, less each that would touch one kept before it:
+// no two values in flight ever read as one number.
+std::vector<Cell> kept_apart(std::vector<Cell> first, std::vector<Cell> then);
 
 // The input array that frame kInput refers to in `pass`: the request's input for the first
 // launch, the values a later launch reads (block totals) otherwise.
