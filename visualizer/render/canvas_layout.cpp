@@ -160,11 +160,10 @@ std::string notice_text(const scene::Scene& s, const scene::Model& m, std::size_
         ++values;
         legible += box.w >= kReadablePx * r.scale * 0.8f;
     }
+    if (by_tile)
+        total = m.grid(cur.pass); // tiles that have published nothing have cells too
     if (first >= 0 && (first > 0 || last + 1 < total)) {
-        const std::string what = by_tile   ? "tile"
-                                 : by_warp ? "warp"
-                                 : by_bin  ? "bin"
-                                           : "thread";
+        const std::string what = by_tile ? "tile" : by_warp ? "warp" : by_bin ? "bin" : "thread";
         std::string text = first == last ? "showing " + what + " " + std::to_string(first)
                                          : "showing " + what + "s " + std::to_string(first) + "–" +
                                                std::to_string(last);

@@ -128,6 +128,10 @@ public:
     // A non-power-of-two tree: these cells' values never reach s[0] (already placed).
     void mark_never_added(const std::vector<CellRef>& refs);
 
+    // Where "follow" looks, when the view knows better than the frames it placed (scan-fast:
+    // the tile acting and its look-back window); empty: the rows the step writes and reads.
+    Rect focus_rows, focus_cells, focus_written;
+
     // Arrows (and, for the step being shown, travelling values) into every placed frame.
     Scene finish();
 
