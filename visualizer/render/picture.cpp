@@ -66,7 +66,11 @@ Composition compose(const FontAtlas& font, const scene::Model& m, std::size_t fr
             if (lines.size() <= 3)
                 break;
         }
-        for (const std::string& line : lines) {
+        for (std::string& line : lines) {
+            // The no-break space did its work in the wrapping; the font draws a plain one.
+            for (std::size_t at = line.find("\u00a0"); at != std::string::npos;
+                 at = line.find("\u00a0", at))
+                line.replace(at, 2, " ");
             c.captions.push_back({{margin, top + caption_px},
                                   line,
                                   caption_px,
