@@ -225,7 +225,9 @@ private:
                 fail(toks_[k].line, toks_[k].column,
                      "a # directive inside a declaration is not supported by pplab's "
                      "simulator");
-            s += (s.empty() ? "" : " ") + std::string(toks_[k].text);
+            if (!s.empty()) // appended apart: GCC 12's -Wrestrict misfires on "" + std::string
+                s += ' ';
+            s += toks_[k].text;
         }
         return s;
     }

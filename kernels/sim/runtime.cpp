@@ -220,8 +220,10 @@ std::string lanes_text(const std::vector<int>& lanes) {
         if (!s.empty())
             s += ", ";
         s += std::to_string(lanes[k]);
-        if (e > k)
-            s += "-" + std::to_string(lanes[e]);
+        if (e > k) { // two appends: GCC 12's -Wrestrict misfires on "-" + std::string
+            s += '-';
+            s += std::to_string(lanes[e]);
+        }
         k = e + 1;
     }
     return s;
