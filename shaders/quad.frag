@@ -1,15 +1,16 @@
 #version 330 core
 // A rounded box by its signed distance, anti-aliased over one pixel, with an inner border;
-// over it the cell's value, as if drawn after it (the same blend, one fragment instead of two).
+// over it the cell's value, as if drawn after it (one fragment instead of two). The colour is
+// premultiplied (blended ONE, ONE_MINUS_SRC_ALPHA): the value goes over the cell without a
+// division, and a fragment outside the box adds nothing, so none is discarded.
 
-in vec2 v_local;
+flat in vec2 v_center;
 flat in vec2 v_half;
 flat in vec4 v_fill;
 flat in vec4 v_border;
 flat in vec2 v_style;
-in vec2 v_pixel;
-flat in vec4 v_text_rect;
-flat in vec4 v_text_texels;
+flat in vec2 v_to_texel;
+flat in vec4 v_text_box;
 flat in vec4 v_text_tint;
 
 uniform sampler2D u_runs;
@@ -22,25 +23,14 @@ float rounded_box(vec2 p, vec2 half_size, float r) {
 }
 
 void main() {
-    float d = rounded_box(v_local, v_half, v_style.y);
+    float d = rounded_box(gl_FragCoord.xy - v_center, v_half, v_style.y);
     float coverage = clamp(0.5 - d, 0.0, 1.0);
-    vec4 c = v_fill;
-    if (v_style.x > 0.0) {
-        float inside = clamp(0.5 - (d + v_style.x), 0.0, 1.0);
-        c = mix(v_border, v_fill, inside);
-    }
-    color = vec4(c.rgb, c.a * coverage);
-    vec2 t = v_pixel - v_text_rect.xy; // texels from the value's corner
-    if (v_text_rect.z > 0.0 && all(greaterThanEqual(t, vec2(0.0))) &&
-        all(lessThan(t, v_text_rect.zw))) {
-        // Rows of the cache count from the bottom (drawn y down into a framebuffer).
-        vec2 texel = vec2(v_text_texels.x + t.x,
-                          float(textureSize(u_runs, 0).y) - (v_text_texels.y + t.y));
-        float ink = v_text_tint.a * texelFetch(u_runs, ivec2(texel), 0).r;
-        float alpha = ink + (1.0 - ink) * color.a;
-        if (alpha > 0.0)
-            color = vec4((v_text_tint.rgb * ink + color.rgb * color.a * (1.0 - ink)) / alpha, alpha);
-    }
-    if (color.a <= 0.0)
-        discard;
+    float inside = clamp(0.5 - (d + v_style.x), 0.0, 1.0);
+    vec4 c = v_style.x > 0.0 ? mix(v_border, v_fill, inside) : v_fill;
+    float alpha = c.a * coverage;
+    // Texel centres: inside the value's box or not; outside, the fetch is clamped and unused.
+    vec2 texel = gl_FragCoord.xy + v_to_texel;
+    vec2 at = clamp(texel, v_text_box.xy, v_text_box.zw + vec2(0.5));
+    float ink = texel == at ? v_text_tint.a * texelFetch(u_runs, ivec2(at), 0).r : 0.0;
+    color = vec4(v_text_tint.rgb * ink + c.rgb * (alpha * (1.0 - ink)), ink + alpha * (1.0 - ink));
 }

@@ -23,20 +23,21 @@ std::string_view resource_text(std::string_view name) {
     return r->text();
 }
 
+// The source under this GL's version line (WebGL2 speaks GLSL ES 3.00: the same shaders at
+// full precision), with `defines` after it: one file, several programs.
+std::string for_this_gl(std::string_view source, std::string_view defines) {
+    const std::size_t line = source.find('\n') + 1;
 #if defined(__EMSCRIPTEN__)
-// WebGL2 speaks GLSL ES 3.00: the same shaders under its version line, at full precision.
-std::string for_this_gl(std::string_view source) {
-    const std::size_t line = source.find('\n');
-    return "#version 300 es\nprecision highp float;\n" + std::string(source.substr(line + 1));
-}
+    const std::string version = "#version 300 es\nprecision highp float;\n";
 #else
-std::string_view for_this_gl(std::string_view source) {
-    return source;
-}
+    const std::string version(source.substr(0, line));
 #endif
+    return version + std::string(defines) + std::string(source.substr(line));
+}
 
-GLuint compile(GLenum kind, std::string_view glsl, std::string_view name) {
-    const auto source = for_this_gl(glsl);
+GLuint compile(GLenum kind, std::string_view glsl, std::string_view name,
+               std::string_view defines) {
+    const std::string source = for_this_gl(glsl, defines);
     const GLuint s = glCreateShader(kind);
     const char* text = source.data();
     const auto length = static_cast<GLint>(source.size());
@@ -54,10 +55,10 @@ GLuint compile(GLenum kind, std::string_view glsl, std::string_view name) {
     return s;
 }
 
-GLuint link_program(std::string_view stem) {
+GLuint link_program(std::string_view stem, std::string_view defines) {
     const std::string vs = std::string(stem) + ".vert", fs = std::string(stem) + ".frag";
-    const GLuint v = compile(GL_VERTEX_SHADER, resource_text(vs), vs);
-    const GLuint f = compile(GL_FRAGMENT_SHADER, resource_text(fs), fs);
+    const GLuint v = compile(GL_VERTEX_SHADER, resource_text(vs), vs, defines);
+    const GLuint f = compile(GL_FRAGMENT_SHADER, resource_text(fs), fs, defines);
     const GLuint p = glCreateProgram();
     glAttachShader(p, v);
     glAttachShader(p, f);
@@ -87,9 +88,10 @@ struct Pipeline {
     int floats = 0; // per quad, the corner not counted
 
     // `layout`: the width (in floats) of attributes 1, 2, ... of one quad; attribute 0 is the
-    // corner, (0,0) .. (1,1).
-    void init(std::string_view stem, std::initializer_list<int> layout) {
-        program = link_program(stem);
+    // corner, (0,0) .. (1,1). `defines`: lines put after the shaders' version line.
+    void init(std::string_view stem, std::initializer_list<int> layout,
+              std::string_view defines = {}) {
+        program = link_program(stem, defines);
         center = glGetUniformLocation(program, "u_center");
         scale = glGetUniformLocation(program, "u_scale");
         viewport = glGetUniformLocation(program, "u_viewport");
@@ -189,7 +191,9 @@ constexpr int kCopyFloats = 12;
 
 struct GlRenderer::Programs {
     GLuint atlas = 0;
-    Pipeline rects, segments, glyphs, runs;
+    // Dashed arrows (barriers) are few: their dash pattern is a program of its own, not a
+    // branch that every solid arrow's fragments would pay for on llvmpipe.
+    Pipeline rects, segments, dashed_segments, glyphs, runs;
     GLint atlas_sampler = -1, runs_sampler = -1, rects_sampler = -1;
     GLuint run_texture = 0, run_framebuffer = 0;
     RunCache cache{kRunCacheSide, kRunCacheSide};
@@ -199,7 +203,8 @@ struct GlRenderer::Programs {
 
 GlRenderer::GlRenderer() : font_(ui_font()), gl_(std::make_unique<Programs>()) {
     gl_->rects.init("quad", {4, 4, 4, 2, 4, 4, 4});
-    gl_->segments.init("line", {4, 4, 3});
+    gl_->segments.init("line", {4, 4, 2});
+    gl_->dashed_segments.init("line", {4, 4, 2}, "#define DASHED\n");
     gl_->glyphs.init("glyph", {4, 4, 4});
     gl_->runs.init("run", {4, 4, 4});
     gl_->atlas_sampler = glGetUniformLocation(gl_->glyphs.program, "u_atlas");
@@ -236,6 +241,7 @@ GlRenderer::GlRenderer() : font_(ui_font()), gl_(std::make_unique<Programs>()) {
 GlRenderer::~GlRenderer() {
     gl_->rects.release();
     gl_->segments.release();
+    gl_->dashed_segments.release();
     gl_->glyphs.release();
     gl_->runs.release();
     glDeleteFramebuffers(1, &gl_->run_framebuffer);
@@ -352,24 +358,39 @@ std::vector<bool> GlRenderer::quads(std::span<const scene::Cell> cells,
     glBindTexture(GL_TEXTURE_2D, gl_->run_texture);
     glUseProgram(gl_->rects.program);
     glUniform1i(gl_->rects_sampler, 0);
+    // quad.frag writes premultiplied colour: the same blend as the others' straight alpha.
+    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     gl_->rects.draw(scratch_, gl_->corners, camera_, width_, height_);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     return with_cells;
 }
 
 void GlRenderer::lines(std::span<const scene::Arrow> arrows) {
+    // In the scene's order (where a barrier's dashes cross an arrow, the later one is on top),
+    // one draw per run of arrows of one kind: solid, or dashed.
     scratch_.clear();
-    scratch_.reserve(arrows.size() * 11);
+    scratch_.reserve(arrows.size() * 10);
+    bool dashed = false;
+    const auto flush = [&] {
+        (dashed ? gl_->dashed_segments : gl_->segments)
+            .draw(scratch_, gl_->corners, camera_, width_, height_);
+        scratch_.clear();
+    };
     for (const scene::Arrow& a : arrows) {
         const scene::Rect box{
             std::min(a.from.x, a.to.x) - a.head, std::min(a.from.y, a.to.y) - a.head,
             std::abs(a.to.x - a.from.x) + 2 * a.head, std::abs(a.to.y - a.from.y) + 2 * a.head};
         if (!overlaps(box, visible_))
             continue;
+        if (a.dashed != dashed) {
+            flush();
+            dashed = a.dashed;
+        }
         scratch_.insert(scratch_.end(), {a.from.x, a.from.y, a.to.x, a.to.y});
         push(scratch_, a.color);
-        scratch_.insert(scratch_.end(), {a.width, a.head, a.dashed ? 1.0f : 0.0f});
+        scratch_.insert(scratch_.end(), {a.width, a.head});
     }
-    gl_->segments.draw(scratch_, gl_->corners, camera_, width_, height_);
+    flush();
 }
 
 GlRenderer::PlacedTexts GlRenderer::place_texts(std::span<const TextRun> runs) {
