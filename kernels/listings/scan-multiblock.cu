@@ -49,16 +49,19 @@ __device__ void scanBlock(float* s)
 }
 //@end-chapter
 
-__global__ void scanBlocks(const float* in, float* out, float* totals, int n)
+// inclusive: the user's array with --inclusive. The host passes false for the block totals:
+// their scan must be exclusive, so that carries[b] sums the blocks before b and not b itself.
+__global__ void scanBlocks(const float* in, float* out, float* totals, int n, bool inclusive)
 {
     __shared__ float s[TILE + 1];   // the tile, and the block total
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     s[threadIdx.x] = (i < n) ? in[i] : 0.0f;                          // @load
     scanBlock(s);
-    // --inclusive (the user's array only): shift by one; the last slot takes the total. // @only:inclusive
-    const float v = threadIdx.x + 1 < TILE ? s[threadIdx.x + 1] : s[TILE]; // @inclusive-shift,only:inclusive
-    __syncthreads();   // every thread reads before any thread overwrites // @inclusive-shift,only:inclusive
-    s[threadIdx.x] = v;                                               // @inclusive-shift,only:inclusive
+    if (inclusive) {   // shift by one; the last slot takes the total // @only:inclusive
+        const float v = threadIdx.x + 1 < TILE ? s[threadIdx.x + 1] : s[TILE]; // @inclusive-shift,only:inclusive
+        __syncthreads();   // every thread reads before any overwrites // @inclusive-shift,only:inclusive
+        s[threadIdx.x] = v;                                           // @inclusive-shift,only:inclusive
+    }                                                                 // @only:inclusive
     out[i] = s[threadIdx.x];
     if (totals != nullptr && threadIdx.x == 0)   // more than one block at this level
         totals[blockIdx.x] = s[TILE];   // the upsweep's root, kept by scanBlock // @block-total
@@ -72,6 +75,6 @@ __global__ void addCarries(float* out, const float* carries)
 }
 
 // The host recurses until one block holds all the totals:
-//     scanBlocks<<<G, TILE>>>(in, out, totals, n);
-//     scan(totals, carries, G);        // scanBlocks again (+ addCarries)
+//     scanBlocks<<<G, TILE>>>(in, out, totals, n, inclusive);
+//     scan(totals, carries, G);        // scanBlocks again, exclusive (+ addCarries)
 //     addCarries<<<G, TILE>>>(out, carries);

@@ -86,8 +86,11 @@ Spec spec_for(const Request& r, int grid, const GpuOptions& o) {
                               totals = "totals" + std::to_string(k);
             s.text +=
                 buffer(out, 4LL * levels[k].grid * block) + buffer(totals, 4LL * levels[k].grid);
+            // The flag: the user's array shifts with --inclusive; the totals scan exclusive.
+            const bool inclusive = k == 0 && r.options.inclusive;
             s.text += launch("scan-blocks", levels[k].grid,
-                             in + " " + out + " " + totals + " " + std::to_string(levels[k].n));
+                             in + " " + out + " " + totals + " " + std::to_string(levels[k].n) +
+                                 (inclusive ? " 1" : " 0"));
             in = totals;
         }
         for (std::size_t k = levels.size(); k-- > 0;)

@@ -117,7 +117,8 @@ void launch(const Launch& l, const Buffers& b) {
     const auto f = [&](std::size_t k) { return static_cast<float*>(b[l.args.at(k)]); };
 #if defined(PPLAB_MULTIBLOCK)
     if (l.shape == "scan-blocks")
-        scanBlocks<<<grid, block, l.shared>>>(f(0), f(1), f(2), b.number(l.args.at(3)));
+        scanBlocks<<<grid, block, l.shared>>>(f(0), f(1), f(2), b.number(l.args.at(3)),
+                                              b.number(l.args.at(4)) != 0);
     else
         addCarries<<<grid, block, l.shared>>>(f(0), f(1));
 #elif defined(PPLAB_HISTOGRAM)

@@ -126,7 +126,7 @@ private:
     bool reduce_full_pass(const Launch& l, Buffer& in, Buffer& out);
     bool reduce_atomic(const Launch& l, Buffer& in);
     bool scan();
-    bool scan_blocks(const Launch& l, Buffer& in, Buffer& out, Buffer* totals);
+    bool scan_blocks(const Launch& l, Buffer& in, Buffer& out, Buffer* totals, bool inclusive);
     bool add_carries(const Launch& l, Buffer& out, Buffer& carries);
     bool histogram();
 
@@ -457,7 +457,10 @@ StepList scan_steps(const Launch& l) {
     return steps;
 }
 
-bool Session::scan_blocks(const Launch& l, Buffer& in, Buffer& out, Buffer* totals) {
+// With totals: scanBlocks, whose flag says whether this level shifts (the user's array with
+// --inclusive); the block totals' levels are exclusive, as the carries need.
+bool Session::scan_blocks(const Launch& l, Buffer& in, Buffer& out, Buffer* totals,
+                          bool inclusive) {
     std::vector<Expected> expected{kInFloat, kOutFloat};
     std::vector<Arg> args{{&in.region, 0}, {&out.region, 0}};
     if (totals) {
@@ -466,6 +469,10 @@ bool Session::scan_blocks(const Launch& l, Buffer& in, Buffer& out, Buffer* tota
     }
     expected.push_back(kN);
     args.push_back({nullptr, l.n});
+    if (totals) {
+        expected.push_back({Elem::Other, false, "bool inclusive"});
+        args.push_back({nullptr, inclusive ? 1 : 0});
+    }
     const KernelEntry& k = kernel(l, expected);
     return launch(l, k, std::move(args), in.region.id, RoundRule::GridStride,
                   [&](const BlockObservation& o) {
@@ -497,7 +504,7 @@ bool Session::scan() {
         Buffer& in = buffer("in", Elem::Float, r_.input);
         Buffer& out =
             buffer("out", Elem::Float, std::vector<float>(static_cast<std::size_t>(n), 0.0f));
-        const bool ok = scan_blocks(plan_.launches.front(), in, out, nullptr);
+        const bool ok = scan_blocks(plan_.launches.front(), in, out, nullptr, false);
         for (int i = 0; i < n; ++i)
             result_.push_back(out.value(i));
         return ok;
@@ -513,7 +520,7 @@ bool Session::scan() {
         totals.push_back(&buffer("totals", Elem::Float,
                                  std::vector<float>(static_cast<std::size_t>(lv.grid), 0.0f)));
         if (!scan_blocks(plan_.launches[static_cast<std::size_t>(lv.scan_pass)], *in, *outs.back(),
-                         totals.back()))
+                         totals.back(), r_.options.inclusive && outs.size() == 1))
             return false;
         in = totals.back();
     }

@@ -15,6 +15,7 @@ namespace {
 struct Case {
     Algorithm algorithm;
     int n, block;
+    bool inclusive = false; // scan-multiblock: the user's array shifted, the totals not
 };
 
 class GpuRun : public ::testing::TestWithParam<Case> {};
@@ -23,6 +24,7 @@ TEST_P(GpuRun, SameOutputAsTheSimulatorAndTimed) {
     const Case& c = GetParam();
     const bool histogram = info(c.algorithm).family == Family::Histogram;
     Request r = simtest::request(c.algorithm, {}, c.block);
+    r.options.inclusive = c.inclusive;
     r.input = generate(histogram ? Generator::Skewed : Generator::RandomFloat, c.n, 11,
                        histogram ? r.bins : 0);
     r = normalize(r);
@@ -53,14 +55,15 @@ INSTANTIATE_TEST_SUITE_P(
         Case{Algorithm::ReduceCoarsened, 100000, 128}, Case{Algorithm::ReduceShuffle, 5000, 64},
         Case{Algorithm::ReduceFull, 100000, 256}, Case{Algorithm::ReduceAtomic, 100000, 256},
         Case{Algorithm::ScanBlelloch, 1000, 1024}, Case{Algorithm::ScanHillisSteele, 700, 1024},
-        Case{Algorithm::ScanMultiblock, 50000, 256}, Case{Algorithm::HistGlobal, 100000, 256},
+        Case{Algorithm::ScanMultiblock, 50000, 256},
+        Case{Algorithm::ScanMultiblock, 50000, 256, true}, Case{Algorithm::HistGlobal, 100000, 256},
         Case{Algorithm::HistPrivatised, 100000, 256}, Case{Algorithm::HistPerWarp, 100000, 256}),
     [](const ::testing::TestParamInfo<Case>& p) {
         std::string id(pplab::info(p.param.algorithm).id);
         for (char& ch : id)
             if (ch == '-')
                 ch = '_';
-        return id;
+        return id + (p.param.inclusive ? "_inclusive" : "");
     });
 
 } // namespace
