@@ -23,6 +23,11 @@
 namespace pplab::ui {
 
 inline constexpr float kBaseFontPx = 18.0f; // the regular font at presenter scale 100%
+// ImGui's style at 100% (style.cpp); ImGui's ScaleAllSizes floors them at other scales, and so
+// does metrics().
+inline constexpr float kFramePaddingX = 8, kFramePaddingY = 5;
+inline constexpr float kItemSpacingX = 8, kItemSpacingY = 7;
+inline constexpr float kItemInnerSpacing = 4; // ImGui's own
 
 // ImGui's sizes at a presenter scale: App's style and fonts are made from these.
 struct Metrics {

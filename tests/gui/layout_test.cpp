@@ -12,6 +12,8 @@
 //  - Fit all never frames a scene smaller than the follow view does when that shows it whole.
 #include "layout.hpp"
 #include "settings.hpp"
+#include "style.hpp"
+#include "window_fonts.hpp"
 
 #include "render/canvas_layout.hpp"
 #include "render/gl_renderer.hpp"
@@ -42,8 +44,9 @@ const render::FontAtlas& font() {
     return atlas;
 }
 
-ui::TextWidth atlas_width() {
-    return [](std::string_view text, float px) { return font().width(text) * px; };
+// The window's text as the window measures it: its own fonts, not the canvas's atlas.
+ui::TextWidth window_width() {
+    return test::window_fonts().measure();
 }
 
 bool inside(const Rect& a, const Rect& b) {
@@ -194,12 +197,12 @@ ui::WindowLayout window_for(const scene::Model& m, Window w, float scale, bool p
     r.caption_lines = [&](float px, float width) {
         int lines = 1;
         for (const std::string& c : captions)
-            lines = std::max(lines, static_cast<int>(render::wrap(font(), c, px, width).size()));
+            lines = std::max(lines, test::window_fonts().lines(c, px, width));
         return lines;
     };
-    r.menu_width = ui::menu_bar_width(mt, atlas_width());
-    r.toolbar_width = ui::toolbar_width(mt, atlas_width(), m.grid(0) > 1);
-    r.transport_width = ui::transport_width(mt, atlas_width(), present);
+    r.menu_width = ui::menu_bar_width(mt, window_width());
+    r.toolbar_width = ui::toolbar_width(mt, window_width(), m.grid(0) > 1);
+    r.transport_width = ui::transport_width(mt, window_width(), present);
     return ui::window_layout(r);
 }
 
@@ -336,7 +339,7 @@ TEST(Sliders, ValueBarNeverCoversTheText) {
     for (const float scale : {1.0f, 1.25f, 1.5f, 1.75f, 2.0f, 3.0f}) {
         SCOPED_TRACE(std::to_string(scale * 100) + "%");
         const ui::Metrics m = ui::metrics(scale);
-        const ui::TextWidth measure = atlas_width();
+        const ui::TextWidth measure = window_width();
         // The transport's rows are taller than a frame (buttons of 1.15 frames); the toolbar's
         // block slider is one frame tall.
         const float heights[] = {m.frame, std::round(m.frame * 1.15f)};
@@ -378,7 +381,7 @@ ui::WindowLayout bare_window(Window w, float scale) {
 // does not fit (150% cut "scanBlocks + addCarries   beyond the" mid-phrase), without the arrow
 // where even the name needs its room (200% in a docked column).
 TEST(AlgorithmField, TextIsWholeOrTheKernelsName) {
-    const ui::TextWidth measure = atlas_width();
+    const ui::TextWidth measure = window_width();
     int shortened = 0;
     for (const float scale : kScales)
         for (const Window w : kWindows) {
@@ -418,7 +421,7 @@ TEST(AlgorithmField, TextIsWholeOrTheKernelsName) {
 // rounded up)" where it fits, else "auto"), never cut by the dropdown's arrow (150% cut it to
 // "auto (n roun").
 TEST(BlockSizeField, TextIsWholeOrShort) {
-    const ui::TextWidth measure = atlas_width();
+    const ui::TextWidth measure = window_width();
     int shortened = 0;
     for (const float scale : kScales)
         for (const Window w : kWindows) {
@@ -444,12 +447,52 @@ TEST(BlockSizeField, TextIsWholeOrShort) {
     EXPECT_GT(shortened, 0) << "no field too narrow: the short form goes untested";
 }
 
+// The layout's sizes are ImGui's at every presenter scale the View menu offers: a button, a
+// slider and a checkbox drawn headless in the window's style and font have the heights and
+// spacings metrics() computes (it rounded where ImGui floors: at 150% every control was 2 px
+// shorter than the layout planned).
+TEST(Metrics, AgreeWithWhatImGuiDraws) {
+    const test::WindowFonts& fonts = test::window_fonts();
+    ImGui::SetCurrentContext(fonts.context());
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(1920, 1080);
+    io.DeltaTime = 1.0f / 60;
+    for (float scale = 0.75f; scale <= 3.0f; scale += 0.25f) {
+        SCOPED_TRACE(std::to_string(scale * 100) + "%");
+        const ui::Metrics m = ui::metrics(scale);
+        ImGui::GetStyle() = ui::window_style(scene::Theme::Light, scale);
+        io.FontDefault = fonts.regular(scale);
+        ImGui::NewFrame();
+        ImGui::Begin("metrics");
+        EXPECT_EQ(ImGui::GetFontSize(), m.font);
+        ImGui::Button("step");
+        const ImVec2 button = ImGui::GetItemRectSize();
+        const float button_bottom = ImGui::GetItemRectMax().y;
+        int value = 1;
+        ImGui::SliderInt("##block", &value, 0, 7, "%d of 8");
+        const float slider_h = ImGui::GetItemRectSize().y;
+        const float slider_top = ImGui::GetItemRectMin().y;
+        bool loop = false;
+        ImGui::Checkbox("loop", &loop);
+        const float checkbox_w = ImGui::GetItemRectSize().x;
+        ImGui::End();
+        ImGui::EndFrame();
+        EXPECT_EQ(button.y, m.frame);
+        EXPECT_EQ(slider_h, m.frame);
+        EXPECT_EQ(button.x, fonts.width("step", m.font) + 2 * m.frame_padding_x);
+        EXPECT_EQ(slider_top - button_bottom, m.spacing);
+        EXPECT_EQ(checkbox_w, m.frame + m.inner_spacing + fonts.width("loop", m.font));
+        EXPECT_EQ(ImGui::GetStyle().ItemSpacing.x, m.item_spacing);
+    }
+}
+
 // The present-mode offer above 125%: in the transport's one row wherever it has room ("▣ P"
 // where only that fits), never a second row taken from the canvas for it. At 1280x720 and 200%
 // the row has no room even for "▣ P": the menu bar offers it there (App::present_offer). While
 // presenting, the button that leaves keeps to the one row too ("✕" where "✕ present" is too wide:
-// 1366x768 at 200%; at 1280x720 the window's font finds even "✕" a few pixels too wide and the
-// transport takes two rows, where the canvas's atlas, which has no "✕", measures it narrower).
+// 1366x768 and 1280x720 at 200%). Measured with the window's own fonts: the canvas's atlas has
+// no "✕" and measured it narrower than the window draws it, and the test passed where the
+// window took two rows.
 TEST(Transport, PresentOfferNeverCostsTheCanvasARow) {
     std::string refused;
     const auto m = traced(Algorithm::ReduceTree, 32, 1000, refused);
@@ -460,33 +503,33 @@ TEST(Transport, PresentOfferNeverCostsTheCanvasARow) {
                          std::to_string(w.height));
             const ui::Metrics mt = ui::metrics(scale);
             const float width = window_for(*m, w, scale, false).transport.w;
-            const std::string offer = ui::present_button(mt, atlas_width(), width, false);
-            const float bare = ui::transport_width(mt, atlas_width(), false);
+            const std::string offer = ui::present_button(mt, window_width(), width, false);
+            const float bare = ui::transport_width(mt, window_width(), false);
             if (scale <= 1.25f) {
                 EXPECT_EQ(offer, "") << "no offer at classroom-desk sizes";
                 continue;
             }
             if (!offer.empty()) {
                 EXPECT_LE(bare, width) << "an offer in a transport of two rows";
-                EXPECT_LE(ui::transport_width(mt, atlas_width(), false, offer), width);
+                EXPECT_LE(ui::transport_width(mt, window_width(), false, offer), width);
             }
             if (w.width >= 1600 || scale < 2) {
                 EXPECT_FALSE(offer.empty()) << "nothing points to present mode";
             }
             const ui::WindowLayout presenting = window_for(*m, w, scale, true);
             const std::string leave =
-                ui::present_button(mt, atlas_width(), presenting.transport.w, true);
+                ui::present_button(mt, window_width(), presenting.transport.w, true);
             EXPECT_TRUE(leave == "✕ present" || leave == "✕") << leave;
-            EXPECT_LE(ui::transport_width(mt, atlas_width(), false, leave), presenting.transport.w)
+            EXPECT_LE(ui::transport_width(mt, window_width(), false, leave), presenting.transport.w)
                 << "leaving present mode costs the canvas a second row";
         }
     const ui::Metrics projector = ui::metrics(2.0f);
     EXPECT_STREQ(
-        ui::present_button(projector, atlas_width(), 1920 - 2 * projector.padding_x, false),
+        ui::present_button(projector, window_width(), 1920 - 2 * projector.padding_x, false),
         "▣ present (P)");
     const float laptop = 1366 - 2 * projector.padding_x; // 1366x768 presenting at 200%
-    EXPECT_STREQ(ui::present_button(projector, atlas_width(), laptop, true), "✕");
-    EXPECT_LE(ui::transport_width(projector, atlas_width(), true), laptop);
+    EXPECT_STREQ(ui::present_button(projector, window_width(), laptop, true), "✕");
+    EXPECT_LE(ui::transport_width(projector, window_width(), true), laptop);
 }
 
 // The smallest window the desktop app allows (and a window shrunk to it on a small monitor):
