@@ -233,6 +233,32 @@ std::string block_size_shown(int block, bool single_block, float field_w, const 
     return block == 0 ? dropdown_text(shown, "auto", field_w, m, measure).text : shown;
 }
 
+std::vector<int> tab_rows(const std::vector<float>& widths, float width, float spacing) {
+    const int tabs = static_cast<int>(widths.size());
+    std::vector<int> row(widths.size(), 0);
+    for (int rows = 1; rows <= tabs; ++rows) {
+        const int per_row = (tabs + rows - 1) / rows;
+        bool fits = true;
+        for (int first = 0; first < tabs && fits; first += per_row) {
+            float used = -spacing;
+            for (int i = first; i < std::min(first + per_row, tabs); ++i) {
+                used += widths[static_cast<std::size_t>(i)] + spacing;
+                row[static_cast<std::size_t>(i)] = first / per_row;
+            }
+            fits = used <= width;
+        }
+        if (fits)
+            return row;
+    }
+    for (int i = 0; i < tabs; ++i) // one a row: each as whole as the row allows
+        row[static_cast<std::size_t>(i)] = i;
+    return row;
+}
+
+float tab_width(const Metrics& m, const TextWidth& measure, std::string_view name) {
+    return measure(name, m.font) + 2 * m.frame_padding_x;
+}
+
 float canvas_share_target(float scale) {
     return std::clamp(0.3f + 0.4f * (scale - 1.0f), 0.3f, 0.5f);
 }

@@ -99,6 +99,14 @@ std::string block_size_text(int block, bool single_block);
 std::string block_size_shown(int block, bool single_block, float field_w, const Metrics& m,
                              const TextWidth& measure);
 
+// A row of tabs (the Classroom's sub-tabs) that never scrolls: each tab's row, in the fewest
+// rows that hold every name whole, the tabs shared out evenly ("Practice Hand-trace Exercises"
+// over "Pitfalls Determinism Session", not five and one). `widths`: each tab's, `spacing`
+// between two tabs of a row. A tab wider than the row has a row of its own.
+std::vector<int> tab_rows(const std::vector<float>& widths, float width, float spacing);
+// A tab's width: its name and the frame's padding either side.
+float tab_width(const Metrics& m, const TextWidth& measure, std::string_view name);
+
 // The captions whose longest fixes the caption's height for a trace (the block's, as the
 // canvas shows them; a long run sampled: a few hundred steps at most).
 // The caption as it is wrapped: a short last word ("block 0") kept with the word before it by

@@ -10,6 +10,7 @@
 //  - no legend over a cell or a text; the legend and the notice inside the canvas;
 //  - no text under 11 px x the presenter scale;
 //  - Fit all never frames a scene smaller than the follow view does when that shows it whole.
+#include "classroom_panel.hpp"
 #include "layout.hpp"
 #include "settings.hpp"
 #include "style.hpp"
@@ -484,6 +485,49 @@ TEST(Metrics, AgreeWithWhatImGuiDraws) {
         EXPECT_EQ(checkbox_w, m.frame + m.inner_spacing + fonts.width("loop", m.font));
         EXPECT_EQ(ImGui::GetStyle().ItemSpacing.x, m.item_spacing);
     }
+}
+
+// The Classroom's sub-tabs read whole at every presenter scale and window: in the fewest rows
+// that hold them, shared out evenly (ImGui's tab bar scrolled them at 150% in 1280x720, its
+// arrows over "Determinism").
+TEST(ClassroomTabs, EveryNameWholeInTheColumn) {
+    const std::vector<std::string_view> names = ui::classroom_tab_names();
+    std::string refused;
+    const auto m = traced(Algorithm::ReduceTree, 32, 1000, refused);
+    ASSERT_TRUE(m) << refused;
+    int wrapped = 0;
+    for (const Window w : kWindows)
+        for (const float scale : kScales) {
+            SCOPED_TRACE(std::to_string(scale * 100) + "% in " + std::to_string(w.width) + "x" +
+                         std::to_string(w.height));
+            const ui::Metrics mt = ui::metrics(scale);
+            const ui::WindowLayout l = window_for(*m, w, scale, false);
+            // The column docked, or its drawer (framed by a border of the scale's pixels).
+            const float column =
+                l.source_folded ? l.drawer_width_source - 2 * std::max(1.0f, scale) : l.source.w;
+            const float room = column - 2 * std::floor(12 * scale); // the window's padding
+            std::vector<float> widths;
+            for (const std::string_view name : names)
+                widths.push_back(ui::tab_width(mt, window_width(), name));
+            const std::vector<int> rows = ui::tab_rows(widths, room, mt.inner_spacing);
+            ASSERT_EQ(rows.size(), names.size());
+            std::vector<float> used(names.size(), -mt.inner_spacing);
+            for (std::size_t i = 0; i < names.size(); ++i)
+                used.at(static_cast<std::size_t>(rows[i])) += widths[i] + mt.inner_spacing;
+            for (const float row : used)
+                EXPECT_LE(row, room) << "a sub-tab's name cut or scrolled";
+            wrapped += rows.back() > 0;
+        }
+    EXPECT_GT(wrapped, 0) << "the sub-tabs never took a second row: the wrap goes untested";
+}
+
+TEST(ClassroomTabs, RowsAreSharedOutEvenly) {
+    const std::vector<float> six(6, 100);
+    EXPECT_EQ(ui::tab_rows(six, 620, 4), (std::vector<int>{0, 0, 0, 0, 0, 0}));
+    EXPECT_EQ(ui::tab_rows(six, 500, 4), (std::vector<int>{0, 0, 0, 1, 1, 1}));
+    EXPECT_EQ(ui::tab_rows(six, 250, 4), (std::vector<int>{0, 0, 1, 1, 2, 2}));
+    EXPECT_EQ(ui::tab_rows(six, 50, 4), (std::vector<int>{0, 1, 2, 3, 4, 5}));
+    EXPECT_EQ(ui::tab_rows({}, 100, 4), std::vector<int>{});
 }
 
 // The present-mode offer above 125%: in the transport's one row wherever it has room ("▣ P"
