@@ -13,6 +13,7 @@
 #include "classroom_panel.hpp"
 #include "layout.hpp"
 #include "settings.hpp"
+#include "state.hpp"
 #include "style.hpp"
 #include "window_fonts.hpp"
 
@@ -528,6 +529,61 @@ TEST(ClassroomTabs, RowsAreSharedOutEvenly) {
     EXPECT_EQ(ui::tab_rows(six, 250, 4), (std::vector<int>{0, 0, 1, 1, 2, 2}));
     EXPECT_EQ(ui::tab_rows(six, 50, 4), (std::vector<int>{0, 1, 2, 3, 4, 5}));
     EXPECT_EQ(ui::tab_rows({}, 100, 4), std::vector<int>{});
+}
+
+// scan-fast's toolbar selector follows the tile each step is about and says "Tile" (it said
+// "0 of 8" while the caption spoke of tile 5); choosing a tile goes to that tile's same event.
+TEST(BlockSelector, ScanFastFollowsTheTileOfTheStep) {
+    const ui::Settings s = ui::switch_algorithm(ui::Settings{}, Algorithm::ScanFast);
+    const scene::Model m(make_cpu_backend()->trace(s.request()));
+    ASSERT_GT(m.grid(0), 4);
+    const int steps = static_cast<int>(m.steps().size());
+    for (int step = 0; step < steps; ++step) {
+        const scene::StepGroup& g = m.steps()[static_cast<std::size_t>(step)];
+        const ui::BlockSelector b = ui::block_selector(m, step, 0);
+        EXPECT_STREQ(b.noun, "Tile");
+        EXPECT_EQ(b.count, m.grid(0));
+        EXPECT_EQ(b.shown, g.block) << "step " << step + 1;
+        const std::string caption = m.dataflow().caption(m.frame_at(step, 0));
+        EXPECT_EQ(caption.rfind("Tile " + std::to_string(b.shown) + " ", 0), 0u)
+            << "step " << step + 1 << ": the selector says tile " << b.shown << ", the caption '"
+            << caption << "'";
+        for (int tile = 0; tile < m.grid(0); ++tile) {
+            const scene::StepGroup& to =
+                m.steps().at(static_cast<std::size_t>(ui::step_for_block(m, step, tile)));
+            EXPECT_EQ(to.block, tile);
+            if (tile > 0 || g.step == Step::TilePublish) { // tile 0 has no look-back
+                EXPECT_EQ(to.step, g.step);
+            }
+        }
+    }
+}
+
+// Where every block does the step, the selector shows the block chosen and choosing one keeps
+// the step; where the step is one block's turn (hist-privatised's fold into global memory), it
+// shows that block.
+TEST(BlockSelector, ShowsTheChosenBlockOrTheOneTheStepIsAbout) {
+    std::string refused;
+    const auto m = traced(Algorithm::HistPrivatised, 32, 1000, refused);
+    ASSERT_TRUE(m) << refused;
+    ASSERT_GT(m->grid(0), 2);
+    int one_block_steps = 0;
+    for (int step = 0; step < static_cast<int>(m->steps().size()); ++step) {
+        const scene::StepGroup& g = m->steps()[static_cast<std::size_t>(step)];
+        const ui::BlockSelector b = ui::block_selector(*m, step, 2);
+        EXPECT_STREQ(b.noun, "Block");
+        if (g.block < 0) {
+            EXPECT_EQ(b.shown, std::min(2, b.count - 1));
+            EXPECT_EQ(ui::step_for_block(*m, step, 1), step);
+            continue;
+        }
+        ++one_block_steps;
+        EXPECT_EQ(b.shown, g.block);
+        const int to = ui::step_for_block(*m, step, 1);
+        EXPECT_EQ(m->steps().at(static_cast<std::size_t>(to)).block, 1);
+        EXPECT_EQ(m->steps().at(static_cast<std::size_t>(to)).step, g.step);
+    }
+    EXPECT_GT(one_block_steps, 0) << "no step of one block: the following goes untested";
 }
 
 // The present-mode offer above 125%: in the transport's one row wherever it has room ("▣ P"
