@@ -1,5 +1,7 @@
 #include "layout.hpp"
 
+#include "render/text_layout.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -104,13 +106,7 @@ Metrics metrics(float scale) {
 }
 
 std::string glue_last_word(std::string caption) {
-    constexpr std::size_t kShort = 3; // bytes: "0", "31", "s[]"
-    const std::size_t space = caption.find_last_of(' ');
-    if (space == std::string::npos || space == 0 || caption.size() - space - 1 > kShort ||
-        caption[space - 1] == ' ')
-        return caption;
-    caption.replace(space, 1, "\u00a0");
-    return caption;
+    return render::glue_last_word(std::move(caption)); // as the pictures wrap it
 }
 
 std::vector<std::string> captions_to_measure(const scene::Model& m, int block) {

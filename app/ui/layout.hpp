@@ -109,8 +109,8 @@ float tab_width(const Metrics& m, const TextWidth& measure, std::string_view nam
 
 // The captions whose longest fixes the caption's height for a trace (the block's, as the
 // canvas shows them; a long run sampled: a few hundred steps at most).
-// The caption as it is wrapped: a short last word ("block 0") kept with the word before it by
-// a no-break space, so no line holds a lone "0".
+// The caption as it is wrapped: a short last word ("block 0", "of atomics") kept with the
+// word before it by a no-break space, so no line holds one short word alone.
 std::string glue_last_word(std::string caption);
 std::vector<std::string> captions_to_measure(const scene::Model& m, int block);
 

@@ -25,8 +25,7 @@ std::string tiles_phrase(int nearest, int farthest) {
 
 std::string schedule_of(const Trace& t) {
     if (t.backend == "cpu")
-        return "a schedule chosen by the CPU model with seed " +
-               std::to_string(t.request.options.order_seed);
+        return "the CPU model's schedule, seed " + std::to_string(t.request.options.order_seed);
     return "the order the " + t.device + " ran";
 }
 
@@ -106,8 +105,8 @@ std::string waits_and_extras(const LookbackTile& tile) {
     if (extra < tile.reads.size()) {
         const bool one = extra + 1 == tile.reads.size();
         s += "; " + tiles_phrase(tile.reads[extra].predecessor, tile.reads.back().predecessor) +
-             (one ? ", in the same window of 32, lies past that prefix: read, not added"
-                  : ", in the same window of 32, lie past that prefix: read, not added");
+             (one ? " (same window of 32) lies past that prefix: read, not added"
+                  : " (same window of 32) lie past that prefix: read, not added");
     }
     return s;
 }
@@ -179,6 +178,7 @@ std::string lookback_caption(const StepView& v) {
     const LookbackTile& tile = tiles.at(static_cast<std::size_t>(v.frame.block));
     const std::string name = "Tile " + std::to_string(tile.tile);
     const std::string order = " (" + schedule_of(t) + ")";
+    const auto at = [&](int ticket) { return " (" + event(ticket) + "; " + schedule_of(t) + ")"; };
     if (v.frame.step == Step::TilePublish) {
         if (tile.tile == 0)
             return name + " has nothing before it: it publishes its aggregate " +
@@ -194,7 +194,7 @@ std::string lookback_caption(const StepView& v) {
     return name + " looked back at " + tiles_phrase(tile.tile - 1, farthest) + ": " + chain(tile) +
            waits_and_extras(tile) + "; it publishes its inclusive prefix " +
            format_value(tile.inclusive) + " = " + format_value(tile.carry) + " + " +
-           format_value(tile.aggregate) + " (" + event(tile.inclusive_ticket) + ")" + order;
+           format_value(tile.aggregate) + at(tile.inclusive_ticket);
 }
 
 } // namespace pplab::dataflow

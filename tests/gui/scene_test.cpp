@@ -161,7 +161,10 @@ TEST(SceneBuilder, ValuesTravelAlongTheirArrows) {
     const Scene mid = build(*m, l1, {}, 0.5f);
     const Scene end = build(*m, l1, {}, 1.0f);
     EXPECT_TRUE(start.movers.empty());
-    EXPECT_EQ(mid.movers.size(), 8u); // 4 threads, 2 operands each
+    // 4 threads, 2 operands each: every s[t + stride] on its way; an s[t] that would meet
+    // one in flight waits out of sight (no two values read as one number).
+    EXPECT_GE(mid.movers.size(), 4u);
+    EXPECT_LT(mid.movers.size(), 8u);
     EXPECT_TRUE(end.movers.empty());
     EXPECT_EQ(cells_of(mid, static_cast<int>(l1))[0]->role, CellRole::Read)
         << "waiting for its value";

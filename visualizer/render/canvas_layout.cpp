@@ -173,6 +173,8 @@ std::string notice_text(const scene::Scene& s, const scene::Model& m, std::size_
         ++values;
         legible += box.w >= kReadablePx * r.scale * 0.8f;
     }
+    if (by_tile)
+        total = m.grid(cur.pass); // tiles that have published nothing have cells too
     // s[WARPS] holds one slot per warp: its cells are the warps'.
     const bool per_warp = by_warp || cur.step == Step::WarpTotals;
     const std::string what = by_tile ? "tile" : per_warp ? "warp" : by_bin ? "bin" : "thread";

@@ -33,7 +33,8 @@ Composition compose(const FontAtlas& font, const scene::Model& m, std::size_t fr
     const float unit = o.scale > 0 ? o.scale // the presenter scale asked for
                                    : std::clamp(std::min(w, h * 1.6f) / 1280.0f, 0.5f, 3.0f);
     const float margin = 24 * unit;
-    const float title_px = 26 * unit, caption_px = 21 * unit, footer_px = 17 * unit;
+    const float title_px = 26 * unit, footer_px = 17 * unit;
+    float caption_px = 21 * unit;
 
     Composition c;
     c.width = o.width;
@@ -46,16 +47,30 @@ Composition compose(const FontAtlas& font, const scene::Model& m, std::size_t fr
         std::string title = std::string(info.title) + "  ·  " + std::string(info.section) +
                             "  ·  step " + std::to_string(m.step_of(frame) + 1) + " of " +
                             std::to_string(m.steps().size());
-        if (m.grid(f.pass) > 1 && f.block >= 0)
+        if (m.grid(f.pass) > 1 && f.block >= 0) // scan-fast's blocks take tiles: it says tile
             title +=
-                "  ·  block " + std::to_string(f.block) + " of " + std::to_string(m.grid(f.pass));
+                std::string(r.algorithm == Algorithm::ScanFast ? "  ·  tile " : "  ·  block ") +
+                std::to_string(f.block) + " of " + std::to_string(m.grid(f.pass));
         top = margin;
         c.captions.push_back(
             {{margin, top + title_px}, title, title_px, pal.text, scene::Align::Left, 0, title_px});
         c.captions.back().max_width = w - 2 * margin;
         top += title_px * 1.45f;
-        for (const std::string& line :
-             wrap(font, m.dataflow().caption(frame), caption_px, w - 2 * margin)) {
+        // The largest type that keeps the caption to three lines (a look-back's chain is
+        // long): the canvas keeps its room, the text stays above the legible minimum.
+        const std::string caption = glue_last_word(m.dataflow().caption(frame));
+        std::vector<std::string> lines;
+        for (const float px : {caption_px, 17 * unit, 14 * unit}) {
+            caption_px = px;
+            lines = wrap(font, caption, caption_px, w - 2 * margin);
+            if (lines.size() <= 3)
+                break;
+        }
+        for (std::string& line : lines) {
+            // The no-break space did its work in the wrapping; the font draws a plain one.
+            for (std::size_t at = line.find("\u00a0"); at != std::string::npos;
+                 at = line.find("\u00a0", at))
+                line.replace(at, 2, " ");
             c.captions.push_back({{margin, top + caption_px},
                                   line,
                                   caption_px,

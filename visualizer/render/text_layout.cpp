@@ -142,6 +142,16 @@ void measure_labels(scene::Scene& s, const FontAtlas& font) {
         l.em_width = font.width(l.text);
 }
 
+std::string glue_last_word(std::string caption) {
+    constexpr std::size_t kShort = 9; // bytes: "0", "s[]", "atomics", "barriers"
+    const std::size_t space = caption.find_last_of(' ');
+    if (space == std::string::npos || space == 0 || caption.size() - space - 1 > kShort ||
+        caption[space - 1] == ' ')
+        return caption;
+    caption.replace(space, 1, "\u00a0");
+    return caption;
+}
+
 std::vector<std::string> wrap(const FontAtlas& font, const std::string& text, float size,
                               float width) {
     std::vector<std::string> lines;

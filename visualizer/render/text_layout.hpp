@@ -62,6 +62,10 @@ std::vector<TextRun> scene_text(const FontAtlas& font, const scene::Scene& s,
 void measure_labels(scene::Scene& s, const FontAtlas& font);
 
 // Splits text into lines no wider than `width` (same units as `size`).
+// A caption ready to wrap: a short last word ("block 0", "of atomics") kept with the word
+// before it by a no-break space, so no line holds one short word alone.
+std::string glue_last_word(std::string caption);
+
 std::vector<std::string> wrap(const FontAtlas& font, const std::string& text, float size,
                               float width);
 

@@ -53,10 +53,10 @@ Scene build(const Model& m, std::size_t frame, const ViewOptions& o, float anim)
         break;
     case Algorithm::ScanFast: { // many tiles: the camera follows the one acting
         const detail::LookbackFocus focus = detail::view_lookback(c);
-        Scene s = c.finish();
-        s.focus = focus.rows;
-        s.detail = focus.cells;
-        return s;
+        c.focus_rows = focus.rows;
+        c.focus_cells = focus.cells;
+        c.focus_written = focus.tile;
+        break;
     }
     default: // reduce-fast and hist-fast are timed, never traced: no trace of theirs gets here
         throw std::logic_error("no view for " + std::string(info(m.request().algorithm).id));

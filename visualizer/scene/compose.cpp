@@ -151,6 +151,7 @@ Scene Composer::finish() {
         else if (w == Progress::Done && opt.past_arrows && p.style.past_flow && !p.slot)
             connect(f, false);
     }
+    s.movers = kept_apart(std::move(s.movers), std::move(own_movers_));
     Rect bounds;
     for (const Cell& c : s.panels)
         bounds = unite(bounds, c.rect);
@@ -202,6 +203,11 @@ Scene Composer::finish() {
     s.focus = rows.empty() ? s.bounds : inflate(rows, pad, pad);
     s.detail = cells.empty() ? s.focus : inflate(cells, pad, pad);
     s.written = written.empty() ? s.detail : inflate(written, pad, pad);
+    if (!focus_rows.empty()) {
+        s.focus = focus_rows;
+        s.detail = focus_cells;
+        s.written = focus_written;
+    }
     stretch_rows(std::max(opt.row_stretch, 1.0f));
     return std::move(s);
 }

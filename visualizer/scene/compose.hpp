@@ -128,6 +128,10 @@ public:
     // A non-power-of-two tree: these cells' values never reach s[0] (already placed).
     void mark_never_added(const std::vector<CellRef>& refs);
 
+    // Where "follow" looks, when the view knows better than the frames it placed (scan-fast:
+    // the tile acting and its look-back window); empty: the rows the step writes and reads.
+    Rect focus_rows, focus_cells, focus_written;
+
     // Arrows (and, for the step being shown, travelling values) into every placed frame.
     Scene finish();
 
@@ -161,7 +165,12 @@ private:
     std::map<int, CellsPlaced> shown_;
     std::vector<float> input_;
     std::string last_barrier_;
+    std::vector<Cell> own_movers_; // values travelling into their own cell: drawn where clear
 };
+
+// Travelling values, `first` before `then`, less each that would touch one kept before it:
+// no two values in flight ever read as one number.
+std::vector<Cell> kept_apart(std::vector<Cell> first, std::vector<Cell> then);
 
 // The input array that frame kInput refers to in `pass`: the request's input for the first
 // launch, the values a later launch reads (block totals) otherwise.

@@ -1,6 +1,49 @@
 #include "compose_internal.hpp"
 
+#include <unordered_map>
+
 namespace pplab::scene::detail {
+
+namespace {
+
+// Whether two travelling values come closer than a hair: then they would read as one number
+// ("17" beside "14" reads "1714").
+bool touching(const Rect& a, const Rect& b) {
+    constexpr float kApart = 0.04f; // world units between two values in flight
+    return a.x < b.right() + kApart && b.x < a.right() + kApart && a.y < b.bottom() + kApart &&
+           b.y < a.bottom() + kApart;
+}
+
+} // namespace
+
+std::vector<Cell> kept_apart(std::vector<Cell> first, std::vector<Cell> then) {
+    for (Cell& c : then)
+        first.push_back(std::move(c));
+    // Buckets wider than any value and the gap: a value kept is filed under its corner, and
+    // one that could touch it has its corner in a bucket next to the new value's.
+    float size = 0.1f;
+    for (const Cell& c : first)
+        size = std::max({size, c.rect.w + 0.1f, c.rect.h + 0.1f});
+    const auto bucket = [size](float v) { return static_cast<long long>(std::floor(v / size)); };
+    const auto key = [](long long bx, long long by) { return (bx << 32) ^ (by & 0xffffffffLL); };
+    std::unordered_map<long long, std::vector<std::size_t>> filed;
+    std::vector<Cell> out;
+    out.reserve(first.size());
+    for (Cell& c : first) {
+        const Rect& r = c.rect;
+        bool clear = true;
+        for (long long bx = bucket(r.x) - 1; bx <= bucket(r.x) + 1 && clear; ++bx)
+            for (long long by = bucket(r.y) - 1; by <= bucket(r.y) + 1 && clear; ++by)
+                if (const auto it = filed.find(key(bx, by)); it != filed.end())
+                    clear = std::none_of(it->second.begin(), it->second.end(),
+                                         [&](std::size_t k) { return touching(out[k].rect, r); });
+        if (!clear)
+            continue; // hidden while it crosses a value in flight; shown again once past it
+        filed[key(bucket(r.x), bucket(r.y))].push_back(out.size());
+        out.push_back(std::move(c));
+    }
+    return out;
+}
 
 const Rect* Composer::where(const CellRef& ref) const {
     const auto it = shown_.find(ref.frame);
@@ -96,7 +139,9 @@ void Composer::connect(int f, bool current) {
                     mv.text_size = 0.42f * mh / 0.7f;
                 }
                 mv.role = CellRole::Written;
-                s.movers.push_back(std::move(mv));
+                // A value coming from the cell it lands on yields to the one that brings
+                // something new where two would meet.
+                (own ? own_movers_ : s.movers).push_back(std::move(mv));
             }
         }
     }

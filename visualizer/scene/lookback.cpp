@@ -84,7 +84,7 @@ void tile_row(Composer& c, const std::vector<LookbackTile>& tiles, const Grid& g
                    tile.tile == current ? c.pal.text : c.pal.muted, Align::Center, 0.7f);
     if (current >= 0)
         c.outline(inflate(g.rect(current), 0.12f, 0.12f), c.pal.highlight, 0.12f);
-    c.row_label(g, "tiles", "what each has published");
+    c.row_label(g, "tiles", "as published");
 }
 
 // The current tile's look-back: what it found at each predecessor it read, the carry it added
@@ -112,9 +112,10 @@ LookbackFocus look_back_rows(Composer& c, const LookbackTile& tile, const Grid& 
               {CellRef{c.find(Step::LookBack, 0, 0, tile.tile),
                        read.predecessor * kReadValues + kReadValue}},
               c.pal.cell_border);
+        // Above the window's bracket, in the gap the arrows below it never cross (the carry's
+        // arrow rises at the tile's own column, which no predecessor shares).
         if (read.waits > 0 && tiles.cols <= 16)
-            c.note({at.center().x, at.bottom() + 0.3f + 0.9f * c.label_size}, // below the bracket
-
+            c.note({at.center().x, at.y - 0.3f - 0.25f * c.label_em},
                    "waited " + std::to_string(read.waits), c.pal.muted, Align::Center, 0.65f);
         if (read.added)
             c.s.arrows.push_back(
@@ -122,8 +123,7 @@ LookbackFocus look_back_rows(Composer& c, const LookbackTile& tile, const Grid& 
     }
     if (!window.empty()) {
         c.box(inflate(window, 0.25f, 0.25f));
-        c.row_label(found, "tile " + std::to_string(tile.tile) + " found",
-                    "its look-back window, nearest first");
+        c.row_label(found, "tile " + std::to_string(tile.tile) + " found", "nearest first");
     }
     Grid one = carry;
     one.x = own.x;
@@ -131,11 +131,13 @@ LookbackFocus look_back_rows(Composer& c, const LookbackTile& tile, const Grid& 
     c.strip(one, {c.pal.carry}, {format_value(tile.carry)}, CellRole::Written);
     refer(c, 1, {CellRef{c.find(Step::TilePublish, 0, 0, tile.tile), kTileCarry}},
           c.pal.cell_border);
-    c.row_label(carry, "carry", "the sum of what it added");
+    c.row_label(carry, "carry", "what it added");
     // carry + aggregate: the inclusive prefix it publishes.
     c.s.arrows.push_back(Arrow{own.top_center(), tiles.rect(tile.tile).bottom_center(), c.pal.carry,
                                0.06f, 0.3f, true});
-    return {unite(window, own), unite(added, own)};
+    // The look-back step's own cells: what it found nearest, and the carry.
+    return {unite(window, own), unite(added, own),
+            tile.reads.empty() ? own : unite(found.rect(tile.reads.front().predecessor), own)};
 }
 
 } // namespace
@@ -155,7 +157,7 @@ LookbackFocus view_lookback(Composer& c) {
     tile_row(c, tiles, g, event.ticket, event.block);
     const LookbackTile& tile = tiles.at(static_cast<std::size_t>(event.block));
     const bool looked = tile.tile > 0 && event.step == Step::LookBack;
-    LookbackFocus focus{g.rect(tile.tile), g.rect(tile.tile)};
+    LookbackFocus focus{g.rect(tile.tile), g.rect(tile.tile), g.rect(tile.tile)};
     if (looked)
         focus = look_back_rows(c, tile, g);
     c.legend(nothing_fill(c), "nothing yet");
@@ -164,7 +166,8 @@ LookbackFocus view_lookback(Composer& c) {
     c.legend(c.pal.highlight, "acting now");
     if (looked)
         c.legend(c.pal.carry, "carry");
-    return {inflate(focus.rows, 2.0f * kPitch, 0.6f), inflate(focus.cells, 2.0f * kPitch, 0.6f)};
+    return {inflate(focus.rows, 2.0f * kPitch, 0.6f), inflate(focus.cells, 2.0f * kPitch, 0.6f),
+            inflate(focus.tile, 0.6f, 0.6f)};
 }
 
 } // namespace pplab::scene::detail

@@ -14,6 +14,7 @@ namespace pplab::scene::detail {
 struct LookbackFocus {
     Rect rows;
     Rect cells;
+    Rect tile; // what a camera showing part keeps: the tile acting, or what its look-back found
 };
 LookbackFocus view_lookback(Composer& c);
 
