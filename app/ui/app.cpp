@@ -1,4 +1,5 @@
 #include "app.hpp"
+#include "style.hpp"
 
 #include "render/gl_renderer.hpp"
 
@@ -16,20 +17,6 @@ namespace pplab::ui {
 namespace {
 
 constexpr float kMinScale = 0.75f, kMaxScale = 3.0f, kScaleStep = 0.25f;
-
-// What the fonts must draw beyond ASCII: the captions' dashes and arrows, §, ×, the
-// transport's triangles.
-const ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x21FF, 0x2200,
-                                0x22FF, 0x25A0, 0x25FF, 0x2700, 0x27BF, 0};
-
-ImFont* add_font(std::span<const unsigned char> ttf, float px) {
-    ImFontConfig cfg;
-    cfg.FontDataOwnedByAtlas = false; // the bytes are the binary's own, embedded
-    cfg.OversampleH = 2;
-    return ImGui::GetIO().Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(ttf.data()),
-                                                      static_cast<int>(ttf.size()), px, &cfg,
-                                                      kGlyphRanges);
-}
 
 } // namespace
 
@@ -67,29 +54,7 @@ void App::load_fonts() {
 void App::apply_style() {
     if (styled_once_ && styled_ == st_.view.theme)
         return;
-    ImGuiStyle style;
-    if (st_.view.theme == scene::Theme::Light)
-        ImGui::StyleColorsLight(&style);
-    else
-        ImGui::StyleColorsDark(&style);
-    style.WindowRounding = 0;
-    style.FrameRounding = 4;
-    style.GrabRounding = 4;
-    style.WindowPadding = ImVec2(12, 10);
-    style.FramePadding = ImVec2(8, 5);
-    style.ItemSpacing = ImVec2(8, 7);
-    style.WindowBorderSize = 0;
-    const scene::Palette pal = scene::palette(st_.view.theme);
-    style.Colors[ImGuiCol_WindowBg] =
-        ImVec4(pal.background.r, pal.background.g, pal.background.b, 1);
-    style.Colors[ImGuiCol_ChildBg] = ImVec4(0, 0, 0, 0);
-    style.Colors[ImGuiCol_Text] = ImVec4(pal.text.r, pal.text.g, pal.text.b, 1);
-    style.Colors[ImGuiCol_TextDisabled] = ImVec4(pal.muted.r, pal.muted.g, pal.muted.b, 1);
-    // Popups and tooltips are opaque: what is under them never shows through their text.
-    for (const ImGuiCol c : {ImGuiCol_PopupBg, ImGuiCol_MenuBarBg})
-        style.Colors[c].w = 1.0f;
-    style.ScaleAllSizes(st_.view.presenter_scale);
-    ImGui::GetStyle() = style;
+    ImGui::GetStyle() = window_style(st_.view.theme, st_.view.presenter_scale);
     styled_ = st_.view.theme;
     styled_once_ = true;
 }

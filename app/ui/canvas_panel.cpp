@@ -66,27 +66,36 @@ void CanvasPanel::toolbar(State& st) {
             ImGui::SetTooltip("%s", kModeTips[i]);
     }
     const int grid = block_count(st);
-    if (grid <= 1)
+    if (grid <= 1 || !st.model)
         return;
+    const BlockSelector shown = block_selector(*st.model, st.playback.step, st.block);
+    const auto choose = [&st](int block) {
+        st.playback.go_to(step_for_block(*st.model, st.playback.step, block), st.steps());
+        st.block = block;
+    };
     ImGui::SameLine(0, ImGui::GetFontSize() * 2);
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Block");
+    ImGui::TextUnformatted(shown.noun);
     ImGui::SameLine();
     if (ImGui::ArrowButton("##prev_block", ImGuiDir_Left))
-        st.block = std::max(0, st.block - 1);
+        choose(std::max(0, shown.shown - 1));
     ImGui::SameLine();
     const float least = block_slider_min_width(metrics(st.view.presenter_scale));
     ImGui::SetNextItemWidth(std::clamp(
         ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() * 2, least, least * 2));
-    int b = std::min(st.block, grid - 1);
+    int b = shown.shown;
     const GrabColours grab = hide_slider_grab(); // "2 of 8" never under the grab
     if (ImGui::SliderInt("##block", &b, 0, grid - 1, ("%d of " + std::to_string(grid)).c_str()))
-        st.block = b;
-    slider_foot(grid > 1 ? static_cast<float>(b + 1) / static_cast<float>(grid) : 1.0f, grab);
+        choose(b);
+    slider_foot(static_cast<float>(b + 1) / static_cast<float>(grid), grab);
     ImGui::PopStyleColor(2);
+    if (ImGui::IsItemHovered() &&
+        st.model->steps().at(static_cast<std::size_t>(st.playback.step)).block >= 0)
+        ImGui::SetTooltip("this step is about %s %d: choosing another %s goes to its own",
+                          shown.named, b, shown.named);
     ImGui::SameLine();
     if (ImGui::ArrowButton("##next_block", ImGuiDir_Right))
-        st.block = std::min(grid - 1, st.block + 1);
+        choose(std::min(grid - 1, shown.shown + 1));
 }
 
 namespace {

@@ -1,6 +1,8 @@
 // The classroom column's tab bar, and its two file tabs: a hand-trace to check, a session
 // (a trace with its request) to save or open.
 #include "classroom_panel.hpp"
+#include "layout.hpp"
+#include "panels.hpp"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -109,24 +111,53 @@ void error_line(const State& st, const std::string& text) {
     ImGui::PopStyleColor();
 }
 
+std::vector<std::string_view> classroom_tab_names() {
+    std::vector<std::string_view> names;
+    for (const TabInfo& t : kTabs)
+        names.emplace_back(t.label);
+    return names;
+}
+
+namespace {
+
+// The sub-tabs as buttons in the colours of tabs, in as many rows as hold every name whole
+// (ImGui's tab bar would scroll them, its arrows over "Determinism", at 150% in 1280x720).
+void sub_tabs(Classroom& c, float scale) {
+    const Metrics m = metrics(scale);
+    std::vector<float> widths;
+    for (const TabInfo& t : kTabs)
+        widths.push_back(tab_width(m, imgui_text_width(), t.label));
+    const float spacing = ImGui::GetStyle().ItemInnerSpacing.x;
+    const std::vector<int> rows = tab_rows(widths, ImGui::GetContentRegionAvail().x, spacing);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    for (std::size_t i = 0; i < std::size(kTabs); ++i) {
+        if (i > 0 && rows[i] == rows[i - 1])
+            ImGui::SameLine(0, spacing);
+        const bool open = c.tab == kTabs[i].tab;
+        ImGui::PushStyleColor(ImGuiCol_Button,
+                              style.Colors[open ? ImGuiCol_TabActive : ImGuiCol_Tab]);
+        ImGui::PushStyleColor(ImGuiCol_ButtonHovered, style.Colors[ImGuiCol_TabHovered]);
+        ImGui::PushStyleColor(ImGuiCol_ButtonActive, style.Colors[ImGuiCol_TabActive]);
+        if (ImGui::Button(kTabs[i].label, ImVec2(widths[i], 0)))
+            c.tab = kTabs[i].tab;
+        ImGui::PopStyleColor(3);
+    }
+    ImGui::Separator();
+}
+
+} // namespace
+
 void ClassroomPanel::draw(State& st) {
     Classroom& c = st.classroom;
     determinism_poll(c.runs);
-    if (!ImGui::BeginTabBar("classroom", ImGuiTabBarFlags_FittingPolicyScroll))
-        return;
-    for (const TabInfo& t : kTabs) {
-        const bool select = c.select_tab && c.tab == t.tab;
-        if (ImGui::BeginTabItem(t.label, nullptr, select ? ImGuiTabItemFlags_SetSelected : 0)) {
-            if (!c.select_tab)
-                c.tab = t.tab;
+    sub_tabs(c, st.view.presenter_scale);
+    c.select_tab = false;
+    for (const TabInfo& t : kTabs)
+        if (c.tab == t.tab) {
             ImGui::BeginChild(t.label, ImVec2(0, 0), false);
             t.draw(st);
             ImGui::EndChild();
-            ImGui::EndTabItem();
         }
-    }
-    c.select_tab = false;
-    ImGui::EndTabBar();
 }
 
 void draw_hand_trace(State& st) {

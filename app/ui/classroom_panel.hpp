@@ -5,11 +5,17 @@
 
 #include "state.hpp"
 
+#include <string_view>
+#include <vector>
+
 namespace pplab::ui {
 
 struct ClassroomPanel {
     void draw(State& st);
 };
+
+// The sub-tabs' names, in their order.
+std::vector<std::string_view> classroom_tab_names();
 
 // The tabs, one file each (practice_panel.cpp, exercises_panel.cpp, classroom_panel.cpp).
 void draw_practice(State& st);

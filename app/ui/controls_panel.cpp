@@ -57,7 +57,8 @@ void algorithm_section(Settings& s, const AlgorithmInfo& ai, const Metrics& m) {
 }
 
 // Block size, and the grid for the grid-stride kernels.
-void launch_section(Settings& s, const AlgorithmInfo& ai, float field_w, const Metrics& m) {
+void launch_section(Settings& s, const AlgorithmInfo& ai, float field_w, const Metrics& m,
+                    int auto_grid) {
     section("Launch");
     const std::vector<int> blocks = block_choices(s.algorithm, s.pitfall);
     // A field too narrow for "auto (n rounded up)" (150% and up) says "auto", in full on hover.
@@ -74,9 +75,14 @@ void launch_section(Settings& s, const AlgorithmInfo& ai, float field_w, const M
         ImGui::SetTooltip("%s", block_size_text(s.block, ai.single_block).c_str());
     }
     if (ai.grid_stride) {
+        // 0 is "as many as ELEMS_PER_THREAD asks": the field shows that number, "8 (auto)",
+        // not a grid of 0 blocks; a step or a typed number makes it the user's own.
+        int grid = s.grid == 0 && auto_grid > 0 ? auto_grid : s.grid;
+        const int step = 1, step_fast = 8;
         ImGui::SetNextItemWidth(field_w);
-        ImGui::InputInt("Blocks (grid)", &s.grid, 1, 8);
-        s.grid = std::clamp(s.grid, 0, 65535);
+        if (ImGui::InputScalar("Blocks (grid)", ImGuiDataType_S32, &grid, &step, &step_fast,
+                               s.grid == 0 && auto_grid > 0 ? "%d (auto)" : "%d"))
+            s.grid = std::clamp(grid, 0, 65535);
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("0: about %d elements per thread (the chapter's ELEMS_PER_THREAD)",
                               kElemsPerThread);
@@ -221,7 +227,10 @@ void ControlsPanel::draw(State& st, const Tracer& tracer) {
     const float label_w =
         ImGui::CalcTextSize("Blocks (grid)").x + ImGui::GetStyle().ItemInnerSpacing.x * 2;
     const float field_w = ImGui::GetContentRegionAvail().x - label_w;
-    launch_section(st.settings, ai, field_w, m);
+    // The grid the trace on screen launched with, when the grid is left to the kernel.
+    const int auto_grid =
+        st.model && st.model->request().algorithm == st.settings.algorithm ? st.model->grid(0) : 0;
+    launch_section(st.settings, ai, field_w, m, auto_grid);
     pitfall_toggle_row(st.settings, field_w);
     input_section(st, ai, field_w);
     back_end_section(st, field_w);

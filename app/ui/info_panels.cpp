@@ -1,13 +1,13 @@
 // The panels that show, rather than edit: counters, source, header.
 #include "imgui_colors.hpp"
 #include "panels.hpp"
+#include "style.hpp"
 
 #include "pplab/stats.hpp"
 
 #include <imgui.h>
 
 #include <algorithm>
-#include <cfloat>
 #include <cinttypes>
 #include <cmath>
 #include <string>
@@ -111,11 +111,7 @@ void slider_foot(float fraction, const GrabColours& grab) {
 }
 
 TextWidth imgui_text_width() {
-    return [](std::string_view text, float px) {
-        return ImGui::GetFont()
-            ->CalcTextSizeA(px, FLT_MAX, 0.0f, text.data(), text.data() + text.size())
-            .x;
-    };
+    return [](std::string_view text, float px) { return text_width(*ImGui::GetFont(), text, px); };
 }
 
 float TransportPanel::one_row_width(const State& st) {

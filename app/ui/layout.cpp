@@ -92,13 +92,16 @@ Metrics metrics(float scale) {
     // Captions are read from the back of the room: half as large again at 100%; above it the
     // presenter scale already enlarges everything, and the caption keeps a fixed lead.
     m.large = std::round(kBaseFontPx * (scale <= 1.0f ? 1.45f * scale : scale + 0.45f));
-    m.frame = m.font + 2 * std::round(5.0f * scale);
-    m.spacing = std::round(7.0f * scale);
-    m.padding_x = std::round(8.0f * scale);
+    // The style's sizes as ImGui's ScaleAllSizes makes them: floored (at 150% a frame's
+    // padding is 7 px, not 7.5 rounded to 8).
+    const auto scaled = [scale](float at_100) { return std::floor(at_100 * scale); };
+    m.frame = m.font + 2 * scaled(kFramePaddingY);
+    m.spacing = scaled(kItemSpacingY);
+    m.padding_x = std::round(8.0f * scale); // the stage's own padding (App::stage)
     m.padding_y = std::round(6.0f * scale);
-    m.item_spacing = std::round(8.0f * scale);
-    m.inner_spacing = std::round(4.0f * scale);
-    m.frame_padding_x = std::round(8.0f * scale);
+    m.item_spacing = scaled(kItemSpacingX);
+    m.inner_spacing = scaled(kItemInnerSpacing);
+    m.frame_padding_x = scaled(kFramePaddingX);
     return m;
 }
 
@@ -143,13 +146,16 @@ float transport_speed_width(const Metrics& m, const TextWidth& measure) {
 
 float transport_width(const Metrics& m, const TextWidth& measure, bool present,
                       std::string_view offer) {
-    const float buttons = 6 * transport_button_width(m) + 5 * m.item_spacing;
+    // As TransportPanel::draw lays the row out: five buttons (play twice as wide) a spacing
+    // apart, two spacings, the scrub, then a spacing before each of the speed, loop and the
+    // present-mode button. Not a pixel more: at 1280x720 and 200% "✕" has 12 px to spare.
+    const float buttons = 6 * transport_button_width(m) + 4 * m.item_spacing;
     const float scrub = m.font * 8;
     const float loop = m.frame + measure("loop", m.font) + m.inner_spacing + m.item_spacing;
     const std::string_view button = present ? kLeavePresentShort : offer;
     const float leave =
         button.empty() ? 0.0f : measure(button, m.font) + m.frame_padding_x * 2 + m.item_spacing;
-    return buttons + scrub + transport_speed_width(m, measure) + loop + leave + 3 * m.item_spacing;
+    return buttons + 3 * m.item_spacing + scrub + transport_speed_width(m, measure) + loop + leave;
 }
 
 const char* present_button(const Metrics& m, const TextWidth& measure, float width, bool present) {
@@ -221,6 +227,32 @@ std::string block_size_shown(int block, bool single_block, float field_w, const 
                              const TextWidth& measure) {
     std::string shown = block_size_text(block, single_block);
     return block == 0 ? dropdown_text(shown, "auto", field_w, m, measure).text : shown;
+}
+
+std::vector<int> tab_rows(const std::vector<float>& widths, float width, float spacing) {
+    const int tabs = static_cast<int>(widths.size());
+    std::vector<int> row(widths.size(), 0);
+    for (int rows = 1; rows <= tabs; ++rows) {
+        const int per_row = (tabs + rows - 1) / rows;
+        bool fits = true;
+        for (int first = 0; first < tabs && fits; first += per_row) {
+            float used = -spacing;
+            for (int i = first; i < std::min(first + per_row, tabs); ++i) {
+                used += widths[static_cast<std::size_t>(i)] + spacing;
+                row[static_cast<std::size_t>(i)] = first / per_row;
+            }
+            fits = used <= width;
+        }
+        if (fits)
+            return row;
+    }
+    for (int i = 0; i < tabs; ++i) // one a row: each as whole as the row allows
+        row[static_cast<std::size_t>(i)] = i;
+    return row;
+}
+
+float tab_width(const Metrics& m, const TextWidth& measure, std::string_view name) {
+    return measure(name, m.font) + 2 * m.frame_padding_x;
 }
 
 float canvas_share_target(float scale) {

@@ -23,6 +23,11 @@
 namespace pplab::ui {
 
 inline constexpr float kBaseFontPx = 18.0f; // the regular font at presenter scale 100%
+// ImGui's style at 100% (style.cpp); ImGui's ScaleAllSizes floors them at other scales, and so
+// does metrics().
+inline constexpr float kFramePaddingX = 8, kFramePaddingY = 5;
+inline constexpr float kItemSpacingX = 8, kItemSpacingY = 7;
+inline constexpr float kItemInnerSpacing = 4; // ImGui's own
 
 // ImGui's sizes at a presenter scale: App's style and fonts are made from these.
 struct Metrics {
@@ -93,6 +98,14 @@ DropdownText algorithm_shown(const AlgorithmInfo& i, float field_w, const Metric
 std::string block_size_text(int block, bool single_block);
 std::string block_size_shown(int block, bool single_block, float field_w, const Metrics& m,
                              const TextWidth& measure);
+
+// A row of tabs (the Classroom's sub-tabs) that never scrolls: each tab's row, in the fewest
+// rows that hold every name whole, the tabs shared out evenly ("Practice Hand-trace Exercises"
+// over "Pitfalls Determinism Session", not five and one). `widths`: each tab's, `spacing`
+// between two tabs of a row. A tab wider than the row has a row of its own.
+std::vector<int> tab_rows(const std::vector<float>& widths, float width, float spacing);
+// A tab's width: its name and the frame's padding either side.
+float tab_width(const Metrics& m, const TextWidth& measure, std::string_view name);
 
 // The captions whose longest fixes the caption's height for a trace (the block's, as the
 // canvas shows them; a long run sampled: a few hundred steps at most).

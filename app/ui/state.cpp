@@ -23,6 +23,36 @@ std::string step_name(const scene::Model& m, int step) {
     return name;
 }
 
+BlockSelector block_selector(const scene::Model& m, int step, int selected) {
+    const scene::StepGroup& g = m.steps().at(static_cast<std::size_t>(step));
+    BlockSelector b;
+    b.count = std::max(m.grid(g.pass), 1);
+    if (m.request().algorithm == Algorithm::ScanFast) {
+        b.noun = "Tile";
+        b.named = "tile";
+    }
+    b.shown = std::clamp(g.block >= 0 ? g.block : selected, 0, b.count - 1);
+    return b;
+}
+
+int step_for_block(const scene::Model& m, int step, int block) {
+    const std::vector<scene::StepGroup>& steps = m.steps();
+    const scene::StepGroup& now = steps.at(static_cast<std::size_t>(step));
+    if (now.block < 0)
+        return step;
+    int any_event = -1;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const scene::StepGroup& g = steps[i];
+        if (g.pass != now.pass || g.block != block)
+            continue;
+        if (g.step == now.step && g.level == now.level)
+            return static_cast<int>(i);
+        if (any_event < 0)
+            any_event = static_cast<int>(i);
+    }
+    return any_event >= 0 ? any_event : step;
+}
+
 void show_model(State& st, std::shared_ptr<const scene::Model> m) {
     const std::shared_ptr<const scene::Model> before = st.model;
     st.model = std::move(m);

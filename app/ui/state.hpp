@@ -73,6 +73,22 @@ struct State {
 // "tree-level 2", "clear-root": a step as the transport names it.
 std::string step_name(const scene::Model& m, int step);
 
+// The toolbar's block selector. A step about one block (a block's turn in the fold or the
+// atomic sum, a scan-fast tile's publish or look-back) shows that block whichever is selected:
+// the selector shows it too, and scan-fast's are tiles (its blocks take tiles in ticket order,
+// and the caption speaks of tiles). Else it shows the selected block.
+struct BlockSelector {
+    const char* noun = "Block";  // the toolbar's label
+    const char* named = "block"; // in a sentence
+    int shown = 0;               // 0-based
+    int count = 1;
+};
+BlockSelector block_selector(const scene::Model& m, int step, int selected);
+// The step to show when `block` is chosen in the selector: where the step is about one block,
+// the same event of the chosen block (tile 0, which has no look-back, its publish); else the
+// step itself (the selection changes which block's frames it shows).
+int step_for_block(const scene::Model& m, int step, int block);
+
 // Puts a trace on the canvas: playback stays at the same step where the new trace has it (and
 // says so), the block shown stays within its grid.
 void show_model(State& st, std::shared_ptr<const scene::Model> m);

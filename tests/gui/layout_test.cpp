@@ -10,8 +10,12 @@
 //  - no legend over a cell or a text; the legend and the notice inside the canvas;
 //  - no text under 11 px x the presenter scale;
 //  - Fit all never frames a scene smaller than the follow view does when that shows it whole.
+#include "classroom_panel.hpp"
 #include "layout.hpp"
 #include "settings.hpp"
+#include "state.hpp"
+#include "style.hpp"
+#include "window_fonts.hpp"
 
 #include "render/canvas_layout.hpp"
 #include "render/gl_renderer.hpp"
@@ -43,8 +47,9 @@ const render::FontAtlas& font() {
     return atlas;
 }
 
-ui::TextWidth atlas_width() {
-    return [](std::string_view text, float px) { return font().width(text) * px; };
+// The window's text as the window measures it: its own fonts, not the canvas's atlas.
+ui::TextWidth window_width() {
+    return test::window_fonts().measure();
 }
 
 bool inside(const Rect& a, const Rect& b) {
@@ -195,12 +200,12 @@ ui::WindowLayout window_for(const scene::Model& m, Window w, float scale, bool p
     r.caption_lines = [&](float px, float width) {
         int lines = 1;
         for (const std::string& c : captions)
-            lines = std::max(lines, static_cast<int>(render::wrap(font(), c, px, width).size()));
+            lines = std::max(lines, test::window_fonts().lines(c, px, width));
         return lines;
     };
-    r.menu_width = ui::menu_bar_width(mt, atlas_width());
-    r.toolbar_width = ui::toolbar_width(mt, atlas_width(), m.grid(0) > 1);
-    r.transport_width = ui::transport_width(mt, atlas_width(), present);
+    r.menu_width = ui::menu_bar_width(mt, window_width());
+    r.toolbar_width = ui::toolbar_width(mt, window_width(), m.grid(0) > 1);
+    r.transport_width = ui::transport_width(mt, window_width(), present);
     return ui::window_layout(r);
 }
 
@@ -382,7 +387,7 @@ TEST(Sliders, ValueBarNeverCoversTheText) {
     for (const float scale : {1.0f, 1.25f, 1.5f, 1.75f, 2.0f, 3.0f}) {
         SCOPED_TRACE(std::to_string(scale * 100) + "%");
         const ui::Metrics m = ui::metrics(scale);
-        const ui::TextWidth measure = atlas_width();
+        const ui::TextWidth measure = window_width();
         // The transport's rows are taller than a frame (buttons of 1.15 frames); the toolbar's
         // block slider is one frame tall.
         const float heights[] = {m.frame, std::round(m.frame * 1.15f)};
@@ -424,7 +429,7 @@ ui::WindowLayout bare_window(Window w, float scale) {
 // does not fit (150% cut "scanBlocks + addCarries   beyond the" mid-phrase), without the arrow
 // where even the name needs its room (200% in a docked column).
 TEST(AlgorithmField, TextIsWholeOrTheKernelsName) {
-    const ui::TextWidth measure = atlas_width();
+    const ui::TextWidth measure = window_width();
     int shortened = 0;
     for (const float scale : kScales)
         for (const Window w : kWindows) {
@@ -464,7 +469,7 @@ TEST(AlgorithmField, TextIsWholeOrTheKernelsName) {
 // rounded up)" where it fits, else "auto"), never cut by the dropdown's arrow (150% cut it to
 // "auto (n roun").
 TEST(BlockSizeField, TextIsWholeOrShort) {
-    const ui::TextWidth measure = atlas_width();
+    const ui::TextWidth measure = window_width();
     int shortened = 0;
     for (const float scale : kScales)
         for (const Window w : kWindows) {
@@ -490,12 +495,150 @@ TEST(BlockSizeField, TextIsWholeOrShort) {
     EXPECT_GT(shortened, 0) << "no field too narrow: the short form goes untested";
 }
 
+// The layout's sizes are ImGui's at every presenter scale the View menu offers: a button, a
+// slider and a checkbox drawn headless in the window's style and font have the heights and
+// spacings metrics() computes (it rounded where ImGui floors: at 150% every control was 2 px
+// shorter than the layout planned).
+TEST(Metrics, AgreeWithWhatImGuiDraws) {
+    const test::WindowFonts& fonts = test::window_fonts();
+    ImGui::SetCurrentContext(fonts.context());
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(1920, 1080);
+    io.DeltaTime = 1.0f / 60;
+    for (float scale = 0.75f; scale <= 3.0f; scale += 0.25f) {
+        SCOPED_TRACE(std::to_string(scale * 100) + "%");
+        const ui::Metrics m = ui::metrics(scale);
+        ImGui::GetStyle() = ui::window_style(scene::Theme::Light, scale);
+        io.FontDefault = fonts.regular(scale);
+        ImGui::NewFrame();
+        ImGui::Begin("metrics");
+        EXPECT_EQ(ImGui::GetFontSize(), m.font);
+        ImGui::Button("step");
+        const ImVec2 button = ImGui::GetItemRectSize();
+        const float button_bottom = ImGui::GetItemRectMax().y;
+        int value = 1;
+        ImGui::SliderInt("##block", &value, 0, 7, "%d of 8");
+        const float slider_h = ImGui::GetItemRectSize().y;
+        const float slider_top = ImGui::GetItemRectMin().y;
+        bool loop = false;
+        ImGui::Checkbox("loop", &loop);
+        const float checkbox_w = ImGui::GetItemRectSize().x;
+        ImGui::End();
+        ImGui::EndFrame();
+        EXPECT_EQ(button.y, m.frame);
+        EXPECT_EQ(slider_h, m.frame);
+        EXPECT_EQ(button.x, fonts.width("step", m.font) + 2 * m.frame_padding_x);
+        EXPECT_EQ(slider_top - button_bottom, m.spacing);
+        EXPECT_EQ(checkbox_w, m.frame + m.inner_spacing + fonts.width("loop", m.font));
+        EXPECT_EQ(ImGui::GetStyle().ItemSpacing.x, m.item_spacing);
+    }
+}
+
+// The Classroom's sub-tabs read whole at every presenter scale and window: in the fewest rows
+// that hold them, shared out evenly (ImGui's tab bar scrolled them at 150% in 1280x720, its
+// arrows over "Determinism").
+TEST(ClassroomTabs, EveryNameWholeInTheColumn) {
+    const std::vector<std::string_view> names = ui::classroom_tab_names();
+    std::string refused;
+    const auto m = traced(Algorithm::ReduceTree, 32, 1000, refused);
+    ASSERT_TRUE(m) << refused;
+    int wrapped = 0;
+    for (const Window w : kWindows)
+        for (const float scale : kScales) {
+            SCOPED_TRACE(std::to_string(scale * 100) + "% in " + std::to_string(w.width) + "x" +
+                         std::to_string(w.height));
+            const ui::Metrics mt = ui::metrics(scale);
+            const ui::WindowLayout l = window_for(*m, w, scale, false);
+            // The column docked, or its drawer (framed by a border of the scale's pixels).
+            const float column =
+                l.source_folded ? l.drawer_width_source - 2 * std::max(1.0f, scale) : l.source.w;
+            const float room = column - 2 * std::floor(12 * scale); // the window's padding
+            std::vector<float> widths;
+            for (const std::string_view name : names)
+                widths.push_back(ui::tab_width(mt, window_width(), name));
+            const std::vector<int> rows = ui::tab_rows(widths, room, mt.inner_spacing);
+            ASSERT_EQ(rows.size(), names.size());
+            std::vector<float> used(names.size(), -mt.inner_spacing);
+            for (std::size_t i = 0; i < names.size(); ++i)
+                used.at(static_cast<std::size_t>(rows[i])) += widths[i] + mt.inner_spacing;
+            for (const float row : used)
+                EXPECT_LE(row, room) << "a sub-tab's name cut or scrolled";
+            wrapped += rows.back() > 0;
+        }
+    EXPECT_GT(wrapped, 0) << "the sub-tabs never took a second row: the wrap goes untested";
+}
+
+TEST(ClassroomTabs, RowsAreSharedOutEvenly) {
+    const std::vector<float> six(6, 100);
+    EXPECT_EQ(ui::tab_rows(six, 620, 4), (std::vector<int>{0, 0, 0, 0, 0, 0}));
+    EXPECT_EQ(ui::tab_rows(six, 500, 4), (std::vector<int>{0, 0, 0, 1, 1, 1}));
+    EXPECT_EQ(ui::tab_rows(six, 250, 4), (std::vector<int>{0, 0, 1, 1, 2, 2}));
+    EXPECT_EQ(ui::tab_rows(six, 50, 4), (std::vector<int>{0, 1, 2, 3, 4, 5}));
+    EXPECT_EQ(ui::tab_rows({}, 100, 4), std::vector<int>{});
+}
+
+// scan-fast's toolbar selector follows the tile each step is about and says "Tile" (it said
+// "0 of 8" while the caption spoke of tile 5); choosing a tile goes to that tile's same event.
+TEST(BlockSelector, ScanFastFollowsTheTileOfTheStep) {
+    const ui::Settings s = ui::switch_algorithm(ui::Settings{}, Algorithm::ScanFast);
+    const scene::Model m(make_cpu_backend()->trace(s.request()));
+    ASSERT_GT(m.grid(0), 4);
+    const int steps = static_cast<int>(m.steps().size());
+    for (int step = 0; step < steps; ++step) {
+        const scene::StepGroup& g = m.steps()[static_cast<std::size_t>(step)];
+        const ui::BlockSelector b = ui::block_selector(m, step, 0);
+        EXPECT_STREQ(b.noun, "Tile");
+        EXPECT_EQ(b.count, m.grid(0));
+        EXPECT_EQ(b.shown, g.block) << "step " << step + 1;
+        const std::string caption = m.dataflow().caption(m.frame_at(step, 0));
+        EXPECT_EQ(caption.rfind("Tile " + std::to_string(b.shown) + " ", 0), 0u)
+            << "step " << step + 1 << ": the selector says tile " << b.shown << ", the caption '"
+            << caption << "'";
+        for (int tile = 0; tile < m.grid(0); ++tile) {
+            const scene::StepGroup& to =
+                m.steps().at(static_cast<std::size_t>(ui::step_for_block(m, step, tile)));
+            EXPECT_EQ(to.block, tile);
+            if (tile > 0 || g.step == Step::TilePublish) { // tile 0 has no look-back
+                EXPECT_EQ(to.step, g.step);
+            }
+        }
+    }
+}
+
+// Where every block does the step, the selector shows the block chosen and choosing one keeps
+// the step; where the step is one block's turn (hist-privatised's fold into global memory), it
+// shows that block.
+TEST(BlockSelector, ShowsTheChosenBlockOrTheOneTheStepIsAbout) {
+    std::string refused;
+    const auto m = traced(Algorithm::HistPrivatised, 32, 1000, refused);
+    ASSERT_TRUE(m) << refused;
+    ASSERT_GT(m->grid(0), 2);
+    int one_block_steps = 0;
+    for (int step = 0; step < static_cast<int>(m->steps().size()); ++step) {
+        const scene::StepGroup& g = m->steps()[static_cast<std::size_t>(step)];
+        const ui::BlockSelector b = ui::block_selector(*m, step, 2);
+        EXPECT_STREQ(b.noun, "Block");
+        if (g.block < 0) {
+            EXPECT_EQ(b.shown, std::min(2, b.count - 1));
+            EXPECT_EQ(ui::step_for_block(*m, step, 1), step);
+            continue;
+        }
+        ++one_block_steps;
+        EXPECT_EQ(b.shown, g.block);
+        const int to = ui::step_for_block(*m, step, 1);
+        EXPECT_EQ(m->steps().at(static_cast<std::size_t>(to)).block, 1);
+        EXPECT_EQ(m->steps().at(static_cast<std::size_t>(to)).step, g.step);
+    }
+    EXPECT_GT(one_block_steps, 0) << "no step of one block: the following goes untested";
+}
+
 // The present-mode offer above 125%: in the transport's one row wherever it has room ("▣ P"
 // where only that fits), never a second row taken from the canvas for it. At 1280x720 and 200%
 // the row has no room even for "▣ P": the menu bar offers it there (App::present_offer). While
 // presenting, the button that leaves keeps to the one row too ("✕" where "✕ present" is too wide:
-// 1366x768 at 200%; at 1280x720 the window's font finds even "✕" a few pixels too wide and the
-// transport takes two rows, where the canvas's atlas, which has no "✕", measures it narrower).
+// 1366x768 and 1280x720 at 200%). Measured with the window's own fonts: the canvas's atlas has
+// no "✕" and measured it narrower than the window draws it, and the test passed where the
+// window took two rows.
 TEST(Transport, PresentOfferNeverCostsTheCanvasARow) {
     std::string refused;
     const auto m = traced(Algorithm::ReduceTree, 32, 1000, refused);
@@ -506,33 +649,33 @@ TEST(Transport, PresentOfferNeverCostsTheCanvasARow) {
                          std::to_string(w.height));
             const ui::Metrics mt = ui::metrics(scale);
             const float width = window_for(*m, w, scale, false).transport.w;
-            const std::string offer = ui::present_button(mt, atlas_width(), width, false);
-            const float bare = ui::transport_width(mt, atlas_width(), false);
+            const std::string offer = ui::present_button(mt, window_width(), width, false);
+            const float bare = ui::transport_width(mt, window_width(), false);
             if (scale <= 1.25f) {
                 EXPECT_EQ(offer, "") << "no offer at classroom-desk sizes";
                 continue;
             }
             if (!offer.empty()) {
                 EXPECT_LE(bare, width) << "an offer in a transport of two rows";
-                EXPECT_LE(ui::transport_width(mt, atlas_width(), false, offer), width);
+                EXPECT_LE(ui::transport_width(mt, window_width(), false, offer), width);
             }
             if (w.width >= 1600 || scale < 2) {
                 EXPECT_FALSE(offer.empty()) << "nothing points to present mode";
             }
             const ui::WindowLayout presenting = window_for(*m, w, scale, true);
             const std::string leave =
-                ui::present_button(mt, atlas_width(), presenting.transport.w, true);
+                ui::present_button(mt, window_width(), presenting.transport.w, true);
             EXPECT_TRUE(leave == "✕ present" || leave == "✕") << leave;
-            EXPECT_LE(ui::transport_width(mt, atlas_width(), false, leave), presenting.transport.w)
+            EXPECT_LE(ui::transport_width(mt, window_width(), false, leave), presenting.transport.w)
                 << "leaving present mode costs the canvas a second row";
         }
     const ui::Metrics projector = ui::metrics(2.0f);
     EXPECT_STREQ(
-        ui::present_button(projector, atlas_width(), 1920 - 2 * projector.padding_x, false),
+        ui::present_button(projector, window_width(), 1920 - 2 * projector.padding_x, false),
         "▣ present (P)");
     const float laptop = 1366 - 2 * projector.padding_x; // 1366x768 presenting at 200%
-    EXPECT_STREQ(ui::present_button(projector, atlas_width(), laptop, true), "✕");
-    EXPECT_LE(ui::transport_width(projector, atlas_width(), true), laptop);
+    EXPECT_STREQ(ui::present_button(projector, window_width(), laptop, true), "✕");
+    EXPECT_LE(ui::transport_width(projector, window_width(), true), laptop);
 }
 
 // The smallest window the desktop app allows (and a window shrunk to it on a small monitor):

@@ -1,0 +1,60 @@
+#include "style.hpp"
+
+#include "layout.hpp"
+
+#include <cfloat>
+#include <cmath>
+
+namespace pplab::ui {
+
+namespace {
+
+// What the fonts must draw beyond ASCII: the captions' dashes and arrows, §, ×, the
+// transport's triangles, the present-mode buttons' "▣" and "✕".
+const ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x21FF, 0x2200,
+                                0x22FF, 0x25A0, 0x25FF, 0x2700, 0x27BF, 0};
+
+} // namespace
+
+ImFont* add_font(std::span<const unsigned char> ttf, float px) {
+    ImFontConfig cfg;
+    cfg.FontDataOwnedByAtlas = false; // the bytes are the binary's own, embedded
+    cfg.OversampleH = 2;
+    return ImGui::GetIO().Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(ttf.data()),
+                                                      static_cast<int>(ttf.size()), px, &cfg,
+                                                      kGlyphRanges);
+}
+
+ImGuiStyle window_style(scene::Theme theme, float scale) {
+    ImGuiStyle style;
+    if (theme == scene::Theme::Light)
+        ImGui::StyleColorsLight(&style);
+    else
+        ImGui::StyleColorsDark(&style);
+    style.WindowRounding = 0;
+    style.FrameRounding = 4;
+    style.GrabRounding = 4;
+    style.WindowPadding = ImVec2(12, 10);
+    style.FramePadding = ImVec2(kFramePaddingX, kFramePaddingY);
+    style.ItemSpacing = ImVec2(kItemSpacingX, kItemSpacingY);
+    style.ItemInnerSpacing = ImVec2(kItemInnerSpacing, kItemInnerSpacing);
+    style.WindowBorderSize = 0;
+    const scene::Palette pal = scene::palette(theme);
+    style.Colors[ImGuiCol_WindowBg] =
+        ImVec4(pal.background.r, pal.background.g, pal.background.b, 1);
+    style.Colors[ImGuiCol_ChildBg] = ImVec4(0, 0, 0, 0);
+    style.Colors[ImGuiCol_Text] = ImVec4(pal.text.r, pal.text.g, pal.text.b, 1);
+    style.Colors[ImGuiCol_TextDisabled] = ImVec4(pal.muted.r, pal.muted.g, pal.muted.b, 1);
+    // Popups and tooltips are opaque: what is under them never shows through their text.
+    for (const ImGuiCol c : {ImGuiCol_PopupBg, ImGuiCol_MenuBarBg})
+        style.Colors[c].w = 1.0f;
+    style.ScaleAllSizes(scale);
+    return style;
+}
+
+float text_width(const ImFont& font, std::string_view text, float px) {
+    const float w = font.CalcTextSizeA(px, FLT_MAX, 0.0f, text.data(), text.data() + text.size()).x;
+    return std::floor(w + 0.99999f); // ImGui's own rounding (CalcTextSize)
+}
+
+} // namespace pplab::ui
