@@ -68,7 +68,8 @@ pplab::scene::Scene labelled_grid_scene() {
                                        pal.arrow,
                                        0.06f,
                                        0.25f,
-                                       false});
+                                       false,
+                                       {}});
         }
     grid.bounds = {0, 0, kSide * kPitchX, kSide * kPitchY};
     return grid;

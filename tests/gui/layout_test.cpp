@@ -84,6 +84,37 @@ bool visible(const CanvasFrame& f, const scene::Cell& c) {
            overlaps(on_screen(f, c.rect), f.picture);
 }
 
+// Every arrow drawn (as the window, the pictures and the SVG draw them) starts at its source
+// cell, and that cell is drawn: none starts at the picture's edge with nothing at its start
+// (reduce-tree block 1024 at 150% drew level 1's reads from a row left out at the top, and a
+// sheet of reads into level 3 from blocks off to the right). When some are left out, the notice
+// says so.
+void check_arrows(const scene::Scene& s, const CanvasFrame& f) {
+    const std::vector<scene::Arrow> drawn =
+        scene::arrows_drawn(s, f.camera, f.width, f.height, f.picture);
+    for (const scene::Arrow& a : drawn) {
+        if (a.source.empty()) {
+            EXPECT_EQ(a.head, 0.0f) << "an arrow with a head reads something: its source is unset";
+            continue;
+        }
+        const Rect source = clipped(on_screen(f, a.source), f.picture);
+        EXPECT_TRUE(source.w >= 1 && source.h >= 1)
+            << "an arrow starts at " << text(on_screen(f, a.source)) << ", outside the picture "
+            << text(f.picture);
+        // Its start is where its source is (the gap between the two, stretched with the rows).
+        const Rect around = inflate(a.source, 0.2f, 0.2f * std::max(s.row_stretch, 1.0f));
+        EXPECT_TRUE(around.contains(a.from)) << "an arrow starts away from its source";
+    }
+    const auto reads = [](const std::vector<scene::Arrow>& arrows) {
+        return std::count_if(arrows.begin(), arrows.end(),
+                             [](const scene::Arrow& a) { return a.head > 0; });
+    };
+    if (const auto left_out = reads(s.arrows) - reads(drawn); left_out > 0) {
+        EXPECT_NE(f.notice.find("arrows from cells off screen left out"), std::string::npos)
+            << left_out << " arrows left out, not said: " << f.notice;
+    }
+}
+
 // Everything the canvas must hold, for one framing of one step.
 void check_canvas(const scene::Scene& s, const CanvasFrame& f, const scene::Model& m,
                   std::size_t frame, float scale, const std::string& where) {
@@ -126,6 +157,7 @@ void check_canvas(const scene::Scene& s, const CanvasFrame& f, const scene::Mode
             EXPECT_TRUE(named) << "the row's name '" << l.text << "' is missing";
         }
     }
+    check_arrows(s, f);
     // The step being shown is on screen.
     const scene::StepGroup& g = m.steps().at(static_cast<std::size_t>(m.step_of(frame)));
     const bool step_shown = std::any_of(s.cells.begin(), s.cells.end(), [&](const auto& c) {
@@ -211,7 +243,7 @@ ui::WindowLayout window_for(const scene::Model& m, Window w, float scale, bool p
 
 // Whether a wrapped caption ends in a line of one short word ("atomics", "0") alone.
 bool ends_in_lone_short_word(const std::vector<std::string>& lines) {
-    constexpr std::size_t kShort = 9; // bytes
+    constexpr std::size_t kShort = 9;       // bytes
     const std::string& last = lines.back(); // a no-break space joins two words
     return lines.size() > 1 && last.find(' ') == std::string::npos &&
            last.find("\u00a0") == std::string::npos && last.size() <= kShort;

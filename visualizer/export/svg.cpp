@@ -246,7 +246,7 @@ std::string svg(const render::Composition& c, const render::FontAtlas& font) {
         canvas.cell(panel);
     canvas.close();
     canvas.open("arrows");
-    for (const scene::Arrow& a : c.scene.arrows)
+    for (const scene::Arrow& a : scene::arrows_drawn(c.scene, c.camera, w, h, p))
         canvas.arrow(a);
     canvas.close();
     canvas.open("cells");

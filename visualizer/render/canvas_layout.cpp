@@ -140,10 +140,12 @@ std::string shown_part(const std::string& what, int first, int last, int total) 
 
 namespace {
 
+constexpr const char* kReadsLeftOut = "arrows from cells off screen left out";
+
 // Which of the step's rows are on screen when not all of them are, or that its values are too
 // small to read; empty when neither.
-std::string notice_text(const scene::Scene& s, const scene::Model& m, std::size_t frame,
-                        const CanvasRequest& r, const CanvasFrame& framed) {
+std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
+                        std::size_t frame, const CanvasRequest& r, const CanvasFrame& framed) {
     const scene::Camera& cam = framed.camera;
     const Rect& picture = framed.picture;
     const scene::StepGroup& g = m.steps().at(static_cast<std::size_t>(m.step_of(frame)));
@@ -178,16 +180,28 @@ std::string notice_text(const scene::Scene& s, const scene::Model& m, std::size_
     // s[WARPS] holds one slot per warp: its cells are the warps'.
     const bool per_warp = by_warp || cur.step == Step::WarpTotals;
     const std::string what = by_tile ? "tile" : per_warp ? "warp" : by_bin ? "bin" : "thread";
+    // Reads from cells off screen are left out (scene::arrows_drawn), not drawn from the edge
+    // (nor the funnel from a block's part of in[], which needs no word).
+    const bool reads_left_out =
+        std::any_of(s.arrows.begin(), s.arrows.end(), [&](const scene::Arrow& a) {
+            return a.head > 0 && !scene::source_drawn(a, cam, r.width, r.height, picture);
+        });
     if (std::string text = shown_part(what, first, last, total); !text.empty()) {
-        if (r.interactive)
-            text += r.framing == Framing::Follow ? " · drag, or Fit all for the whole"
-                                                 : " · drag to see the rest";
+        if (reads_left_out)
+            text += " · " + std::string(kReadsLeftOut);
+        const std::string hint = r.framing == Framing::Follow ? " · drag, or Fit all for the whole"
+                                                              : " · drag to see the rest";
+        // The hint only where the line keeps its size: the count and the reads come first.
+        if (r.interactive &&
+            font.width(text + hint) * kLegendPx * r.scale <= framed.width - kLegendPx * r.scale)
+            text += hint;
         return text;
     }
-    std::string text;
+    std::string text = reads_left_out ? kReadsLeftOut : "";
     if (values > 0 && legible < values)
-        text = r.interactive ? "values too small to read here: hover a cell, or zoom in (wheel)"
-                             : "values too small to read at this size";
+        text += std::string(text.empty() ? "" : " · ") +
+                (r.interactive ? "values too small to read here: hover a cell, or zoom in (wheel)"
+                               : "values too small to read at this size");
     if (framed.legend_hidden) {
         text += text.empty() ? "" : " · ";
         text += "no room for the legend at this size";
@@ -434,7 +448,7 @@ CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Mo
     f.height = r.height;
     lay_out(f, font, s, r, {0, 0, r.width, r.height});
     // The notice, when there is one, takes a band at the top: the rest is framed again.
-    std::string notice = notice_text(s, m, frame, r, f);
+    std::string notice = notice_text(font, s, m, frame, r, f);
     if (notice.empty())
         return f;
     const scene::Palette pal = scene::palette(r.theme);
@@ -442,7 +456,7 @@ CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Mo
     f.notice_box = {0, 0, r.width, st.line + st.pad};
     lay_out(f, font, s, r, {0, f.notice_box.bottom(), r.width, r.height - f.notice_box.bottom()});
     // Said for the camera finally chosen (the first guess when that shows all of the step).
-    if (std::string now = notice_text(s, m, frame, r, f); !now.empty())
+    if (std::string now = notice_text(font, s, m, frame, r, f); !now.empty())
         notice = std::move(now);
     scene::Cell band;
     band.rect = f.notice_box;

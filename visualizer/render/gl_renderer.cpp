@@ -295,7 +295,8 @@ void GlRenderer::draw(const scene::Scene& s, const scene::Camera& c, int width, 
     drawn_ = scene_text(font_, s, c, w, h, clip, names);
     const PlacedTexts placed = place_texts(drawn_);
     quads(s.panels);
-    lines(s.arrows);
+    // No arrow starts at the picture's edge with nothing at its source.
+    lines(scene::arrows_drawn(s, c, w, h, clip.empty() ? scene::Rect{0, 0, w, h} : clip));
     // Values are drawn by their cells' fragments: no second layer of quads over the cells.
     const std::vector<bool> with_cells = quads(s.cells, drawn_, &placed);
     if (!clip.empty()) // the text stays where the layout put it: the names' column included

@@ -150,4 +150,25 @@ Camera blend(const Camera& a, const Camera& b, float t) {
     return c;
 }
 
+bool source_drawn(const Arrow& a, const Camera& c, float w, float h, const Rect& picture) {
+    if (a.source.empty())
+        return true;
+    const Vec2 at = c.to_screen({a.source.x, a.source.y}, w, h);
+    const float x0 = std::max(at.x, picture.x);
+    const float y0 = std::max(at.y, picture.y);
+    const float x1 = std::min(at.x + a.source.w * c.scale, picture.right());
+    const float y1 = std::min(at.y + a.source.h * c.scale, picture.bottom());
+    return x1 - x0 >= kSourceShownPx && y1 - y0 >= kSourceShownPx;
+}
+
+std::vector<Arrow> arrows_drawn(const Scene& s, const Camera& c, float w, float h,
+                                const Rect& picture) {
+    std::vector<Arrow> out;
+    out.reserve(s.arrows.size());
+    for (const Arrow& a : s.arrows)
+        if (source_drawn(a, c, w, h, picture))
+            out.push_back(a);
+    return out;
+}
+
 } // namespace pplab::scene

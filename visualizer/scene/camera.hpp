@@ -3,6 +3,8 @@
 
 #include "scene.hpp"
 
+#include <vector>
+
 namespace pplab::scene {
 
 struct Camera {
@@ -41,6 +43,18 @@ float row_label_width(const Scene& s);
 
 // Zooms by `factor` keeping the world point under screen point `at` where it is.
 Camera zoom_at(const Camera& c, Vec2 at, float factor, float w, float h);
+
+// Whether an arrow's source cell is drawn: at least a sliver of it (kSourceShownPx each way)
+// inside `picture` (canvas pixels, the camera's canvas w x h). An arrow whose source is not
+// would start at the picture's edge with nothing at its start (a row left out at the top, a
+// block off to the right). A line that reads nothing (no source: a barrier) always is.
+inline constexpr float kSourceShownPx = 2.0f;
+bool source_drawn(const Arrow& a, const Camera& c, float w, float h, const Rect& picture);
+
+// The arrows of `s` to draw in `picture`: those whose source is drawn. The window, every
+// picture and the SVG draw these; the canvas's notice says when some are left out.
+std::vector<Arrow> arrows_drawn(const Scene& s, const Camera& c, float w, float h,
+                                const Rect& picture);
 
 // In between two cameras, t in [0, 1], the scale interpolated geometrically.
 Camera blend(const Camera& a, const Camera& b, float t);

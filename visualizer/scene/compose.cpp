@@ -226,6 +226,7 @@ void Composer::stretch_rows(float by) {
     for (Arrow& a : s.arrows) {
         a.from.y *= by;
         a.to.y *= by;
+        rect(a.source);
     }
     for (Label& l : s.labels)
         l.pos.y *= by;

@@ -121,6 +121,7 @@ void Composer::connect(int f, bool current) {
                 ar.color = col;
                 ar.width = current ? (own ? 0.035f : 0.06f) : 0.03f;
                 ar.head = current ? (own ? 0.2f : 0.28f) : 0.16f;
+                ar.source = *from;
                 s.arrows.push_back(ar);
             }
             if (moving && k % every_mover == 0) {

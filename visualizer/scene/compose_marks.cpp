@@ -91,6 +91,7 @@ void Composer::funnel(const Rect& from, const Rect& to) {
         l.color = with_alpha(pal.selection, 0.55f);
         l.width = 0.04f;
         l.dashed = true;
+        l.source = from; // the selection in in[]: no line from the edge when it is off screen
         s.arrows.push_back(l);
     }
 }

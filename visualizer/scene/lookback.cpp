@@ -119,7 +119,7 @@ LookbackFocus look_back_rows(Composer& c, const LookbackTile& tile, const Grid& 
                    "waited " + std::to_string(read.waits), c.pal.muted, Align::Center, 0.65f);
         if (read.added)
             c.s.arrows.push_back(
-                Arrow{at.bottom_center(), own.top_center(), c.pal.arrow, 0.05f, 0.25f, false});
+                Arrow{at.bottom_center(), own.top_center(), c.pal.arrow, 0.05f, 0.25f, false, at});
     }
     if (!window.empty()) {
         c.box(inflate(window, 0.25f, 0.25f));
@@ -134,7 +134,7 @@ LookbackFocus look_back_rows(Composer& c, const LookbackTile& tile, const Grid& 
     c.row_label(carry, "carry", "what it added");
     // carry + aggregate: the inclusive prefix it publishes.
     c.s.arrows.push_back(Arrow{own.top_center(), tiles.rect(tile.tile).bottom_center(), c.pal.carry,
-                               0.06f, 0.3f, true});
+                               0.06f, 0.3f, true, own});
     // The look-back step's own cells: what it found nearest, and the carry.
     return {unite(window, own), unite(added, own),
             tile.reads.empty() ? own : unite(found.rect(tile.reads.front().predecessor), own)};

@@ -91,6 +91,9 @@ struct Arrow {
     float width = 0.05f; // world units
     float head = 0;      // arrowhead length, world units; 0: a plain line
     bool dashed = false;
+    // The cell it reads, world units: drawn only while that cell is (scene::arrows_drawn).
+    // Empty: a line that reads nothing (a barrier), drawn wherever it runs.
+    Rect source;
 };
 
 enum class Align : std::uint8_t { Left, Center, Right };
