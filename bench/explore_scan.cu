@@ -7,6 +7,7 @@
 #include "cuda/launch.hpp"
 #include "cuda/scan_ring.cuh"
 #include "cuda/timer.hpp"
+#include "floor.cuh"
 #include "pplab/request.hpp"
 
 #include <cub/device/device_histogram.cuh>
@@ -962,19 +963,8 @@ __global__ void __launch_bounds__(kBlock)
         stamps[tile] = {start, loaded, published, prefixed, stored, windows, sm_id()};
 }
 
-__global__ void emptyKernel() {}
-
-// Reads n floats (16 bytes per load), writes one only if the sum is a value it cannot be: the
-// floor of any reduction's memory traffic at this size, through the same timer.
-__global__ void loadOnly(const float4* __restrict__ in, int n4, float* __restrict__ out) {
-    float s = 0.0f;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += gridDim.x * blockDim.x) {
-        const float4 x = __ldcs(in + i);
-        s += (x.x + x.y) + (x.z + x.w);
-    }
-    if (s == -1.0f)
-        *out = s;
-}
+using pplab::bench::emptyKernel;
+using pplab::bench::loadOnly;
 
 double median(std::vector<float> v) {
     std::sort(v.begin(), v.end());

@@ -2,7 +2,8 @@
 // bandwidth, timed in one run on one device.
 //
 // Method (PERFORMANCE.md): results are validated against the CPU before anything is timed;
-// CUDA events around each run; warm-up runs first; the median of the timed runs; inputs
+// CUDA events around each run; warm-up runs first; the median of the timed runs (the production
+// kernels and CUB taken in turn, launch by launch, so launch noise falls on both); inputs
 // rotate through at least four L2's worth of memory so no run reads what the last one left
 // in L2; random data, never zeros. GB/s counts the bytes that must move.
 #include "cuda/fast.hpp"
@@ -129,6 +130,23 @@ private:
     }
 
     void skip(const std::string& what) { report_.notes.push_back(what); }
+
+    // The production kernel and CUB (each validated by the caller), timed launch by launch in
+    // turn: at 2^20 a launch is most of the time, and its noise must fall on both alike.
+    struct Timed {
+        std::string stage;
+        int block = 0;
+        std::function<void(int)> once;
+    };
+    void add_in_turn(const std::string& family, long long n, double bytes,
+                     const std::vector<Timed>& timed, const std::string& distribution = "") {
+        std::vector<std::function<void(int)>> fns;
+        for (const Timed& t : timed)
+            fns.push_back(t.once);
+        const std::vector<double> ms = events_.in_turn_ms(fns, o_.warmups, o_.runs);
+        for (std::size_t k = 0; k < timed.size(); ++k)
+            add(family, timed[k].stage, n, timed[k].block, 0, ms[k], bytes, distribution);
+    }
 
     // ---- copy ------------------------------------------------------------------------------
 
@@ -262,14 +280,13 @@ private:
                         events_.median_ms(both, o_.warmups, o_.runs), bytes);
                 }
             }
+            std::vector<Timed> in_turn;
             if (wanted("reduce-fast")) {
                 fast.launch(at(0), out.data(), static_cast<int>(n));
                 expect_sum("reduceFast", out.data(), 1, 1e-5);
-                add("reduce", "reduce-fast", n, 256, 0,
-                    events_.median_ms(
-                        [&](int run) { fast.launch(at(run), out.data(), static_cast<int>(n)); },
-                        o_.warmups, o_.runs),
-                    bytes);
+                in_turn.push_back({"reduce-fast", 256, [&](int run) {
+                                       fast.launch(at(run), out.data(), static_cast<int>(n));
+                                   }});
             }
             if (wanted("cub")) {
                 const auto cub_sum = [&](int run) {
@@ -280,9 +297,9 @@ private:
                 };
                 cub_sum(0);
                 expect_sum("cub::DeviceReduce::Sum", out.data(), 1, 1e-5);
-                add("reduce", "cub", n, 0, 0, events_.median_ms(cub_sum, o_.warmups, o_.runs),
-                    bytes);
+                in_turn.push_back({"cub", 0, cub_sum});
             }
+            add_in_turn("reduce", n, bytes, in_turn);
             ratios("reduce", n, "");
         }
     }
@@ -349,14 +366,14 @@ private:
                         bytes);
                 }
             }
+            std::vector<Timed> in_turn;
             if (wanted("scan-fast")) {
                 const auto once = [&](int run) {
                     fast.launch(src(run), dst(run), static_cast<int>(n));
                 };
                 once(0);
                 expect_scan("scanFast");
-                add("scan", "scan-fast", n, 256, 0, events_.median_ms(once, o_.warmups, o_.runs),
-                    bytes);
+                in_turn.push_back({"scan-fast", 256, once});
             }
             if (wanted("cub")) {
                 const auto once = [&](int run) {
@@ -367,8 +384,9 @@ private:
                 };
                 once(0);
                 expect_scan("cub::DeviceScan::ExclusiveSum");
-                add("scan", "cub", n, 0, 0, events_.median_ms(once, o_.warmups, o_.runs), bytes);
+                in_turn.push_back({"cub", 0, once});
             }
+            add_in_turn("scan", n, bytes, in_turn);
             ratios("scan", n, "");
         }
     }
@@ -496,16 +514,26 @@ private:
                         time_stage("hist-per-warp", block, grid,
                                    textbook(Algorithm::HistPerWarp, true));
                 }
-                time_stage("hist-fast", 256, 0, [&](int run) {
+                std::vector<Timed> in_turn;
+                const auto validated = [&](const std::string& stage, int block,
+                                           const std::function<void(int)>& once) {
+                    if (!wanted(stage))
+                        return;
+                    once(0);
+                    expect_counts(stage);
+                    in_turn.push_back({stage, block, once});
+                };
+                validated("hist-fast", kFastHistBlock, [&](int run) {
                     fast.launch(src(run), reinterpret_cast<unsigned*>(g_hist.data()), n);
                 });
-                time_stage("cub", 0, 0, [&](int run) {
+                validated("cub", 0, [&](int run) {
                     std::size_t tb = temp_bytes;
                     check(cub::DeviceHistogram::HistogramEven(temp.data(), tb, src(run),
                                                               g_hist.data(), kBins + 1, 0, kBins,
                                                               static_cast<int>(n)),
                           "cub::DeviceHistogram::HistogramEven");
                 });
+                add_in_turn("histogram", n, static_cast<double>(n), in_turn, dist.name);
                 ratios("histogram", n, dist.name);
                 done_steps_ += 1.0 / static_cast<double>(dists.size());
             }

@@ -9,15 +9,19 @@
 //                  and the output written once: scan at copy speed
 //   histogramFast  §8.8 plus: 16-byte loads, and 32 copies of every bin interleaved so that
 //                  lane l always uses copy l: a warp's 32 atomics land in 32 different banks
-//                  and never on one address, whatever the data (uniform or one value)
+//                  and never on one address, whatever the data (uniform or one value);
+//                  blocks of 1024 threads, so 64 warps a SM share two sets of copies
 //
 // These are timed, not traced: the look-back reads whichever predecessors happen to have
 // published, so no two runs of scanFast take the same steps.
 #include "cuda/fast.hpp"
+#include "cuda/hist_count.cuh"
 #include "cuda/launch.hpp"
 #include "cuda/lookback.cuh"
 #include "cuda/scan_ring.cuh"
 #include "pplab/request.hpp"
+
+#include <cuda/atomic>
 
 #include <algorithm>
 #include <cstdint>
@@ -75,15 +79,17 @@ __global__ void __launch_bounds__(kFastBlock)
 
     if (threadIdx.x == 0) {
         partials[blockIdx.x] = total;
-        __threadfence(); // the total is visible before the ticket says so
-        s_last = atomicAdd(finished, 1u) == gridDim.x - 1;
+        // One release-acquire ticket at device scope: the total is visible before the ticket
+        // says so, and the last block sees every total. A full __threadfence() before a relaxed
+        // atomic did the same 0.25 us slower at 2^20 (bench/NOTES.md, issue 14).
+        ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> ticket(*finished);
+        s_last = ticket.fetch_add(1u, ::cuda::memory_order_acq_rel) == gridDim.x - 1;
     }
-    __syncthreads();
+    __syncthreads(); // orders the other threads' reads of the totals after the acquire
     if (!s_last)
         return;
     // The last block adds the block totals in a fixed order (strided per thread, then the
     // shuffle tree): the same sum every run.
-    __threadfence();
     float v = 0.0f;
     for (int k = threadIdx.x; k < static_cast<int>(gridDim.x); k += kFastBlock)
         v += __ldcg(partials + k);
@@ -363,40 +369,18 @@ __global__ void __launch_bounds__(kRingThreads, 1)
 
 // ---- histogramFast -------------------------------------------------------------------------
 
-constexpr int kCopies = 32; // one per lane: bank (bin * 32 + lane) % 32 == lane
-
-__device__ __forceinline__ void count_word(unsigned* s, unsigned word, int lane) {
-#pragma unroll
-    for (int k = 0; k < 4; ++k)
-        atomicAdd(s + ((word >> (8 * k)) & 0xFFu) * kCopies + lane, 1u);
-}
-
-__device__ __forceinline__ void count16(unsigned* s, uint4 v, int lane) {
-    // Sixteen equal bytes (one-value data, long runs): one atomic instead of sixteen.
-    const unsigned b = v.x & 0xFFu;
-    const unsigned all = b * 0x01010101u;
-    if (v.x == all && v.y == all && v.z == all && v.w == all) {
-        atomicAdd(s + b * kCopies + lane, 16u);
-        return;
-    }
-    count_word(s, v.x, lane);
-    count_word(s, v.y, lane);
-    count_word(s, v.z, lane);
-    count_word(s, v.w, lane);
-}
-
-__global__ void __launch_bounds__(kFastBlock)
+__global__ void __launch_bounds__(kFastHistBlock)
     histogramFast(const unsigned char* __restrict__ data, unsigned* __restrict__ g_hist,
                   long long n, int bins) {
     extern __shared__ unsigned s_copies[]; // bins * 32
-    for (int k = threadIdx.x; k < bins * kCopies; k += kFastBlock)
+    for (int k = threadIdx.x; k < bins * kCopies; k += kFastHistBlock)
         s_copies[k] = 0;
     __syncthreads();
     const int lane = threadIdx.x % 32;
     const long long n16 = n / 16;
     const uint4* d16 = reinterpret_cast<const uint4*>(data);
-    const long long stride = static_cast<long long>(gridDim.x) * kFastBlock;
-    long long i = static_cast<long long>(blockIdx.x) * kFastBlock + threadIdx.x;
+    const long long stride = static_cast<long long>(gridDim.x) * kFastHistBlock;
+    long long i = static_cast<long long>(blockIdx.x) * kFastHistBlock + threadIdx.x;
     for (; i + stride < n16; i += 2 * stride) { // two 16-byte loads in flight
         const uint4 u = __ldcs(d16 + i), v = __ldcs(d16 + i + stride);
         count16(s_copies, u, lane);
@@ -404,13 +388,13 @@ __global__ void __launch_bounds__(kFastBlock)
     }
     for (; i < n16; i += stride)
         count16(s_copies, __ldcs(d16 + i), lane);
-    for (long long k = 16 * n16 + static_cast<long long>(blockIdx.x) * kFastBlock + threadIdx.x;
+    for (long long k = 16 * n16 + static_cast<long long>(blockIdx.x) * kFastHistBlock + threadIdx.x;
          k < n; k += stride)
         atomicAdd(s_copies + data[k] * kCopies + lane, 1u);
     __syncthreads();
     // Fold: thread per bin sums its 32 copies, starting at its own lane's copy so the warp's
     // reads fall in 32 different banks.
-    for (int bin = threadIdx.x; bin < bins; bin += kFastBlock) {
+    for (int bin = threadIdx.x; bin < bins; bin += kFastHistBlock) {
         unsigned sum = 0;
 #pragma unroll 8
         for (int c = 0; c < kCopies; ++c)
@@ -420,8 +404,8 @@ __global__ void __launch_bounds__(kFastBlock)
     }
 }
 
-int resident_grid(const void* kernel, std::size_t smem) {
-    return max_resident_blocks(kernel, kFastBlock, smem);
+int resident_grid(const void* kernel, std::size_t smem, int block = kFastBlock) {
+    return max_resident_blocks(kernel, block, smem);
 }
 
 } // namespace
@@ -526,7 +510,7 @@ FastHistogram::FastHistogram(int bins) : bins_(bins) {
         check(cudaFuncSetAttribute(histogramFast, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    static_cast<int>(smem_)),
               "cudaFuncSetAttribute");
-    grid_ = resident_grid(reinterpret_cast<const void*>(&histogramFast), smem_);
+    grid_ = resident_grid(reinterpret_cast<const void*>(&histogramFast), smem_, kFastHistBlock);
 }
 
 void FastHistogram::launch(const unsigned char* data, unsigned* g_hist, long long n, int grid,
@@ -534,10 +518,10 @@ void FastHistogram::launch(const unsigned char* data, unsigned* g_hist, long lon
     check(cudaMemsetAsync(g_hist, 0, sizeof(unsigned) * static_cast<std::size_t>(bins_), stream),
           "cudaMemsetAsync");
     if (grid == 0) {
-        const long long wanted = (n / 16 + kFastBlock - 1) / kFastBlock;
+        const long long wanted = (n / 16 + kFastHistBlock - 1) / kFastHistBlock;
         grid = wanted < 1 ? 1 : static_cast<int>(wanted < grid_ ? wanted : grid_);
     }
-    histogramFast<<<grid, kFastBlock, smem_, stream>>>(data, g_hist, n, bins_);
+    histogramFast<<<grid, kFastHistBlock, smem_, stream>>>(data, g_hist, n, bins_);
 }
 
 std::vector<float> fast(const Request& r) {

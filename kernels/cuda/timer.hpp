@@ -40,12 +40,40 @@ public:
                   "cudaEventElapsedTime");
         }
         check(cudaGetLastError(), "a timed launch");
+        return median(ms);
+    }
+
+    // Each call timed alone, the calls taken in turn (a, b, a, b, ...) so that launch noise and
+    // clock changes fall on all of them alike (issue 14: at 2^20 the launch is most of the
+    // time): the median of each, in the order given.
+    std::vector<double> in_turn_ms(const std::vector<std::function<void(int)>>& fns, int warmups,
+                                   int runs) {
+        std::vector<std::vector<float>> ms(fns.size());
+        for (int k = 0; k < warmups + runs; ++k)
+            for (std::size_t f = 0; f < fns.size(); ++f) {
+                check(cudaEventRecord(start_), "cudaEventRecord");
+                fns[f](k);
+                check(cudaEventRecord(stop_), "cudaEventRecord");
+                check(cudaEventSynchronize(stop_), "a timed run");
+                float t = 0;
+                check(cudaEventElapsedTime(&t, start_, stop_), "cudaEventElapsedTime");
+                if (k >= warmups)
+                    ms[f].push_back(t);
+            }
+        check(cudaGetLastError(), "a timed launch");
+        std::vector<double> medians;
+        for (std::vector<float>& m : ms)
+            medians.push_back(median(m));
+        return medians;
+    }
+
+private:
+    static double median(std::vector<float>& ms) {
         std::sort(ms.begin(), ms.end());
         const std::size_t m = ms.size() / 2;
         return ms.size() % 2 ? ms[m] : 0.5 * (ms[m - 1] + ms[m]);
     }
 
-private:
     cudaEvent_t start_{}, stop_{};
 };
 

@@ -137,7 +137,7 @@ int ceil_div(long long a, long long b) {
 int default_block(const Request& r) {
     const auto& i = info(r.algorithm);
     if (i.production)
-        return kFastBlock;
+        return production_block(r.algorithm);
     if (i.single_block) {
         // The chapter's scanBlock scans blockDim.x elements: the smallest block that holds n.
         const int n = std::max(r.n(), 1);
@@ -149,8 +149,8 @@ int default_block(const Request& r) {
 void check_block(const Request& r) {
     const auto& i = info(r.algorithm);
     const std::string who = std::string(i.id);
-    if (i.production && r.block != kFastBlock)
-        throw InputError(who + " runs blocks of " + std::to_string(kFastBlock) +
+    if (i.production && r.block != production_block(r.algorithm))
+        throw InputError(who + " runs blocks of " + std::to_string(production_block(r.algorithm)) +
                          " threads: it is tuned for them");
     if (r.block < 1 || r.block > kMaxBlock)
         throw InputError("block size " + std::to_string(r.block) +
@@ -271,7 +271,7 @@ int natural_grid(Algorithm a, long long n, int block) {
     if (a == A::ScanFast) // one tile per block
         return ceil_div(n, kScanFastTile);
     if (a == A::HistFast) // 16 bytes per thread per round, as many as reside
-        return std::clamp(ceil_div(n, 16LL * kFastBlock), 1, kFastReduceMaxGrid);
+        return std::clamp(ceil_div(n, 16LL * kFastHistBlock), 1, kFastHistMaxGrid);
     if (i.grid_stride)
         return std::max(1, ceil_div(n, static_cast<long long>(block) * kElemsPerThread));
     return ceil_div(n, block); // one element per thread

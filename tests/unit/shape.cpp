@@ -117,18 +117,18 @@ int default_grid(Algorithm a, int n, int block) {
     case Algorithm::ScanBlelloch:
     case Algorithm::ScanHillisSteele:
         return 1;
-    // The production kernels run blocks of 256 (fast.cu). reduceFast: at least
-    // kFastReduceMinLoads 16-byte loads per thread, at most kFastReduceMaxGrid blocks (8 on
-    // each of the H200's 132 SMs).
+    // The production kernels: reduceFast and scanFast run blocks of 256, histogramFast of
+    // 1024 (fast.cu). reduceFast: at least kFastReduceMinLoads 16-byte loads per thread, at
+    // most kFastReduceMaxGrid blocks (8 on each of the H200's 132 SMs).
     case Algorithm::ReduceFast:
         return std::clamp(ceil_div(n, 4LL * kFastBlock * kFastReduceMinLoads), 1,
                           kFastReduceMaxGrid);
     // scanFast: one tile of kScanFastTile elements per block; histogramFast: 16 bytes per
-    // thread per round, at most as many blocks as reduceFast.
+    // thread of 1024 per round, at most two blocks on each of the 132 SMs.
     case Algorithm::ScanFast:
         return ceil_div(n, kScanFastTile);
     case Algorithm::HistFast:
-        return std::clamp(ceil_div(n, 16LL * kFastBlock), 1, kFastReduceMaxGrid);
+        return std::clamp(ceil_div(n, 16LL * 1024), 1, 2 * 132);
     }
     return 1;
 }

@@ -76,6 +76,15 @@ inline constexpr int kFastBlock = 256;
 // least four 16-byte loads per thread (bench/NOTES.md: fastest at 2^20).
 inline constexpr int kFastReduceMaxGrid = 8 * 132;
 inline constexpr int kFastReduceMinLoads = 4;
+// hist-fast's block: 1024 threads, two blocks a SM, so 64 warps share each SM's two 32 KB sets
+// of copies (at 256 threads six blocks gave 48 warps: 88% of the read roof on uniform data
+// where 1024 gives 96%; bench/NOTES.md, issue 14), and as many as reside on the H200.
+inline constexpr int kFastHistBlock = 1024;
+inline constexpr int kFastHistMaxGrid = 2 * 132;
+// The block a production kernel runs: it is tuned for it.
+constexpr int production_block(Algorithm a) {
+    return a == Algorithm::HistFast ? kFastHistBlock : kFastBlock;
+}
 // scanFast's tile: 256 threads x 16 rounds x 4 elements (bench/NOTES.md: the fastest).
 inline constexpr int kScanFastTile = kFastBlock * 16 * 4;
 // The production kernels are run, not traced: their inputs may be as large as the bench's.
