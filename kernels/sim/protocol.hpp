@@ -20,6 +20,9 @@ std::string listing_kernel(Algorithm a, const std::string& plan_kernel);
 std::string request_to_json(const Request& r);
 Request request_from_json(std::string_view text); // throws InputError
 
+// The runner's exit code when it stopped at the time limit, STOPPED.txt written.
+inline constexpr int kStoppedExit = 3;
+
 struct RunnerOutput {
     bool faulted = false;
     std::vector<Hazard> hazards;

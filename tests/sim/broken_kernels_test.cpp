@@ -34,6 +34,18 @@ std::pair<int, std::string> marked(const Broken& b) {
     return {0, ""};
 }
 
+// The line of the first "}" standing alone after line `from`: the end of the loop that starts
+// there.
+int closing_brace(const Broken& b, int from) {
+    std::istringstream in(kernel_source(b));
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number)
+        if (number > from && line.find_first_not_of(' ') != std::string::npos &&
+            line.substr(line.find_first_not_of(' ')) == "}")
+            return number;
+    return 0;
+}
+
 class BrokenKernel : public ::testing::TestWithParam<Broken> {};
 
 TEST_P(BrokenKernel, ReportedAsTheRightKindAtTheRightLine) {
@@ -47,6 +59,12 @@ TEST_P(BrokenKernel, ReportedAsTheRightKindAtTheRightLine) {
     if (kind == "timeout") {
         EXPECT_EQ(res.status, sim::RunResult::Status::TimedOut) << simtest::hazards_text(res);
         EXPECT_NE(res.message.find("did not finish"), std::string::npos) << res.message;
+        // Stopped inside the endless loop: from its header (the marked line) to its closing brace.
+        EXPECT_GE(res.stopped_line, line) << res.message;
+        EXPECT_LE(res.stopped_line, closing_brace(b, line)) << res.message;
+        EXPECT_NE(res.message.find("at line " + std::to_string(res.stopped_line)),
+                  std::string::npos)
+            << res.message;
         return;
     }
     ASSERT_FALSE(res.hazards.empty()) << simtest::hazards_text(res);

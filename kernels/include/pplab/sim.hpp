@@ -96,7 +96,8 @@ struct RunResult {
     std::vector<std::string> notes;   // where the kernel's shape differs from the chapter's
     std::vector<CompileError> errors; // Status::CompileFailed
     std::string message;              // one line: what went wrong, for anything but Ran
-    std::string printed;              // what the kernel printed (printf), cut to 64 KiB
+    int stopped_line = 0; // Status::TimedOut: the line the kernel was last seen at (0: unknown)
+    std::string printed;  // what the kernel printed (printf), cut to 64 KiB
     // What the kernel did, counted as it ran: barriers (per block), shared reads and writes,
     // shuffles (per warp), atomics, global reads and writes; additions are not observed.
     Counters counted;
