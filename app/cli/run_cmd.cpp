@@ -62,8 +62,9 @@ int run_student(const RequestOptions& opts, const RunOptions& run) {
         const bool printed = std::any_of(res.hazards.begin(), res.hazards.end(),
                                          [](const sim::Hazard& h) { return h.fatal; });
         if (res.stopped_line > 0)
-            std::cerr << run.kernel << ":" << res.stopped_line << ": time limit: " << res.message
-                      << "\n";
+            std::cerr << run.kernel << ":" << res.stopped_line << ": "
+                      << (res.status == sim::RunResult::Status::TimedOut ? "time" : "memory")
+                      << " limit: " << res.message << "\n";
         else if (printed)
             std::cerr << "pplab: the run stopped at the fault above\n";
         else

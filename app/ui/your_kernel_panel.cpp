@@ -46,6 +46,8 @@ const char* status_text(sim::RunResult::Status s) {
         return "It stopped with a fault:";
     case sim::RunResult::Status::TimedOut:
         return "It ran out of time:";
+    case sim::RunResult::Status::OutOfMemory:
+        return "It ran out of memory:";
     case sim::RunResult::Status::Crashed:
         return "It crashed:";
     case sim::RunResult::Status::Cancelled:

@@ -101,8 +101,8 @@ std::string runner_path() {
                      looked);
 }
 
-// Where the runner said the kernel was when the time limit stopped it (STOPPED.txt: "line block
-// thread pass low high"); "" when it said nothing (killed before it could).
+// Where the runner said the kernel was when the time or memory limit stopped it (STOPPED.txt: "line
+// block thread pass low high"); "" when it said nothing (killed before it could).
 std::string where_stopped(const RunFolder& run, RunResult& res) {
     std::istringstream in(read_all(run / "stopped.txt"));
     int line = 0, block = -1, thread = -1, pass = 0, low = 0, high = 0;
@@ -241,6 +241,15 @@ void read_runner(const RunFolder& run, ChildExit e, const Limits& limits, const 
     if (e.cancelled) {
         res.status = RunResult::Status::Cancelled;
         res.message = "cancelled";
+        return;
+    }
+    if (e.exited && e.code == kMemoryExit) {
+        res.status = RunResult::Status::OutOfMemory;
+        res.message = "the kernel used more memory than its limit (" +
+                      std::to_string(limits.memory_bytes >> 20) + " MiB) and was stopped" +
+                      where_stopped(run, res) +
+                      ": a loop that passes a barrier without end (pplab keeps a snapshot of "
+                      "shared memory at every barrier), or a huge array?";
         return;
     }
     if (e.timed_out || !e.exited || e.code != 0 || !fs::exists(run / "result.json")) {

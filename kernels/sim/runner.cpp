@@ -7,8 +7,9 @@
 // the runtime observed onto the plan's frames: the same records the CPU model writes, so the
 // trace decodes through the same checks. A frame the kernel never produced stays "?" and a note
 // says why; the parent's time and memory limits bound everything here. Stopped at the time limit
-// (SIGXCPU, from the parent or from the CPU-time limit), it writes where the kernel was last seen
-// to STOPPED.txt ("line block thread pass low high") and exits: the parent names the line.
+// (SIGXCPU, from the parent or from the CPU-time limit) or at the memory limit (an allocation
+// failed), it writes where the kernel was last seen to STOPPED.txt ("line block thread pass low
+// high") and exits: the parent names the line.
 #include "cpu/recorder.hpp"
 #include "protocol.hpp"
 #include "runtime.hpp"
@@ -28,6 +29,7 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <new>
 #include <set>
 #include <utility>
 
@@ -681,7 +683,7 @@ char* put_number(char* at, int v, char separator) {
     return at;
 }
 
-extern "C" void stopped_at_time_limit(int) {
+[[noreturn]] void report_and_exit(int code) {
     const LastSeen w = last_seen();
     char text[96];
     char* at = text;
@@ -697,7 +699,16 @@ extern "C" void stopped_at_time_limit(int) {
             ::write(fd, text, static_cast<std::size_t>(at - text));
         ::close(fd);
     }
-    ::_exit(kStoppedExit);
+    ::_exit(code);
+}
+
+extern "C" void stopped_at_time_limit(int) {
+    report_and_exit(kStoppedExit);
+}
+
+// operator new found no memory under the limit: said like the time limit, with the line.
+void out_of_memory() {
+    report_and_exit(kMemoryExit);
 }
 
 } // namespace
@@ -713,6 +724,7 @@ int main(int argc, char** argv) {
     }
     sim::g_stopped_path = argv[5];
     std::signal(SIGXCPU, sim::stopped_at_time_limit);
+    std::set_new_handler(sim::out_of_memory);
     sim::RunnerOutput out;
     sim::Recording recording;
     try {
@@ -720,6 +732,8 @@ int main(int argc, char** argv) {
         if (!::dlopen(argv[1], RTLD_NOW | RTLD_LOCAL))
             throw InputError(std::string("the compiled kernel does not load: ") + ::dlerror());
         out = sim::Session(r).run(recording);
+    } catch (const std::bad_alloc&) { // a fiber's stack not mapped: the memory limit too
+        sim::report_and_exit(sim::kMemoryExit);
     } catch (const std::exception& e) {
         out.error = e.what();
     }
