@@ -430,7 +430,8 @@ std::set<int> marked_lines(const YourKernel& y) {
 void YourKernelPanel::editor(State& st, float height) {
     YourKernel& y = st.your;
     const scene::Palette pal = scene::palette(st.view.theme);
-    if (y.origin != origin_seen_) {
+    const bool fresh = y.origin != origin_seen_;
+    if (fresh) {
         origin_seen_ = y.origin;
         ++generation_; // another text: a fresh widget, not ImGui's copy of the old one
     }
@@ -442,6 +443,8 @@ void YourKernelPanel::editor(State& st, float height) {
     ImGui::PushStyleColor(ImGuiCol_ChildBg, to_imgui(pal.cell));
     ImGui::BeginChild("editor", ImVec2(0, std::max(height, line_h * 4)), true,
                       ImGuiWindowFlags_HorizontalScrollbar);
+    if (fresh) // its lines start at the left edge, wherever the last text's cursor had taken it
+        ImGui::SetScrollX(0);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float text_y = origin.y + style.FramePadding.y;
     const float width = std::max(ImGui::GetContentRegionAvail().x - gutter,
