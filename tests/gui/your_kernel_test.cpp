@@ -198,6 +198,9 @@ TEST_F(YourKernelTab, AFaultIsDrawnAndARunWithNoTraceLeavesTheLastGoodOne) {
     ASSERT_TRUE(st.your.last->model);
     EXPECT_EQ(st.model, st.your.last->model) << "the fault's run, drawn up to where it stopped";
     EXPECT_EQ(st.your.good->model, good) << "a faulted run is not a good one";
+    your_kernel_show_hazard(st, fault.hazards.front());
+    window.still();
+    EXPECT_TRUE(canvas_marks_a_hazard()) << "the read past in[] marks the cell it was loading";
 
     st.your.source = listing;
     replace("stride >>= 1", "stride >>= 0");
