@@ -11,6 +11,7 @@
 #include "pplab/listing.hpp"
 #include "pplab/sim.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -57,7 +58,17 @@ int run_student(const RequestOptions& opts, const RunOptions& run) {
     }
     print_hazards(res, run.kernel);
     if (!res.ok()) {
-        std::cerr << "pplab: " << res.message << "\n";
+        // A fault at a hazard was printed with it, above: said once.
+        const bool printed = std::any_of(res.hazards.begin(), res.hazards.end(),
+                                         [](const sim::Hazard& h) { return h.fatal; });
+        if (res.stopped_line > 0)
+            std::cerr << run.kernel << ":" << res.stopped_line << ": "
+                      << (res.status == sim::RunResult::Status::TimedOut ? "time" : "memory")
+                      << " limit: " << res.message << "\n";
+        else if (printed)
+            std::cerr << "pplab: the run stopped at the fault above\n";
+        else
+            std::cerr << "pplab: " << res.message << "\n";
         return kExitBadInput;
     }
     int code = 0;

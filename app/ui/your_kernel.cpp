@@ -69,8 +69,7 @@ KernelRun run_in_background(const Settings& s, const std::string& source, double
         limits.seconds = seconds;
         limits.cancel = cancel.get();
         out.result = sim::run_kernel(r, source, limits);
-        if (out.result.status == sim::RunResult::Status::Cancelled ||
-            out.result.trace.frames.empty())
+        if (!drawable(out.result))
             return out;
         const Trace chapter = make_cpu_backend()->trace(r);
         const sim::Difference d = sim::first_difference(out.result.trace, chapter);
@@ -124,6 +123,11 @@ std::pair<int, int> hazard_cell(const Trace& t, const sim::Hazard& h) {
     const auto size = static_cast<long long>(first.values.size());
     if (size == 0)
         return {-1, -1};
+    // An access outside the array the frame shows (a global one's, or past its end) is drawn on
+    // the cell of the thread that made it: where its value would have gone.
+    if (first.warp < 0 && h.kind == sim::HazardKind::OutOfBounds && h.index >= size &&
+        !h.threads.empty() && h.threads.front() < size)
+        return {h.frame, h.threads.front()};
     const int warp = first.warp >= 0 ? static_cast<int>(h.index / size) : -1;
     for (std::size_t f = static_cast<std::size_t>(h.frame); f < t.frames.size(); ++f) {
         const Frame& fr = t.frames[f];
@@ -266,15 +270,17 @@ void your_kernel_poll(State& st) {
     std::erase_if(y.retired, [](const std::future<KernelRun>& f) { return ready(f); });
     if (ready(y.job)) {
         y.last = y.job.get();
-        if (y.last->model) {
-            y.model = y.last->model;
+        if (y.last->model && y.last->result.ok())
             y.good = y.last;
-            if (y.on_canvas)
-                show_model(st, y.model);
-        }
+        y.shown = y.last->model ? y.last : y.good;
+        y.model = y.shown ? y.shown->model : nullptr;
+        if (y.on_canvas && y.model) // without one, your_kernel_show puts the chapter's back
+            show_model(st, y.model);
         const sim::RunResult& r = y.last->result;
         if (!r.errors.empty())
             y.scroll_to_line = r.errors.front().line;
+        else if (r.stopped_line > 0)
+            y.scroll_to_line = r.stopped_line;
         else if (!r.hazards.empty())
             y.scroll_to_line = r.hazards.front().line;
     }
@@ -316,12 +322,52 @@ void your_kernel_settings_changed(State& st) {
         y.rerun_on_change = true;
 }
 
+std::vector<std::string> wrap_at_spaces(std::string_view text, float width,
+                                        const std::function<float(std::string_view)>& measure) {
+    std::vector<std::string> lines;
+    std::size_t from = 0;
+    for (;;) {
+        const std::size_t end = std::min(text.find('\n', from), text.size());
+        const std::string_view part = text.substr(from, end - from);
+        std::string line;
+        for (std::size_t w = 0; w < part.size();) {
+            const std::size_t space = std::min(part.find(' ', w), part.size());
+            const std::string_view word = part.substr(w, space - w);
+            w = space + 1;
+            if (word.empty())
+                continue;
+            const std::string longer =
+                line.empty() ? std::string(word) : line + " " + std::string(word);
+            if (line.empty() || measure(longer) <= width) {
+                line = longer;
+            } else {
+                lines.push_back(std::move(line));
+                line = std::string(word);
+            }
+        }
+        lines.push_back(std::move(line));
+        if (end >= text.size())
+            return lines;
+        from = end + 1;
+    }
+}
+
+bool drawable(const sim::RunResult& r) {
+    if (r.trace.frames.empty())
+        return false;
+    if (r.ok())
+        return true;
+    return r.status == sim::RunResult::Status::Faulted &&
+           std::any_of(r.hazards.begin(), r.hazards.end(),
+                       [](const sim::Hazard& h) { return h.fatal && h.frame >= 0; });
+}
+
 std::vector<int> your_kernel_lit_lines(const State& st) {
     const YourKernel& y = st.your;
-    if (!y.on_canvas || !y.good || !st.model || st.model != y.model)
+    if (!y.on_canvas || !y.shown || !st.model || st.model != y.model)
         return {};
     const scene::StepGroup& g = st.model->steps().at(static_cast<std::size_t>(st.playback.step));
-    for (const sim::StepLines& l : y.good->result.step_lines)
+    for (const sim::StepLines& l : y.shown->result.step_lines)
         if (l.pass == g.pass && l.step == g.step && l.level == g.level)
             return l.lines;
     return {};
@@ -330,10 +376,10 @@ std::vector<int> your_kernel_lit_lines(const State& st) {
 std::vector<scene::HazardMark> hazard_marks(const State& st) {
     const YourKernel& y = st.your;
     std::vector<scene::HazardMark> marks;
-    if (!y.on_canvas || !y.good || st.model != y.model)
+    if (!y.on_canvas || !y.shown || st.model != y.model)
         return marks;
-    for (const sim::Hazard& h : y.good->result.hazards) {
-        const auto [frame, cell] = hazard_cell(y.good->result.trace, h);
+    for (const sim::Hazard& h : y.shown->result.hazards) {
+        const auto [frame, cell] = hazard_cell(y.shown->result.trace, h);
         if (frame >= 0)
             marks.push_back({frame, cell, h.kind == sim::HazardKind::Race, hazard_label(h)});
     }
@@ -345,7 +391,7 @@ void your_kernel_show_hazard(State& st, const sim::Hazard& h) {
     y.scroll_to_line = h.line;
     if (!y.on_canvas || st.model != y.model || h.frame < 0)
         return;
-    const auto [frame, cell] = hazard_cell(y.good->result.trace, h);
+    const auto [frame, cell] = hazard_cell(y.shown->result.trace, h);
     st.block = h.block;
     st.playback.go_to(st.model->step_of(static_cast<std::size_t>(frame >= 0 ? frame : h.frame)),
                       st.steps());

@@ -12,11 +12,13 @@
 #include "scene/overlay.hpp"
 
 #include <atomic>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pplab::ui {
@@ -61,13 +63,16 @@ struct YourKernel {
     std::shared_ptr<std::atomic<bool>> cancel;
     std::vector<std::future<KernelRun>> retired; // cancelled runs finishing (their child killed)
     Settings job_settings;
-    std::optional<KernelRun> last;             // the latest finished run, whatever it gave
-    std::shared_ptr<const scene::Model> model; // the last good trace: stays when a run fails
-    std::optional<KernelRun> good;             // the run that gave `model`
-    bool on_canvas = false;                    // the tab is open and the canvas shows `model`
-    bool tab_open = false;                     // the tab is the one shown (the page says so)
-    bool rerun_on_change = false;              // settings changed: run again once idle
-    int scroll_to_line = 0;                    // the editor brings this line into view once
+    std::optional<KernelRun> last; // the latest finished run, whatever it gave
+    // What the canvas shows of the student's kernel: the latest run if the canvas can draw it
+    // (it ran, or stopped at a hazard drawn up to there), else the last good run, else nothing.
+    std::shared_ptr<const scene::Model> model;
+    std::optional<KernelRun> shown; // the run that gave `model`
+    std::optional<KernelRun> good;  // the latest run that ran to its end
+    bool on_canvas = false;         // the tab is open and the canvas shows `model`
+    bool tab_open = false;          // the tab is the one shown (the page says so)
+    bool rerun_on_change = false;   // settings changed: run again once idle
+    int scroll_to_line = 0;         // the editor brings this line into view once
 
     std::optional<PuzzleCheck> check;
     std::map<std::string, sim::PuzzleVerdict> verdicts; // by puzzle id, the latest check
@@ -107,6 +112,18 @@ void your_kernel_show(State& st, bool open);
 // The settings changed (the tracer has the chapter's trace for them): run the student's kernel
 // again for them if it ran before.
 void your_kernel_settings_changed(State& st);
+
+// Whether the canvas can show a run's trace: it ran, or the simulator stopped it at a hazard it
+// draws (a divergent barrier, an access out of bounds), drawn up to there and marked. A run with
+// no usable trace (it does not compile, crashed, ran past its time or memory limit) leaves the
+// last good run on the canvas.
+bool drawable(const sim::RunResult& r);
+
+// `text` broken into lines no wider than `width` (as `measure` gives a piece's width) at spaces
+// only, never inside a word, a number or an expression ("TILE/2-1" and "0." stay whole); a
+// newline always breaks, and a piece wider than `width` has a line of its own.
+std::vector<std::string> wrap_at_spaces(std::string_view text, float width,
+                                        const std::function<float(std::string_view)>& measure);
 
 // The lines to light for the canvas's current step, and the hazards drawn on the canvas.
 std::vector<int> your_kernel_lit_lines(const State& st);

@@ -46,6 +46,8 @@ const char* status_text(sim::RunResult::Status s) {
         return "It stopped with a fault:";
     case sim::RunResult::Status::TimedOut:
         return "It ran out of time:";
+    case sim::RunResult::Status::OutOfMemory:
+        return "It ran out of memory:";
     case sim::RunResult::Status::Crashed:
         return "It crashed:";
     case sim::RunResult::Status::Cancelled:
@@ -56,15 +58,44 @@ const char* status_text(sim::RunResult::Status s) {
     return "";
 }
 
+// `text` as lines as wide as the space left, broken at spaces only: ImGui's own wrapping
+// also breaks after a "." or a "-", inside "0.5f" or "TILE/2-1".
+std::string wrapped(const std::string& text) {
+    const auto width = [](std::string_view piece) {
+        return ImGui::CalcTextSize(piece.data(), piece.data() + piece.size()).x;
+    };
+    std::string out;
+    bool first = true;
+    for (const std::string& line :
+         wrap_at_spaces(text, std::max(ImGui::GetContentRegionAvail().x, 1.0f), width)) {
+        out += first ? line : "\n" + line;
+        first = false;
+    }
+    return out;
+}
+
+void words(const std::string& text, bool muted = false) {
+    if (muted)
+        ImGui::TextDisabled("%s", wrapped(text).c_str());
+    else
+        ImGui::TextUnformatted(wrapped(text).c_str());
+}
+
+// error_line's, wrapped as words() wraps.
+void wrong(const State& st, const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(scene::palette(st.view.theme).wrong));
+    if (!text.empty())
+        words(text);
+    ImGui::PopStyleColor();
+}
+
 // A line the student can click to see in the editor (and, for a hazard, on the canvas).
 bool line_button(const State& st, const std::string& text, int id, const scene::Rgba& colour) {
     ImGui::PushID(id);
     ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(colour));
-    ImGui::PushTextWrapPos(0.0f);
     const ImVec2 at = ImGui::GetCursorScreenPos();
-    ImGui::TextUnformatted(text.c_str());
+    ImGui::TextUnformatted(wrapped(text).c_str());
     const ImVec2 size = ImGui::GetItemRectSize();
-    ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
     ImGui::SetCursorScreenPos(at);
     const bool clicked = ImGui::InvisibleButton("line", ImVec2(std::max(size.x, 1.0f), size.y));
@@ -125,10 +156,10 @@ void YourKernelPanel::puzzle(State& st) {
     const sim::Puzzle& p = sim::find_puzzle(y.puzzle);
     const scene::Palette pal = scene::palette(st.view.theme);
     if (ImGui::CollapsingHeader("The puzzle", ImGuiTreeNodeFlags_DefaultOpen)) {
-        paragraph(std::string(p.statement));
+        words(std::string(p.statement));
         if (y.show_hint) {
             ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(pal.read));
-            paragraph("Hint: " + std::string(p.hint));
+            words("Hint: " + std::string(p.hint));
             ImGui::PopStyleColor();
         } else if (ImGui::SmallButton("Show a hint")) {
             y.show_hint = true;
@@ -153,7 +184,7 @@ void YourKernelPanel::puzzle(State& st) {
         else
             ImGui::TextColored(to_imgui(pal.wrong), "✗");
         ImGui::SameLine();
-        paragraph(p.tests[k].what);
+        words(p.tests[k].what);
         if (v && v->ran && !v->passed) {
             // The first failure in full; the others by their first sentence (hover: all).
             const std::string shown =
@@ -222,6 +253,25 @@ void YourKernelPanel::actions(State& st) {
 
 namespace pplab::ui {
 
+namespace {
+
+// What the canvas shows after a run that did not run to its end.
+void canvas_note(const YourKernel& y, const KernelRun& run) {
+    const sim::RunResult& r = run.result;
+    if (r.ok() || r.status == sim::RunResult::Status::Cancelled)
+        return;
+    if (run.model)
+        words("The canvas shows this run up to where it stopped, the fault marked.", true);
+    else if (y.model)
+        words("The canvas shows your last good run: this one gave no trace to draw.", true);
+    else
+        words("The canvas shows the chapter's kernel: none of your runs has given a trace "
+              "to draw yet.",
+              true);
+}
+
+} // namespace
+
 void YourKernelPanel::findings(State& st) {
     YourKernel& y = st.your;
     const scene::Palette pal = scene::palette(st.view.theme);
@@ -230,7 +280,7 @@ void YourKernelPanel::findings(State& st) {
         return it == y.verdicts.end() ? nullptr : &it->second;
     }();
     if (check && !check->compiled) {
-        error_line(st, "The hidden tests did not run: your kernel does not compile.");
+        wrong(st, "The hidden tests did not run: your kernel does not compile.");
         for (std::size_t k = 0; k < check->errors.size(); ++k) {
             const sim::CompileError& e = check->errors[k];
             if (line_button(st, "line " + std::to_string(e.line) + ": " + e.message,
@@ -240,21 +290,28 @@ void YourKernelPanel::findings(State& st) {
     }
     if (!y.last) {
         if (!check && y.puzzle.empty())
-            paragraph("Edit the kernel, then Run: pplab compiles it with the C++ compiler, runs "
-                      "each CUDA thread as a fiber in a separate process and draws what it did "
-                      "on the canvas, step by step, with the chapter's captions.",
-                      true);
+            words("Edit the kernel, then Run: pplab compiles it with the C++ compiler, runs "
+                  "each CUDA thread as a fiber in a separate process and draws what it did "
+                  "on the canvas, step by step, with the chapter's captions.",
+                  true);
         return;
     }
     const KernelRun& run = *y.last;
     const sim::RunResult& r = run.result;
     if (!run.error.empty()) {
-        error_line(st, run.error);
+        wrong(st, run.error);
     } else if (!r.ok()) {
-        error_line(st, status_text(r.status));
-        if (r.status != sim::RunResult::Status::CompileFailed &&
-            r.status != sim::RunResult::Status::Cancelled)
-            error_line(st, r.message);
+        wrong(st, status_text(r.status));
+        // A fault at a hazard is said once, in the hazards' list below (click: shown).
+        const bool listed = std::any_of(r.hazards.begin(), r.hazards.end(),
+                                        [](const sim::Hazard& h) { return h.fatal; });
+        if (r.stopped_line > 0) {
+            if (line_button(st, r.message, 200, pal.wrong))
+                y.scroll_to_line = r.stopped_line;
+        } else if (r.status != sim::RunResult::Status::CompileFailed &&
+                   r.status != sim::RunResult::Status::Cancelled && !listed) {
+            wrong(st, r.message);
+        }
         for (std::size_t k = 0; k < r.errors.size(); ++k)
             if (line_button(st,
                             "line " + std::to_string(r.errors[k].line) + ": " + r.errors[k].message,
@@ -262,10 +319,10 @@ void YourKernelPanel::findings(State& st) {
                 y.scroll_to_line = r.errors[k].line;
     } else if (run.same_as_chapter && r.hazards.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(pal.right));
-        paragraph("✓ " + run.difference);
+        words("✓ " + run.difference);
         ImGui::PopStyleColor();
     } else {
-        paragraph(run.difference);
+        words(run.difference);
     }
     if (!r.hazards.empty()) {
         ImGui::TextColored(to_imgui(pal.race),
@@ -282,9 +339,8 @@ void YourKernelPanel::findings(State& st) {
         }
     }
     for (const std::string& n : r.notes)
-        paragraph("note: " + n, true);
-    if (y.good && y.last->model != y.model)
-        paragraph("The canvas keeps your last good run.", true);
+        words("note: " + n, true);
+    canvas_note(y, run);
     if (run.model && run.chapter_counted)
         counts(st, run);
     if (!r.printed.empty() && ImGui::TreeNode("What your kernel printed")) {
@@ -356,6 +412,8 @@ std::set<int> marked_lines(const YourKernel& y) {
             lines.insert(e.line);
         for (const sim::Hazard& h : y.last->result.hazards)
             lines.insert(h.line);
+        if (y.last->result.stopped_line > 0)
+            lines.insert(y.last->result.stopped_line);
     }
     if (const auto it = y.verdicts.find(y.puzzle); !y.puzzle.empty() && it != y.verdicts.end())
         for (const sim::CompileError& e : it->second.errors)
@@ -366,12 +424,14 @@ std::set<int> marked_lines(const YourKernel& y) {
 } // namespace
 
 // A multi-line text box sized to its whole text inside a scrolling child, so the child's
-// scroll says where each line is: the lit lines and marks are drawn behind the text, the line
-// numbers beside it. Ctrl+Enter runs.
+// scroll says where each line is (ImGui 1.86's InputTextMultiline cannot wrap; its own
+// horizontal scroll is off, the child follows the cursor both ways): the lit lines and marks are
+// drawn behind the text, the line numbers beside it. Ctrl+Enter runs.
 void YourKernelPanel::editor(State& st, float height) {
     YourKernel& y = st.your;
     const scene::Palette pal = scene::palette(st.view.theme);
-    if (y.origin != origin_seen_) {
+    const bool fresh = y.origin != origin_seen_;
+    if (fresh) {
         origin_seen_ = y.origin;
         ++generation_; // another text: a fresh widget, not ImGui's copy of the old one
     }
@@ -383,6 +443,8 @@ void YourKernelPanel::editor(State& st, float height) {
     ImGui::PushStyleColor(ImGuiCol_ChildBg, to_imgui(pal.cell));
     ImGui::BeginChild("editor", ImVec2(0, std::max(height, line_h * 4)), true,
                       ImGuiWindowFlags_HorizontalScrollbar);
+    if (fresh) // its lines start at the left edge, wherever the last text's cursor had taken it
+        ImGui::SetScrollX(0);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float text_y = origin.y + style.FramePadding.y;
     const float width = std::max(ImGui::GetContentRegionAvail().x - gutter,
@@ -416,7 +478,8 @@ void YourKernelPanel::editor(State& st, float height) {
     const std::string id = "##source" + std::to_string(generation_);
     const float box_h = static_cast<float>(lines + 1) * line_h + style.FramePadding.y * 2;
     if (ImGui::InputTextMultiline(id.c_str(), &y.source, ImVec2(width, box_h),
-                                  ImGuiInputTextFlags_AllowTabInput)) {
+                                  ImGuiInputTextFlags_AllowTabInput |
+                                      ImGuiInputTextFlags_NoHorizontalScroll)) {
         y.edited = true;
         y.drafts[y.origin] = y.source;
     }
@@ -431,14 +494,29 @@ void YourKernelPanel::editor(State& st, float height) {
         const int cursor = state->Stb.cursor;
         if (cursor != cursor_seen_) {
             cursor_seen_ = cursor;
-            int line = 0;
+            int line = 0, line_start = 0;
             for (int k = 0; k < cursor && k < state->CurLenW; ++k)
-                line += state->TextW[k] == '\n' ? 1 : 0;
+                if (state->TextW[k] == '\n') {
+                    ++line;
+                    line_start = k + 1;
+                }
             const float top = style.FramePadding.y + static_cast<float>(line) * line_h;
             if (top < ImGui::GetScrollY())
                 ImGui::SetScrollY(top);
             else if (top + line_h * 2 > ImGui::GetScrollY() + ImGui::GetWindowHeight())
                 ImGui::SetScrollY(top + line_h * 2 - ImGui::GetWindowHeight());
+            // Across too: the box is as wide as the longest line, the child scrolls to the cursor.
+            std::string before(static_cast<std::size_t>(cursor - line_start) * 4 + 1, '\0');
+            const int bytes =
+                ImTextStrToUtf8(before.data(), static_cast<int>(before.size()),
+                                state->TextW.Data + line_start, state->TextW.Data + cursor);
+            const float x = gutter + style.FramePadding.x +
+                            ImGui::CalcTextSize(before.data(), before.data() + bytes).x;
+            const float seen = ImGui::GetWindowWidth() - style.ScrollbarSize;
+            if (x - line_h * 2 < ImGui::GetScrollX() + gutter)
+                ImGui::SetScrollX(std::max(0.0f, x - line_h * 2 - gutter));
+            else if (x + line_h * 2 > ImGui::GetScrollX() + seen)
+                ImGui::SetScrollX(x + line_h * 2 - seen);
         }
     }
     // A line asked for (an error, a hazard), or the step's lit lines, brought into view once.

@@ -18,6 +18,7 @@ namespace pplab::sim {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
+constexpr double kGraceSeconds = 0.5;
 
 // Runs argv with its output (stdout and stderr) in `output`, under the limits; never a shell.
 ChildExit run_child(const std::vector<std::string>& argv, const std::string& output, double seconds,
@@ -59,11 +60,18 @@ ChildExit run_child(const std::vector<std::string>& argv, const std::string& out
         if (done == pid)
             break;
         const bool cancelled = cancel && cancel->load();
-        if (e.seconds > seconds || cancelled) {
+        // At the time limit the child is first asked (SIGXCPU, as its CPU-time limit would) to
+        // say where it is and exit; killed if it has not within kGraceSeconds.
+        if (e.seconds > seconds && !e.timed_out) {
+            e.timed_out = true;
+            ::kill(pid, SIGXCPU);
+        }
+        if (cancelled || e.seconds > seconds + kGraceSeconds) {
             ::kill(-pid, SIGKILL);
             ::kill(pid, SIGKILL);
             ::waitpid(pid, &status, 0);
-            (cancelled ? e.cancelled : e.timed_out) = true;
+            e.cancelled = cancelled;
+            e.timed_out = !cancelled;
             return e;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(2));

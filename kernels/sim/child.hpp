@@ -21,7 +21,8 @@ struct ChildExit {
 };
 
 // Runs argv (argv[0] a path: never a shell, never PATH) with its stdout and stderr in `output`,
-// killed with its process group after `seconds` or when `cancel` is set; `memory` bytes of
+// sent SIGXCPU after `seconds` (the runner then says where it was and exits) and killed with its
+// process group half a second later, or at once when `cancel` is set; `memory` bytes of
 // address space (0: no limit, for CUDA, which maps far more than it uses).
 ChildExit run_child(const std::vector<std::string>& argv, const std::string& output, double seconds,
                     std::size_t memory, const std::atomic<bool>* cancel);

@@ -101,12 +101,34 @@ std::string runner_path() {
                      looked);
 }
 
-std::string status_message(const ChildExit& e, const Limits& limits) {
-    if (e.timed_out)
-        return "the kernel did not finish within " +
-               std::to_string(static_cast<int>(limits.seconds)) +
-               " s and was stopped: an endless loop (a loop whose condition never changes, or a "
-               "stride that never reaches 0)?";
+// Where the runner said the kernel was when the time or memory limit stopped it (STOPPED.txt: "line
+// block thread pass low high"); "" when it said nothing (killed before it could).
+std::string where_stopped(const RunFolder& run, RunResult& res) {
+    std::istringstream in(read_all(run / "stopped.txt"));
+    int line = 0, block = -1, thread = -1, pass = 0, low = 0, high = 0;
+    if (!(in >> line >> block >> thread >> pass >> low >> high))
+        return "";
+    if (line <= 0)
+        return " before its first access to memory, barrier or shuffle";
+    res.stopped_line = line;
+    std::string s = " at line " + std::to_string(line);
+    if (block >= 0 && thread >= 0)
+        s += " (thread " + std::to_string(thread) + " of block " + std::to_string(block);
+    if (low > 0 && high > low)
+        s += ", going round lines " + std::to_string(low) + "-" + std::to_string(high);
+    if (block >= 0 && thread >= 0)
+        s += ")";
+    return s;
+}
+
+std::string status_message(const ChildExit& e, const Limits& limits, const std::string& where) {
+    if (e.timed_out) {
+        std::ostringstream seconds;
+        seconds << limits.seconds;
+        return "the kernel did not finish within " + seconds.str() + " s and was stopped" + where +
+               ": an endless loop (a loop whose condition never changes, or a stride that "
+               "never reaches 0)?";
+    }
     if (e.signal == SIGSEGV || e.signal == SIGBUS)
         return "the kernel crashed (segmentation fault): a pointer used outside pplab's watched "
                "arrays, or a recursion too deep for a thread's stack";
@@ -209,8 +231,10 @@ std::vector<std::string> launch_mismatches(const Rewritten& rw, const Request& r
     return notes;
 }
 
-void read_runner(const RunFolder& run, const ChildExit& e, const Limits& limits, const Plan& plan,
+void read_runner(const RunFolder& run, ChildExit e, const Limits& limits, const Plan& plan,
                  RunResult& res) {
+    if (e.exited && e.code == kStoppedExit) // its own CPU-time limit stopped it
+        e.timed_out = true;
     res.printed = read_all(run / "printed.txt");
     if (res.printed.size() > kPrintedBytes)
         res.printed.resize(kPrintedBytes);
@@ -219,9 +243,18 @@ void read_runner(const RunFolder& run, const ChildExit& e, const Limits& limits,
         res.message = "cancelled";
         return;
     }
+    if (e.exited && e.code == kMemoryExit) {
+        res.status = RunResult::Status::OutOfMemory;
+        res.message = "the kernel used more memory than its limit (" +
+                      std::to_string(limits.memory_bytes >> 20) + " MiB) and was stopped" +
+                      where_stopped(run, res) +
+                      ": a loop that passes a barrier without end (pplab keeps a snapshot of "
+                      "shared memory at every barrier), or a huge array?";
+        return;
+    }
     if (e.timed_out || !e.exited || e.code != 0 || !fs::exists(run / "result.json")) {
         res.status = e.timed_out ? RunResult::Status::TimedOut : RunResult::Status::Crashed;
-        res.message = status_message(e, limits);
+        res.message = status_message(e, limits, e.timed_out ? where_stopped(run, res) : "");
         return;
     }
     const RunnerOutput out = output_from_json(read_all(run / "result.json"), plan.words);
@@ -288,7 +321,7 @@ RunResult run_kernel(const Request& request, std::string_view source, const Limi
         write_atomically(run / "request.json", request_to_json(res.trace.request));
         const auto start = Clock::now();
         const ChildExit e = run_child({runner_path(), so.string(), run / "request.json",
-                                       run / "trace.bin", run / "result.json"},
+                                       run / "trace.bin", run / "result.json", run / "stopped.txt"},
                                       run / "printed.txt", limits.seconds,
                                       kSanitized ? 0 : limits.memory_bytes, limits.cancel);
         res.run_seconds = std::chrono::duration<double>(Clock::now() - start).count();

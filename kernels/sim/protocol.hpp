@@ -20,6 +20,11 @@ std::string listing_kernel(Algorithm a, const std::string& plan_kernel);
 std::string request_to_json(const Request& r);
 Request request_from_json(std::string_view text); // throws InputError
 
+// The runner's exit codes when it stopped at the time limit or at the memory limit (an
+// allocation failed), STOPPED.txt written.
+inline constexpr int kStoppedExit = 3;
+inline constexpr int kMemoryExit = 4;
+
 struct RunnerOutput {
     bool faulted = false;
     std::vector<Hazard> hazards;

@@ -1,12 +1,15 @@
 // pplab-sim-runner: the child process that runs a student's compiled kernel.
 //
-//   pplab-sim-runner KERNEL.so REQUEST.json TRACE.bin RESULT.json
+//   pplab-sim-runner KERNEL.so REQUEST.json TRACE.bin RESULT.json STOPPED.txt
 //
 // Loads the kernel (its static initialisers register every __global__ function), makes the
 // request's buffers, runs the launches the chapter's algorithm takes (the plan's), and maps what
 // the runtime observed onto the plan's frames: the same records the CPU model writes, so the
 // trace decodes through the same checks. A frame the kernel never produced stays "?" and a note
-// says why; the parent's time and memory limits bound everything here.
+// says why; the parent's time and memory limits bound everything here. Stopped at the time limit
+// (SIGXCPU, from the parent or from the CPU-time limit) or at the memory limit (an allocation
+// failed), it writes where the kernel was last seen to STOPPED.txt ("line block thread pass low
+// high") and exits: the parent names the line.
 #include "cpu/recorder.hpp"
 #include "protocol.hpp"
 #include "runtime.hpp"
@@ -17,12 +20,16 @@
 #include "pplab/rng.hpp"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <deque>
 #include <limits>
 #include <map>
+#include <new>
 #include <set>
 #include <utility>
 
@@ -656,17 +663,68 @@ RunnerOutput Session::run(Recording& recording) {
     return out;
 }
 
+// Where STOPPED.txt goes: set before the kernel runs, read by the handler (no allocation there).
+const char* g_stopped_path = nullptr;
+
+// Appends `v` in decimal and a separator: snprintf is not async-signal-safe.
+char* put_number(char* at, int v, char separator) {
+    char digits[12];
+    int n = 0;
+    unsigned u = v < 0 ? 0u - static_cast<unsigned>(v) : static_cast<unsigned>(v);
+    do {
+        digits[n++] = static_cast<char>('0' + u % 10);
+        u /= 10;
+    } while (u != 0);
+    if (v < 0)
+        *at++ = '-';
+    while (n > 0)
+        *at++ = digits[--n];
+    *at++ = separator;
+    return at;
+}
+
+[[noreturn]] void report_and_exit(int code) {
+    const LastSeen w = last_seen();
+    char text[96];
+    char* at = text;
+    at = put_number(at, w.line, ' ');
+    at = put_number(at, w.block, ' ');
+    at = put_number(at, w.thread, ' ');
+    at = put_number(at, w.pass, ' ');
+    at = put_number(at, w.low, ' ');
+    at = put_number(at, w.high, '\n');
+    const int fd = ::open(g_stopped_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd >= 0) {
+        [[maybe_unused]] const auto written =
+            ::write(fd, text, static_cast<std::size_t>(at - text));
+        ::close(fd);
+    }
+    ::_exit(code);
+}
+
+extern "C" void stopped_at_time_limit(int) {
+    report_and_exit(kStoppedExit);
+}
+
+// operator new found no memory under the limit: said like the time limit, with the line.
+void out_of_memory() {
+    report_and_exit(kMemoryExit);
+}
+
 } // namespace
 
 } // namespace pplab::sim
 
 int main(int argc, char** argv) {
     using namespace pplab;
-    if (argc != 5) {
-        std::fprintf(stderr,
-                     "usage: pplab-sim-runner KERNEL.so REQUEST.json TRACE.bin RESULT.json\n");
+    if (argc != 6) {
+        std::fprintf(stderr, "usage: pplab-sim-runner KERNEL.so REQUEST.json TRACE.bin "
+                             "RESULT.json STOPPED.txt\n");
         return 2;
     }
+    sim::g_stopped_path = argv[5];
+    std::signal(SIGXCPU, sim::stopped_at_time_limit);
+    std::set_new_handler(sim::out_of_memory);
     sim::RunnerOutput out;
     sim::Recording recording;
     try {
@@ -674,6 +732,8 @@ int main(int argc, char** argv) {
         if (!::dlopen(argv[1], RTLD_NOW | RTLD_LOCAL))
             throw InputError(std::string("the compiled kernel does not load: ") + ::dlerror());
         out = sim::Session(r).run(recording);
+    } catch (const std::bad_alloc&) { // a fiber's stack not mapped: the memory limit too
+        sim::report_and_exit(sim::kMemoryExit);
     } catch (const std::exception& e) {
         out.error = e.what();
     }

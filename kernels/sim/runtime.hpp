@@ -102,6 +102,16 @@ private:
     Counters counted_;
 };
 
+// Where the running kernel was last seen: the source line of its latest access, barrier,
+// shuffle or vote, whose it was, and the lowest and highest of its latest lines (an endless
+// loop's body). Written as the kernel runs; read by the runner's time-limit signal handler, so
+// plain words, nothing allocated.
+struct LastSeen {
+    int line = 0, block = -1, thread = -1, pass = 0;
+    int low = 0, high = 0;
+};
+LastSeen last_seen(); // async-signal-safe
+
 // The kernels the loaded library registered.
 const std::vector<KernelEntry>& registered_kernels();
 

@@ -178,6 +178,52 @@ TEST_F(YourKernelTab, AnEndlessLoopIsStoppedAndARunCanBeCancelled) {
     EXPECT_FALSE(st.your.busy());
 }
 
+// The rule for a run that fails: a hazard the simulator found and draws is on the canvas
+// up to where it stopped; a run with no usable trace (here the time limit) puts the last good
+// run back, and says which line the endless loop was on.
+TEST_F(YourKernelTab, AFaultIsDrawnAndARunWithNoTraceLeavesTheLastGoodOne) {
+    your_kernel_run(st);
+    wait();
+    const auto good = st.your.model;
+    ASSERT_TRUE(good);
+    const std::string listing = st.your.source;
+    replace("in[i]", "in[i + 1]"); // thread 7 of the last block reads in[40]: past n = 40
+    your_kernel_run(st);
+    wait();
+    ASSERT_TRUE(st.your.last);
+    const sim::RunResult& fault = st.your.last->result;
+    ASSERT_EQ(fault.status, sim::RunResult::Status::Faulted) << fault.message;
+    EXPECT_EQ(fault.hazards.front().kind, sim::HazardKind::OutOfBounds);
+    EXPECT_TRUE(drawable(fault));
+    ASSERT_TRUE(st.your.last->model);
+    EXPECT_EQ(st.model, st.your.last->model) << "the fault's run, drawn up to where it stopped";
+    EXPECT_EQ(st.your.good->model, good) << "a faulted run is not a good one";
+    your_kernel_show_hazard(st, fault.hazards.front());
+    window.still();
+    EXPECT_TRUE(canvas_marks_a_hazard()) << "the read past in[] marks the cell it was loading";
+
+    st.your.source = listing;
+    replace("stride >>= 1", "stride >>= 0");
+    st.your.seconds = 1.0;
+    your_kernel_run(st);
+    wait();
+    const sim::RunResult& endless = st.your.last->result;
+    ASSERT_EQ(endless.status, sim::RunResult::Status::TimedOut) << endless.message;
+    EXPECT_FALSE(drawable(endless));
+    EXPECT_EQ(st.model, good) << "no trace to draw: the last good run is back on the canvas";
+    EXPECT_GE(endless.stopped_line, line_of("for (int stride"));
+    EXPECT_LE(endless.stopped_line, line_of("s[threadIdx.x] += s[threadIdx.x + stride]"));
+}
+
+// Puzzle statements and messages break at spaces only: "0." and "s[TILE/2-1]" stay whole.
+TEST(YourKernelText, WrapsAtSpacesOnlyNeverInsideAToken) {
+    const auto chars = [](std::string_view s) { return static_cast<float>(s.size()); };
+    EXPECT_EQ(wrap_at_spaces("i = 0. then s[TILE/2-1] grows", 10, chars),
+              (std::vector<std::string>{"i = 0.", "then", "s[TILE/2-1]", "grows"}));
+    EXPECT_EQ(wrap_at_spaces("a b\nc  d", 100, chars), (std::vector<std::string>{"a b", "c d"}));
+    EXPECT_EQ(wrap_at_spaces("", 10, chars), (std::vector<std::string>{""}));
+}
+
 TEST_F(YourKernelTab, APuzzleIsCheckedOnItsHiddenTestsAndTheDraftIsKept) {
     your_kernel_pick(st, "tree-loop");
     frame();

@@ -34,6 +34,18 @@ std::pair<int, std::string> marked(const Broken& b) {
     return {0, ""};
 }
 
+// The line of the first "}" standing alone after line `from`: the end of the loop that starts
+// there.
+int closing_brace(const Broken& b, int from) {
+    std::istringstream in(kernel_source(b));
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number)
+        if (number > from && line.find_first_not_of(' ') != std::string::npos &&
+            line.substr(line.find_first_not_of(' ')) == "}")
+            return number;
+    return 0;
+}
+
 class BrokenKernel : public ::testing::TestWithParam<Broken> {};
 
 TEST_P(BrokenKernel, ReportedAsTheRightKindAtTheRightLine) {
@@ -47,6 +59,12 @@ TEST_P(BrokenKernel, ReportedAsTheRightKindAtTheRightLine) {
     if (kind == "timeout") {
         EXPECT_EQ(res.status, sim::RunResult::Status::TimedOut) << simtest::hazards_text(res);
         EXPECT_NE(res.message.find("did not finish"), std::string::npos) << res.message;
+        // Stopped inside the endless loop: from its header (the marked line) to its closing brace.
+        EXPECT_GE(res.stopped_line, line) << res.message;
+        EXPECT_LE(res.stopped_line, closing_brace(b, line)) << res.message;
+        EXPECT_NE(res.message.find("at line " + std::to_string(res.stopped_line)),
+                  std::string::npos)
+            << res.message;
         return;
     }
     ASSERT_FALSE(res.hazards.empty()) << simtest::hazards_text(res);
@@ -80,6 +98,34 @@ INSTANTIATE_TEST_SUITE_P(
                 c = '_';
         return id;
     });
+
+#if defined(__SANITIZE_ADDRESS__)
+#define PPLAB_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PPLAB_TEST_ASAN 1
+#endif
+#endif
+
+// The endless loop passes a barrier each time round, and pplab keeps a snapshot at each: under a
+// small memory limit it stops there first, and says where, as the time limit does.
+TEST(BrokenKernel, TheMemoryLimitStopsTheEndlessLoopAndSaysWhere) {
+#if defined(PPLAB_TEST_ASAN)
+    GTEST_SKIP() << "an AddressSanitizer build runs the kernel with no memory limit";
+#endif
+    const Broken b{"endless-loop.cu", Algorithm::ReduceTree, 100, 64, "#define TILE 64\n"};
+    const int line = marked(b).first;
+    const Request r =
+        simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 3, 0), b.block);
+    sim::Limits limits;
+    limits.seconds = 60;
+    limits.memory_bytes = 384ull << 20;
+    const sim::RunResult res = sim::run_kernel(r, kernel_source(b), limits);
+    EXPECT_EQ(res.status, sim::RunResult::Status::OutOfMemory) << res.message;
+    EXPECT_NE(res.message.find("384 MiB"), std::string::npos) << res.message;
+    EXPECT_GE(res.stopped_line, line) << res.message;
+    EXPECT_LE(res.stopped_line, closing_brace(b, line)) << res.message;
+}
 
 // What CUDA leaves undefined, the CPU model's pitfalls record as "?"; the simulator, running the
 // mistake itself, must agree cell for cell.

@@ -89,14 +89,15 @@ struct StepLines {
 };
 
 struct RunResult {
-    enum class Status { Ran, CompileFailed, Faulted, TimedOut, Crashed, Cancelled };
+    enum class Status { Ran, CompileFailed, Faulted, TimedOut, OutOfMemory, Crashed, Cancelled };
     Status status = Status::Ran;
     Trace trace;                      // frames as the chapter's kernel names them
     std::vector<Hazard> hazards;      // in the order they happened
     std::vector<std::string> notes;   // where the kernel's shape differs from the chapter's
     std::vector<CompileError> errors; // Status::CompileFailed
     std::string message;              // one line: what went wrong, for anything but Ran
-    std::string printed;              // what the kernel printed (printf), cut to 64 KiB
+    int stopped_line = 0; // TimedOut, OutOfMemory: the line it was last seen at (0: unknown)
+    std::string printed;  // what the kernel printed (printf), cut to 64 KiB
     // What the kernel did, counted as it ran: barriers (per block), shared reads and writes,
     // shuffles (per warp), atomics, global reads and writes; additions are not observed.
     Counters counted;
