@@ -16,16 +16,20 @@ layout(location = 7) in vec4 text_tint;
 uniform vec2 u_center;   // world point at the middle of the viewport
 uniform float u_scale;   // pixels per world unit
 uniform vec2 u_viewport; // pixels
+#ifdef VALUE
 uniform sampler2D u_runs;
+#endif
 
 flat out vec2 v_center; // pixels of the framebuffer (rows from the bottom, as gl_FragCoord)
 flat out vec2 v_half;
 flat out vec4 v_fill;
 flat out vec4 v_border;
 flat out vec2 v_style;     // pixels
+#ifdef VALUE // compiled with VALUE for cells that carry a value (see quad.frag)
 flat out vec2 v_to_texel;  // from gl_FragCoord to the value's texel in the cache
 flat out vec4 v_text_box;  // the cache's texels of the value: first x, y, last x, y
 flat out vec4 v_text_tint; // alpha 0: no value
+#endif
 
 void main() {
     // Never thinner than a pixel: a heat strip must not vanish when zoomed out.
@@ -43,6 +47,7 @@ void main() {
     v_border = border;
     float bw = style.x > 0.0 ? clamp(style.x * u_scale, 1.0, 0.3 * min(size.x, size.y)) : 0.0;
     v_style = vec2(bw, min(style.y * u_scale, min(half_size.x, half_size.y)));
+#ifdef VALUE
     // The texts were drawn y down into the cache's framebuffer, whose rows count from the
     // bottom; the value's pixel (x, y down) is texel (x - left + tx, H - ty - (y - top)).
     float rows = float(textureSize(u_runs, 0).y);
@@ -51,5 +56,6 @@ void main() {
     bool valued = text_rect.z > 0.0;
     v_text_box = valued ? vec4(first, first + text_rect.zw - vec2(1.0)) : vec4(0.0);
     v_text_tint = valued ? text_tint : vec4(0.0);
+#endif
     gl_Position = vec4(p.x / u_viewport.x * 2.0 - 1.0, 1.0 - p.y / u_viewport.y * 2.0, 0.0, 1.0);
 }

@@ -228,5 +228,51 @@ TEST_F(Offscreen, CachedTextsAreTheSameAfterTheCacheFillsUp) {
     EXPECT_GT(share_changed(first, gl.target.read()), 0.05) << "the values were drawn";
 }
 
+// Cells with a value and cells without go through two programs (the texture read only where
+// there is a value), one draw per run of either: a later cell is still drawn over an earlier.
+TEST_F(Offscreen, CellsWithAndWithoutValuesOverlapInTheScenesOrder) {
+    scene::Scene s;
+    s.background = {1, 1, 1, 1};
+    const scene::Rgba red{0.8f, 0.1f, 0.1f, 1}, green{0.1f, 0.7f, 0.2f, 1},
+        blue{0.1f, 0.2f, 0.8f, 1};
+    const auto cell = [&](scene::Rect r, scene::Rgba fill, std::string text) {
+        scene::Cell c;
+        c.rect = r;
+        c.fill = fill;
+        c.radius = 0.3f;
+        c.text = std::move(text);
+        c.text_color = {1, 1, 1, 1};
+        c.text_size = 0.8f;
+        s.cells.push_back(c);
+    };
+    cell({0, 0, 10, 4}, red, "7");   // a value: its texts' program
+    cell({6, 1, 10, 4}, green, "");  // over it, none
+    cell({12, 2, 10, 4}, blue, "8"); // over that, a value again
+    s.bounds = {0, 0, 22, 6};
+    constexpr int kW = 900, kH = 600;
+    gl.target.resize(kW, kH);
+    const scene::Camera cam = scene::fit(s.bounds, kW, kH, 10);
+    gl.target.bind();
+    gl.renderer.draw(s, cam, kW, kH);
+    const Image img = gl.target.read();
+    const auto at = [&](float x, float y) {
+        const scene::Vec2 p = cam.to_screen({x, y}, kW, kH);
+        return img.at(static_cast<int>(p.x), static_cast<int>(p.y));
+    };
+    EXPECT_LT(distance(at(1, 0.5f), red), 6) << "the first cell where nothing covers it";
+    EXPECT_LT(distance(at(9, 3.6f), green), 6) << "the second cell over the first";
+    EXPECT_LT(distance(at(11, 1.5f), green), 6) << "the second cell alone";
+    EXPECT_LT(distance(at(13, 4.5f), blue), 6) << "the third cell over the second";
+    EXPECT_EQ(gl.renderer.drawn_text().size(), 2u);
+    // Each value drawn in its cell: white pixels about the cell's centre.
+    for (const scene::Vec2 centre : {scene::Vec2{5, 2}, scene::Vec2{17, 4}}) {
+        int white = 0;
+        for (float dy = -0.5f; dy <= 0.5f; dy += 0.05f)
+            for (float dx = -0.5f; dx <= 0.5f; dx += 0.05f)
+                white += distance(at(centre.x + dx, centre.y + dy), {1, 1, 1, 1}) < 30;
+        EXPECT_GT(white, 10) << "the value at (" << centre.x << ", " << centre.y << ")";
+    }
+}
+
 } // namespace
 } // namespace pplab::render

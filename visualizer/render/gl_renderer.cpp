@@ -192,8 +192,9 @@ constexpr int kCopyFloats = 12;
 struct GlRenderer::Programs {
     GLuint atlas = 0;
     // Dashed arrows (barriers) are few: their dash pattern is a program of its own, not a
-    // branch that every solid arrow's fragments would pay for on llvmpipe.
-    Pipeline rects, segments, dashed_segments, glyphs, runs;
+    // branch that every solid arrow's fragments would pay for on llvmpipe. Likewise cells
+    // with a value (the texture read) and without.
+    Pipeline rects, valued_rects, segments, dashed_segments, glyphs, runs;
     GLint atlas_sampler = -1, runs_sampler = -1, rects_sampler = -1;
     GLuint run_texture = 0, run_framebuffer = 0;
     RunCache cache{kRunCacheSide, kRunCacheSide};
@@ -202,18 +203,20 @@ struct GlRenderer::Programs {
 };
 
 GlRenderer::GlRenderer() : font_(ui_font()), gl_(std::make_unique<Programs>()) {
-    gl_->rects.init("quad", {4, 4, 4, 2, 4, 4, 4});
+    gl_->rects.init("quad", {4, 4, 4, 2});
+    gl_->valued_rects.init("quad", {4, 4, 4, 2, 4, 4, 4}, "#define VALUE\n");
     gl_->segments.init("line", {4, 4, 2});
     gl_->dashed_segments.init("line", {4, 4, 2}, "#define DASHED\n");
     gl_->glyphs.init("glyph", {4, 4, 4});
     gl_->runs.init("run", {4, 4, 4});
     gl_->atlas_sampler = glGetUniformLocation(gl_->glyphs.program, "u_atlas");
     gl_->runs_sampler = glGetUniformLocation(gl_->runs.program, "u_runs");
-    gl_->rects_sampler = glGetUniformLocation(gl_->rects.program, "u_runs");
+    gl_->rects_sampler = glGetUniformLocation(gl_->valued_rects.program, "u_runs");
     glGenTextures(1, &gl_->run_texture);
     glBindTexture(GL_TEXTURE_2D, gl_->run_texture);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, kRunCacheSide, kRunCacheSide, 0, GL_RED, GL_UNSIGNED_BYTE,
-                 nullptr);
+    // RGBA8, though only red is read: llvmpipe gathers 32-bit texels for it, bytes for R8.
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, kRunCacheSide, kRunCacheSide, 0, GL_RGBA,
+                 GL_UNSIGNED_BYTE, nullptr);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glGenFramebuffers(1, &gl_->run_framebuffer);
@@ -240,6 +243,7 @@ GlRenderer::GlRenderer() : font_(ui_font()), gl_(std::make_unique<Programs>()) {
 
 GlRenderer::~GlRenderer() {
     gl_->rects.release();
+    gl_->valued_rects.release();
     gl_->segments.release();
     gl_->dashed_segments.release();
     gl_->glyphs.release();
@@ -334,34 +338,43 @@ std::vector<bool> GlRenderer::quads(std::span<const scene::Cell> cells,
             static_cast<std::size_t>(r.cell) < cells.size() && placed->copy[i] >= 0)
             value_of[static_cast<std::size_t>(r.cell)] = static_cast<int>(i);
     }
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, gl_->run_texture);
+    glUseProgram(gl_->valued_rects.program);
+    glUniform1i(gl_->rects_sampler, 0);
+    // quad.frag writes premultiplied colour: the same blend as the others' straight alpha.
+    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    // In the scene's order, one draw per run of cells with a value or without.
     scratch_.clear();
     scratch_.reserve(cells.size() * (14 + kCopyFloats));
+    bool valued = false;
+    const auto flush = [&] {
+        (valued ? gl_->valued_rects : gl_->rects)
+            .draw(scratch_, gl_->corners, camera_, width_, height_);
+        scratch_.clear();
+    };
     for (std::size_t index = 0; index < cells.size(); ++index) {
         const scene::Cell& c = cells[index];
         if ((c.fill.a <= 0 && (c.border_width <= 0 || c.border.a <= 0)) ||
             !overlaps(c.rect, visible_))
             continue;
+        const int run = value_of.empty() ? -1 : value_of[index];
+        if ((run >= 0) != valued) {
+            flush();
+            valued = run >= 0;
+        }
         scratch_.insert(scratch_.end(), {c.rect.x, c.rect.y, c.rect.w, c.rect.h});
         push(scratch_, c.fill);
         push(scratch_, c.border);
         scratch_.insert(scratch_.end(), {c.border_width, c.radius});
-        const int run = value_of.empty() ? -1 : value_of[index];
-        if (run >= 0) {
+        if (valued) {
             const auto copy =
                 placed->copies.begin() + placed->copy[static_cast<std::size_t>(run)] * kCopyFloats;
             scratch_.insert(scratch_.end(), copy, copy + kCopyFloats);
             with_cells[static_cast<std::size_t>(run)] = true;
-        } else {
-            scratch_.insert(scratch_.end(), kCopyFloats, 0.0f);
         }
     }
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, gl_->run_texture);
-    glUseProgram(gl_->rects.program);
-    glUniform1i(gl_->rects_sampler, 0);
-    // quad.frag writes premultiplied colour: the same blend as the others' straight alpha.
-    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-    gl_->rects.draw(scratch_, gl_->corners, camera_, width_, height_);
+    flush();
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     return with_cells;
 }
