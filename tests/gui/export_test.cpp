@@ -241,9 +241,12 @@ TEST(Svg, IsWellFormedAndHoldsEveryValueAsText) {
     // The exclusive scan of 1 2 3 4, the last row: 0 1 3 6.
     for (const char* v : {"0", "1", "3", "6"})
         EXPECT_NE(std::find(shown.begin(), shown.end(), v), shown.end()) << v;
-    // Each arrow of the scene is a path (the current step's also a head); the header's title
-    // and every legend entry are text.
-    EXPECT_EQ(count(x, "path", "arrow"), c.scene.arrows.size());
+    // Each arrow the picture draws (scene::arrows_drawn, as the window) is a path (the current
+    // step's also a head); the header's title and every legend entry are text.
+    EXPECT_EQ(count(x, "path", "arrow"),
+              scene::arrows_drawn(c.scene, c.camera, static_cast<float>(c.width),
+                                  static_cast<float>(c.height), c.picture)
+                  .size());
     EXPECT_GT(count(x, "path", "arrowhead"), 0u);
     const auto has = [&](const std::string& part) {
         return std::any_of(shown.begin(), shown.end(),

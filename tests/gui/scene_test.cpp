@@ -3,6 +3,7 @@
 
 #include "pplab/io.hpp"
 
+#include "scene/camera.hpp"
 #include "scene/lookback.hpp"
 #include "scene/overlay.hpp"
 #include "scene/view.hpp"
@@ -535,6 +536,34 @@ TEST(Answers, ShownLevelKeepsTheTracesValuesAndSaysWhatTheStudentWrote) {
     EXPECT_EQ(cell_at(s, down0, 0).border, kPal.right);
     EXPECT_TRUE(has_label(s, "you: 4"));
     EXPECT_FALSE(has_label(s, "you: 3"));
+}
+
+// A moving value comes from the cell its arrow reads, and is drawn only while that cell is: a
+// picture showing the right half of the row leaves out the values from the left half, as it
+// leaves out their arrows (without Cell::source every one was drawn, from the edge).
+TEST(SceneBuilder, MovingValuesFromCellsOffScreenAreLeftOut) {
+    const auto m = trace(request(Algorithm::ReduceTree, seq(8), 8));
+    const auto l1 = static_cast<std::size_t>(find_frame(*m, Step::TreeLevel, 0));
+    const Scene mid = build(*m, l1, {}, 0.5f);
+    ASSERT_FALSE(mid.movers.empty());
+    Camera cam;
+    cam.scale = 40;
+    cam.center = mid.bounds.center();
+    const float w = 800, h = 600;
+    const Rect right_half{w / 2, 0, w / 2, h};
+    std::size_t kept = 0, left_out = 0;
+    for (const Cell& mv : mid.movers) {
+        ASSERT_FALSE(mv.source.empty()) << "a moving value without the cell it comes from";
+        const bool from_source = std::any_of(mid.cells.begin(), mid.cells.end(),
+                                             [&](const Cell& c) { return c.rect == mv.source; });
+        EXPECT_TRUE(from_source) << "its source is no cell of the scene";
+        const Vec2 at = cam.to_screen({mv.source.x, mv.source.y}, w, h);
+        const bool on_right = at.x + mv.source.w * cam.scale > right_half.x + kSourceShownPx;
+        EXPECT_EQ(source_drawn(mv.source, cam, w, h, right_half), on_right);
+        (on_right ? kept : left_out) += 1;
+    }
+    EXPECT_GT(kept, 0u);
+    EXPECT_GT(left_out, 0u) << "the picture must leave some sources out for this test to mean it";
 }
 
 } // namespace

@@ -258,11 +258,15 @@ std::string svg(const render::Composition& c, const render::FontAtlas& font) {
     canvas.texts(c.text, c.scene.background);
     canvas.close();
     canvas.open("movers\" clip-path=\"url(#picture)");
+    std::vector<scene::Cell> movers; // as the renderer: those whose source is drawn
     for (const scene::Cell& m : c.scene.movers)
+        if (scene::source_drawn(m.source, c.camera, w, h, p))
+            movers.push_back(m);
+    for (const scene::Cell& m : movers)
         canvas.cell(m);
     canvas.texts(
         render::lay_out_text(font, {c.camera, w, h, scene::kMinTextPx * c.scene.text_scale, p, {}},
-                             c.scene.movers, {}, render::TextKind::Mover),
+                             movers, {}, render::TextKind::Mover),
         c.scene.background);
     canvas.close();
     out += canvas.out;

@@ -141,6 +141,7 @@ std::string shown_part(const std::string& what, int first, int last, int total) 
 namespace {
 
 constexpr const char* kReadsLeftOut = "arrows from cells off screen left out";
+constexpr const char* kTilesOffScreen = "tiles row off screen";
 
 // Which of the step's rows are on screen when not all of them are, or that its values are too
 // small to read; empty when neither.
@@ -168,7 +169,9 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
         const int index = by_tile ? f.block : by_warp ? f.warp : c.ref->cell;
         total = std::max(total, index + 1);
         const Rect box = on_screen(cam, c.rect, r.width, r.height);
-        if (!overlaps(box, picture))
+        // A value the edge cuts (bin 15 of 16 at 200%, its number left out) is not shown: the
+        // notice says so.
+        if (!overlaps(box, picture) || intersect(box, picture).w < box.w - 1.0f)
             continue;
         first = first < 0 ? index : std::min(first, index);
         last = std::max(last, index);
@@ -181,12 +184,22 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
     const bool per_warp = by_warp || cur.step == Step::WarpTotals;
     const std::string what = by_tile ? "tile" : per_warp ? "warp" : by_bin ? "bin" : "thread";
     // Reads from cells off screen are left out (scene::arrows_drawn), not drawn from the edge
-    // (nor the funnel from a block's part of in[], which needs no word).
+    // (nor the funnel from a block's part of in[], which needs no word); their moving values
+    // with them.
     const bool reads_left_out =
-        std::any_of(s.arrows.begin(), s.arrows.end(), [&](const scene::Arrow& a) {
-            return a.head > 0 && !scene::source_drawn(a, cam, r.width, r.height, picture);
+        std::any_of(s.arrows.begin(), s.arrows.end(),
+                    [&](const scene::Arrow& a) {
+                        return a.head > 0 &&
+                               !scene::source_drawn(a, cam, r.width, r.height, picture);
+                    }) ||
+        std::any_of(s.movers.begin(), s.movers.end(), [&](const scene::Cell& mv) {
+            return !scene::source_drawn(mv.source, cam, r.width, r.height, picture);
         });
-    if (std::string text = shown_part(what, first, last, total); !text.empty()) {
+    // A canvas a few rows tall (1280x720 at 200%) shows the look-back's own rows: the tiles row
+    // above them is said to be off screen, not left out silently.
+    std::string part = by_tile && first < 0 && total > 0 ? std::string(kTilesOffScreen)
+                                                         : shown_part(what, first, last, total);
+    if (std::string text = std::move(part); !text.empty()) {
         if (reads_left_out)
             text += " · " + std::string(kReadsLeftOut);
         const std::string hint = r.framing == Framing::Follow ? " · drag, or Fit all for the whole"

@@ -299,8 +299,10 @@ void GlRenderer::draw(const scene::Scene& s, const scene::Camera& c, int width, 
     drawn_ = scene_text(font_, s, c, w, h, clip, names);
     const PlacedTexts placed = place_texts(drawn_);
     quads(s.panels);
-    // No arrow starts at the picture's edge with nothing at its source.
-    lines(scene::arrows_drawn(s, c, w, h, clip.empty() ? scene::Rect{0, 0, w, h} : clip));
+    // No arrow starts at the picture's edge with nothing at its source, nor a value moves
+    // from there.
+    const scene::Rect sources = clip.empty() ? scene::Rect{0, 0, w, h} : clip;
+    lines(s.arrows, sources);
     // Values are drawn by their cells' fragments: no second layer of quads over the cells.
     const std::vector<bool> with_cells = quads(s.cells, drawn_, &placed);
     if (!clip.empty()) // the text stays where the layout put it: the names' column included
@@ -309,10 +311,13 @@ void GlRenderer::draw(const scene::Scene& s, const scene::Camera& c, int width, 
     set_camera(c, width, height);
     if (!clip.empty())
         scissor(clip, h);
-    quads(s.movers);
-    std::vector<TextRun> moving =
-        lay_out_text(font_, {c, w, h, scene::kMinTextPx * s.text_scale, clip, {}}, s.movers, {},
-                     TextKind::Mover);
+    movers_.clear();
+    for (const scene::Cell& m : s.movers)
+        if (scene::source_drawn(m.source, c, w, h, sources))
+            movers_.push_back(m);
+    quads(movers_);
+    std::vector<TextRun> moving = lay_out_text(
+        font_, {c, w, h, scene::kMinTextPx * s.text_scale, clip, {}}, movers_, {}, TextKind::Mover);
     text(moving, s.background);
     drawn_.insert(drawn_.end(), std::make_move_iterator(moving.begin()),
                   std::make_move_iterator(moving.end()));
@@ -379,7 +384,7 @@ std::vector<bool> GlRenderer::quads(std::span<const scene::Cell> cells,
     return with_cells;
 }
 
-void GlRenderer::lines(std::span<const scene::Arrow> arrows) {
+void GlRenderer::lines(std::span<const scene::Arrow> arrows, const scene::Rect& sources) {
     // In the scene's order (where a barrier's dashes cross an arrow, the later one is on top),
     // one draw per run of arrows of one kind: solid, or dashed.
     scratch_.clear();
@@ -394,7 +399,8 @@ void GlRenderer::lines(std::span<const scene::Arrow> arrows) {
         const scene::Rect box{
             std::min(a.from.x, a.to.x) - a.head, std::min(a.from.y, a.to.y) - a.head,
             std::abs(a.to.x - a.from.x) + 2 * a.head, std::abs(a.to.y - a.from.y) + 2 * a.head};
-        if (!overlaps(box, visible_))
+        if (!overlaps(box, visible_) || !scene::source_drawn(a, camera_, static_cast<float>(width_),
+                                                             static_cast<float>(height_), sources))
             continue;
         if (a.dashed != dashed) {
             flush();

@@ -49,7 +49,8 @@ private:
     // says which runs were drawn so.
     std::vector<bool> quads(std::span<const scene::Cell> cells, std::span<const TextRun> runs = {},
                             const PlacedTexts* placed = nullptr);
-    void lines(std::span<const scene::Arrow> arrows);
+    // The arrows whose source is drawn inside `sources` (canvas pixels): scene::source_drawn.
+    void lines(std::span<const scene::Arrow> arrows, const scene::Rect& sources);
     // Text laid out in pixels: chips behind the runs that have one, then the texts (placed
     // now unless `placed` is given) but those `with_cells` says their cells drew.
     void text(std::span<const TextRun> runs, const scene::Rgba& chip,
@@ -72,6 +73,7 @@ private:
     scene::Rect visible_; // the viewport in world units
     int width_ = 1, height_ = 1;
     std::vector<float> scratch_;
+    std::vector<scene::Cell> movers_; // the moving values drawn: kept, so a frame allocates none
     std::vector<TextRun> drawn_;
 };
 

@@ -2,8 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 namespace pplab::render {
+
+namespace {
+
+constexpr std::string_view kBetweenCounters = "  ·  ";
+
+} // namespace
 
 std::string counters_line(const scene::Model& m, std::size_t frame) {
     const Counters& c = m.counters_at(m.step_of(frame)); // as the window counts
@@ -22,9 +29,42 @@ std::string counters_line(const scene::Model& m, std::size_t frame) {
     std::string out;
     for (const auto& [name, value] : items)
         if (value != 0)
-            out += (out.empty() ? "" : "  ·  ") + std::string(name) + " " + std::to_string(value);
+            out += (out.empty() ? "" : std::string(kBetweenCounters)) + name + " " +
+                   std::to_string(value);
     return out.empty() ? "nothing counted yet" : "so far: " + out;
 }
+
+namespace {
+
+// The no-break spaces did their work in the wrapping; the font draws a plain one.
+std::string plain_spaces(std::string line) {
+    for (std::size_t at = line.find("\u00a0"); at != std::string::npos;
+         at = line.find("\u00a0", at))
+        line.replace(at, 2, " ");
+    return line;
+}
+
+// The counters line in lines no wider than `width`, broken between two counters only.
+std::vector<std::string> counter_lines(const FontAtlas& font, const std::string& counters, float px,
+                                       float width) {
+    std::vector<std::string> lines;
+    std::size_t from = 0;
+    while (from <= counters.size()) {
+        std::size_t to = counters.find(kBetweenCounters, from);
+        to = to == std::string::npos ? counters.size() : to;
+        const std::string item = counters.substr(from, to - from);
+        const std::string joined =
+            lines.empty() ? "" : lines.back() + std::string(kBetweenCounters) + item;
+        if (lines.empty() || font.width(joined) * px > width)
+            lines.push_back(item);
+        else
+            lines.back() = joined;
+        from = to + kBetweenCounters.size();
+    }
+    return lines;
+}
+
+} // namespace
 
 Composition compose(const FontAtlas& font, const scene::Model& m, std::size_t frame,
                     const PictureOptions& o) {
@@ -66,13 +106,9 @@ Composition compose(const FontAtlas& font, const scene::Model& m, std::size_t fr
             if (lines.size() <= 3)
                 break;
         }
-        for (std::string& line : lines) {
-            // The no-break space did its work in the wrapping; the font draws a plain one.
-            for (std::size_t at = line.find("\u00a0"); at != std::string::npos;
-                 at = line.find("\u00a0", at))
-                line.replace(at, 2, " ");
+        for (const std::string& line : lines) {
             c.captions.push_back({{margin, top + caption_px},
-                                  line,
+                                  plain_spaces(line),
                                   caption_px,
                                   pal.muted,
                                   scene::Align::Left,
@@ -81,14 +117,17 @@ Composition compose(const FontAtlas& font, const scene::Model& m, std::size_t fr
             top += caption_px * 1.3f;
         }
         top += 10 * unit;
-        bottom = footer_px * 2.2f;
-        c.captions.push_back({{margin, h - footer_px * 0.8f},
-                              counters_line(m, frame),
-                              footer_px,
-                              pal.muted,
-                              scene::Align::Left,
-                              w - 2 * margin,
-                              footer_px});
+        // The counters wrapped between counters, never shrunk: at 200% on 1280 pixels one line
+        // of them was 18 px, under the legible 22.
+        const std::vector<std::string> footer =
+            counter_lines(font, counters_line(m, frame), footer_px, w - 2 * margin);
+        bottom = footer_px * (0.9f + 1.3f * static_cast<float>(footer.size()));
+        float baseline = h - bottom + footer_px * 1.3f;
+        for (const std::string& line : footer) {
+            c.captions.push_back(
+                {{margin, baseline}, line, footer_px, pal.muted, scene::Align::Left, 0, footer_px});
+            baseline += footer_px * 1.3f;
+        }
     }
     c.canvas = {0, top, w, std::max(h - top - bottom, 40.0f)};
 

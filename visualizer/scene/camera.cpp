@@ -150,14 +150,14 @@ Camera blend(const Camera& a, const Camera& b, float t) {
     return c;
 }
 
-bool source_drawn(const Arrow& a, const Camera& c, float w, float h, const Rect& picture) {
-    if (a.source.empty())
+bool source_drawn(const Rect& source, const Camera& c, float w, float h, const Rect& picture) {
+    if (source.empty())
         return true;
-    const Vec2 at = c.to_screen({a.source.x, a.source.y}, w, h);
+    const Vec2 at = c.to_screen({source.x, source.y}, w, h);
     const float x0 = std::max(at.x, picture.x);
     const float y0 = std::max(at.y, picture.y);
-    const float x1 = std::min(at.x + a.source.w * c.scale, picture.right());
-    const float y1 = std::min(at.y + a.source.h * c.scale, picture.bottom());
+    const float x1 = std::min(at.x + source.w * c.scale, picture.right());
+    const float y1 = std::min(at.y + source.h * c.scale, picture.bottom());
     return x1 - x0 >= kSourceShownPx && y1 - y0 >= kSourceShownPx;
 }
 

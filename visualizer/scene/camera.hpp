@@ -49,10 +49,15 @@ Camera zoom_at(const Camera& c, Vec2 at, float factor, float w, float h);
 // would start at the picture's edge with nothing at its start (a row left out at the top, a
 // block off to the right). A line that reads nothing (no source: a barrier) always is.
 inline constexpr float kSourceShownPx = 2.0f;
-bool source_drawn(const Arrow& a, const Camera& c, float w, float h, const Rect& picture);
+bool source_drawn(const Rect& source, const Camera& c, float w, float h, const Rect& picture);
+inline bool source_drawn(const Arrow& a, const Camera& c, float w, float h, const Rect& picture) {
+    return source_drawn(a.source, c, w, h, picture);
+}
 
-// The arrows of `s` to draw in `picture`: those whose source is drawn. The window, every
-// picture and the SVG draw these; the canvas's notice says when some are left out.
+// The arrows of `s` to draw in `picture`: those whose source is drawn; moving values likewise
+// (Cell::source). The window and every picture (GlRenderer::draw, filtering as it draws: the
+// window draws every frame) and the SVG draw these; the canvas's notice says when some are
+// left out.
 std::vector<Arrow> arrows_drawn(const Scene& s, const Camera& c, float w, float h,
                                 const Rect& picture);
 

@@ -140,6 +140,7 @@ void Composer::connect(int f, bool current) {
                     mv.text_size = 0.42f * mh / 0.7f;
                 }
                 mv.role = CellRole::Written;
+                mv.source = *from;
                 // A value coming from the cell it lands on yields to the one that brings
                 // something new where two would meet.
                 (own ? own_movers_ : s.movers).push_back(std::move(mv));

@@ -135,8 +135,9 @@ LookbackFocus look_back_rows(Composer& c, const LookbackTile& tile, const Grid& 
     // carry + aggregate: the inclusive prefix it publishes.
     c.s.arrows.push_back(Arrow{own.top_center(), tiles.rect(tile.tile).bottom_center(), c.pal.carry,
                                0.06f, 0.3f, true, own});
-    // The look-back step's own cells: what it found nearest, and the carry.
-    return {unite(window, own), unite(added, own),
+    // The look-back step's own cells: what it found nearest, and the carry; its rows, the tile
+    // it publishes into (the carry's arrow rises to it) with them.
+    return {unite(unite(window, own), tiles.rect(tile.tile)), unite(added, own),
             tile.reads.empty() ? own : unite(found.rect(tile.reads.front().predecessor), own)};
 }
 
@@ -154,6 +155,9 @@ LookbackFocus view_lookback(Composer& c) {
     const std::vector<LookbackTile> tiles = lookback_tiles(c.t);
     const StepGroup& event = c.m.steps().at(static_cast<std::size_t>(c.step));
     const Grid g = tiles_grid(static_cast<int>(tiles.size()), 0);
+    // A prefix of five digits needs the tiles' width: the camera reads that width legibly, not
+    // one unit (which put the tiles row above a canvas at 200%).
+    c.s.value_width = g.cell_w;
     tile_row(c, tiles, g, event.ticket, event.block);
     const LookbackTile& tile = tiles.at(static_cast<std::size_t>(event.block));
     const bool looked = tile.tile > 0 && event.step == Step::LookBack;

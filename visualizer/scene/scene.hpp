@@ -83,6 +83,9 @@ struct Cell {
     CellRole role = CellRole::Value;
     std::optional<CellRef> ref; // the trace cell it shows (hover, tests)
     Marks marks;
+    // A moving value: the cell it comes from, world units. Drawn only while that cell is, as
+    // its arrow (scene::source_drawn). Empty for every other cell.
+    Rect source;
 };
 
 struct Arrow {

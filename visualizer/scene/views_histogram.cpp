@@ -116,9 +116,13 @@ float chart(Composer& c, const std::vector<int>& frames, float x, float y, float
     c.place_bars(frames, bars, height, ch.max, true);
     bin_numbers(c, bars, t.bins_baseline);
     if (ch.names) {
-        Grid middle = bars;
-        middle.y = y + height / 2 - 0.5f;
-        c.row_label(middle, ch.name, ch.sub);
+        // The name at the bars' foot, its last line just above the axis: bars grow from there,
+        // so it stays by its row whatever the counts (centred on the chart, it floated above
+        // short bars, and stayed on screen with the bars off it).
+        Grid foot = bars;
+        foot.cell_h = 0;
+        foot.y = y + height - 1.25f * c.label_em;
+        c.row_label(foot, ch.name, ch.sub);
         c.row_label(counts, "count", "per bin");
     }
     if (ch.contention) {

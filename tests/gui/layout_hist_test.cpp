@@ -1,0 +1,211 @@
+// The pictures `pplab render --scale PCT --size WxH` draws of the histograms and of scan-fast's
+// look-back, over their layout (render::compose: pure, the font's metrics, no GL), at 100, 150
+// and 200% on 1280x720 and 1920x1080:
+//  - a row's name is drawn beside its row (hist-privatised's s_hist[] floated above short bars,
+//    g_hist[]'s name stayed on screen with its bars off it);
+//  - a value the picture's edge cuts is said ("showing bins 0–14 of 16", not silence);
+//  - no legend entry over a cell or a text;
+//  - no text under 11 px x the presenter scale: values, names, notes ("waited 4"), captions,
+//    the counters underneath;
+//  - scan-fast's tiles row is on screen at every look-back (it lay above the canvas at 200%).
+#include "fixtures.hpp"
+
+#include "render/gl_renderer.hpp"
+#include "render/picture.hpp"
+
+#include "pplab/request.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace pplab {
+namespace {
+
+using scene::Rect;
+
+constexpr float kTolerancePx = 0.75f;
+
+const render::FontAtlas& font() {
+    static const render::FontAtlas atlas(render::ui_font());
+    return atlas;
+}
+
+Rect intersect(const Rect& a, const Rect& b) {
+    const float x = std::max(a.x, b.x), y = std::max(a.y, b.y);
+    return {x, y, std::min(a.right(), b.right()) - x, std::min(a.bottom(), b.bottom()) - y};
+}
+
+bool overlaps(const Rect& a, const Rect& b) {
+    const float t = kTolerancePx;
+    return a.x < b.right() - t && b.x < a.right() - t && a.y < b.bottom() - t &&
+           b.y < a.bottom() - t;
+}
+
+std::string text(const Rect& r) {
+    std::ostringstream o;
+    o << "[" << r.x << ", " << r.y << ", " << r.w << ", " << r.h << "]";
+    return o.str();
+}
+
+Rect on_screen(const render::Composition& c, const Rect& world) {
+    const scene::Vec2 a = c.camera.to_screen({world.x, world.y}, static_cast<float>(c.width),
+                                             static_cast<float>(c.height));
+    return {a.x, a.y, world.w * c.camera.scale, world.h * c.camera.scale};
+}
+
+// The part of a cell the picture shows, or nothing (a bar of count 0 is a line: no height).
+bool seen(const render::Composition& c, const scene::Cell& cell, Rect& part) {
+    if (cell.role == scene::CellRole::Panel || (cell.fill.a <= 0 && cell.border_width <= 0))
+        return false;
+    part = intersect(on_screen(c, cell.rect), c.picture);
+    return part.w > kTolerancePx && part.h >= 0;
+}
+
+std::string notice(const render::Composition& c) {
+    for (const scene::Label& l : c.captions)
+        if (l.text.rfind("showing", 0) == 0 || l.text.rfind("tiles row off screen", 0) == 0)
+            return l.text;
+    return "";
+}
+
+void check_picture(const render::Composition& c, const scene::Model& m, std::size_t frame,
+                   float scale) {
+    const float min_px = scene::kMinTextPx * scale - 0.01f;
+    for (const render::TextRun& t : c.text)
+        EXPECT_GE(t.px, min_px) << "'" << t.text << "' too small to read";
+    for (const render::TextRun& t : render::overlay_text(font(), c))
+        EXPECT_GE(t.px, min_px) << "'" << t.text << "' too small to read";
+
+    std::vector<Rect> cells; // what the picture shows of each cell
+    for (const scene::Cell& cell : c.scene.cells)
+        if (Rect part; seen(c, cell, part))
+            cells.push_back(part);
+    // A row's name drawn beside its row: some cell shown within a line of it, up or down.
+    for (const render::TextRun& t : c.text) {
+        const bool row_name =
+            t.kind == render::TextKind::Label &&
+            std::any_of(c.scene.labels.begin(), c.scene.labels.end(), [&](const scene::Label& l) {
+                return l.kind == scene::LabelKind::Row && l.text == t.text;
+            });
+        if (!row_name)
+            continue;
+        const bool beside = std::any_of(cells.begin(), cells.end(), [&](const Rect& r) {
+            return r.y <= t.rect.bottom() + 1.5f * t.px && r.bottom() >= t.rect.y - 1.5f * t.px;
+        });
+        EXPECT_TRUE(beside) << "the row's name '" << t.text << "' at " << text(t.rect)
+                            << " has no row beside it";
+    }
+    for (const render::LegendEntry& e : c.legend) {
+        for (const Rect& r : cells)
+            EXPECT_FALSE(overlaps(r, e.rect)) << "'" << e.text << "' over a cell at " << text(r);
+        for (const render::TextRun& t : c.text)
+            EXPECT_FALSE(overlaps(t.rect, e.rect)) << "'" << e.text << "' over '" << t.text << "'";
+    }
+    // A value of the step cut by the picture's edge: the notice says which are shown.
+    const scene::StepGroup& g = m.steps().at(static_cast<std::size_t>(m.step_of(frame)));
+    for (const scene::Cell& cell : c.scene.cells) {
+        Rect part;
+        if (!cell.ref || cell.ref->frame < g.first || cell.ref->frame > g.last ||
+            !seen(c, cell, part))
+            continue;
+        if (part.w < on_screen(c, cell.rect).w - 1.0f) {
+            EXPECT_NE(notice(c), "") << "a value cut at " << text(part) << " by the picture "
+                                     << text(c.picture) << ", not said";
+            break;
+        }
+    }
+}
+
+struct Size {
+    int width, height;
+};
+constexpr Size kSizes[] = {{1280, 720}, {1920, 1080}};
+constexpr float kScales[] = {1.0f, 1.5f, 2.0f};
+
+// As `pplab render --n N` makes it: random integers, the chapter's block of 256.
+Request generated(Algorithm a, int n, int bins, int block = 256) {
+    return test::request(a, generate(Generator::RandomInt, n, 1, bins), block, bins);
+}
+
+std::vector<int> sampled(const scene::Model& m) {
+    const int steps = static_cast<int>(m.steps().size());
+    std::vector<int> out = {0, std::min(2, steps - 1), steps / 2, steps - 1};
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+class Histogram : public ::testing::TestWithParam<Algorithm> {};
+
+TEST_P(Histogram, NamesStayByTheirRowsAndCutBinsAreSaid) {
+    for (const int n : {65536, 1000})
+        for (const int bins : {16, 256}) {
+            const auto m = test::trace(generated(GetParam(), n, bins));
+            for (const int step : sampled(*m))
+                for (const Size size : kSizes)
+                    for (const float scale : kScales) {
+                        std::ostringstream where;
+                        where << "n " << n << " bins " << bins << " step " << step + 1 << " "
+                              << size.width << "x" << size.height << " at " << scale * 100 << "%";
+                        SCOPED_TRACE(where.str());
+                        const std::size_t frame = m->frame_at(step, 0);
+                        render::PictureOptions o;
+                        o.width = size.width;
+                        o.height = size.height;
+                        o.scale = scale;
+                        check_picture(render::compose(font(), *m, frame, o), *m, frame, scale);
+                    }
+        }
+}
+
+INSTANTIATE_TEST_SUITE_P(Pictures, Histogram,
+                         ::testing::Values(Algorithm::HistGlobal, Algorithm::HistPrivatised,
+                                           Algorithm::HistPerWarp));
+
+// Every look-back of scan-fast: the tiles row, which the look-back publishes into, on screen.
+TEST(ScanFastPicture, TilesRowOnScreenAtEveryLookBack) {
+    for (const auto& [n, block] : {std::pair{1000, 32}, std::pair{7000, 64}}) {
+        const auto m = test::trace(generated(Algorithm::ScanFast, n, 256, block));
+        int looked = 0;
+        for (int step = 0; step < static_cast<int>(m->steps().size()); ++step) {
+            if (m->steps()[static_cast<std::size_t>(step)].step != Step::LookBack)
+                continue;
+            ++looked;
+            const std::size_t frame = m->frame_at(step, 0);
+            for (const Size size : kSizes)
+                for (const float scale : kScales) {
+                    std::ostringstream where;
+                    where << "n " << n << " block " << block << " step " << step + 1 << " "
+                          << size.width << "x" << size.height << " at " << scale * 100 << "%";
+                    SCOPED_TRACE(where.str());
+                    render::PictureOptions o;
+                    o.width = size.width;
+                    o.height = size.height;
+                    o.scale = scale;
+                    const render::Composition c = render::compose(font(), *m, frame, o);
+                    check_picture(c, *m, frame, scale);
+                    const bool tiles = std::any_of(
+                        c.scene.cells.begin(), c.scene.cells.end(), [&](const scene::Cell& cell) {
+                            Rect part;
+                            return cell.ref && cell.ref->frame >= 0 &&
+                                   m->trace()
+                                           .frames.at(static_cast<std::size_t>(cell.ref->frame))
+                                           .step == Step::TilePublish &&
+                                   cell.role == scene::CellRole::Value && seen(c, cell, part);
+                        });
+                    // Or, on a canvas a few rows tall, said to be off screen.
+                    EXPECT_TRUE(tiles || notice(c).rfind("tiles row off screen", 0) == 0)
+                        << "the tiles row is off the picture " << text(c.picture)
+                        << ", not said: " << notice(c);
+                }
+        }
+        EXPECT_GT(looked, 0);
+    }
+}
+
+} // namespace
+} // namespace pplab
