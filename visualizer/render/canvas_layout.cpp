@@ -151,6 +151,7 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
     const scene::StepGroup& g = m.steps().at(static_cast<std::size_t>(m.step_of(frame)));
     const Frame& cur = m.trace().frames.at(frame);
     int first = -1, last = -1, total = 0, values = 0, legible = 0;
+    int lane_first = -1, lane_last = -1; // a warp's lanes on screen
     const bool by_warp = cur.warp >= 0;
     // scan-fast draws one cell per tile, from every tile's publish record.
     const bool by_tile = m.request().algorithm == Algorithm::ScanFast;
@@ -172,6 +173,10 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
             continue;
         first = first < 0 ? index : std::min(first, index);
         last = std::max(last, index);
+        if (by_warp && f.buffer == Buffer::Lanes) {
+            lane_first = lane_first < 0 ? c.ref->cell : std::min(lane_first, c.ref->cell);
+            lane_last = std::max(lane_last, c.ref->cell);
+        }
         ++values;
         legible += box.w >= kReadablePx * r.scale * 0.8f;
     }
@@ -186,7 +191,14 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
         std::any_of(s.arrows.begin(), s.arrows.end(), [&](const scene::Arrow& a) {
             return a.head > 0 && !scene::source_drawn(a, cam, r.width, r.height, picture);
         });
-    if (std::string text = shown_part(what, first, last, total); !text.empty()) {
+    std::string part = shown_part(what, first, last, total);
+    if (by_warp && first >= 0 && first == last && lane_first >= 0) {
+        // One warp on screen, its lanes cut at the edge (a block of 32 at 200%): say which.
+        if (std::string lanes = shown_part("lane", lane_first, lane_last, kWarpSize);
+            !lanes.empty())
+            part = lanes + (total > 1 ? " of warp " + std::to_string(first) : "");
+    }
+    if (std::string text = part; !text.empty()) {
         if (reads_left_out)
             text += " · " + std::string(kReadsLeftOut);
         const std::string hint = r.framing == Framing::Follow ? " · drag, or Fit all for the whole"
