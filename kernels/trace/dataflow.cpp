@@ -59,8 +59,9 @@ std::string level_of(const char* name, int level, int levels) {
                          : nth % 10 == 2                      ? "nd"
                          : nth % 10 == 3                      ? "rd"
                                                               : "th";
-    return std::string(name) + " " + std::to_string(level) + " (" + std::to_string(nth) + suffix +
-           " of " + std::to_string(levels) + ")";
+    // "Upsweep level 3, the 4th of 5": a bracket here would meet the stride's that follows.
+    return std::string(name) + " " + std::to_string(level) + ", the " + std::to_string(nth) +
+           suffix + " of " + std::to_string(levels);
 }
 
 void load_writes(const StepView& v, std::vector<CellWrite>& w) {

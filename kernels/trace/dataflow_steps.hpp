@@ -40,7 +40,7 @@ std::string cell_name(const char* array, long long i);
 std::string thread_range(long long first, long long last, bool lanes = false);
 // "1 slot", "8 slots"
 std::string count_of(long long k, const char* one, const char* many);
-// "Level 0 (1st of 3)": levels count from 0, as the chapter's comments do.
+// "Level 0, the 1st of 3": levels count from 0, as the chapter's comments do.
 std::string level_of(const char* name, int level, int levels);
 
 // Load: each thread (or lane) copies one element; shared by the reductions and the scans.

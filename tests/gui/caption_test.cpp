@@ -52,6 +52,9 @@ std::string problem(const std::string& caption, int block) {
          {"??", "{}", "%d", "%s", "nan", "inf", "  ", "()", " ,", " ;", "of 0 ", "of 0)", "of 0:"})
         if (caption.find(placeholder) != std::string::npos)
             return std::string("holds the placeholder '") + placeholder + "'";
+    // Two brackets in a row ("level 3 (4th of 5) (stride 8)") read as one aside too many.
+    if (caption.find(") (") != std::string::npos)
+        return "two brackets in a row: " + caption.substr(caption.find(") (") - 1, 4);
     const std::string dash = "–";
     for (std::size_t at = caption.find(dash); at != std::string::npos;
          at = caption.find(dash, at + 1)) {
@@ -282,7 +285,11 @@ TEST(Captions, TheCheckItselfRefusesWhatTheIssueFound) {
     EXPECT_NE(problem("Round 3: the busiest bin took 0 atomics", 32), "");
     EXPECT_NE(problem("lane 32 reads", 64), "");
     EXPECT_EQ(problem("the busiest bin took 10 atomics", 32), "");
-    EXPECT_EQ(problem("Level 0 (1st of 3): threads 0–3 add s[t+4] into s[t]; one barrier", 8), "");
+    EXPECT_EQ(problem("Level 0, the 1st of 3: threads 0–3 add s[t+4] into s[t]; one barrier", 8),
+              "");
+    EXPECT_NE(problem("Upsweep level 3 (4th of 5) (stride 8): 2 threads each add s[t-8]", 32), "");
+    EXPECT_EQ(problem("Upsweep level 3, the 4th of 5 (stride 8): 2 threads each add s[t-8]", 32),
+              "");
 }
 
 } // namespace

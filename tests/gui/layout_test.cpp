@@ -104,6 +104,12 @@ void check_arrows(const scene::Scene& s, const CanvasFrame& f) {
         // Its start is where its source is (the gap between the two, stretched with the rows).
         const Rect around = inflate(a.source, 0.2f, 0.2f * std::max(s.row_stretch, 1.0f));
         EXPECT_TRUE(around.contains(a.from)) << "an arrow starts away from its source";
+        // And it ends in the picture: none runs off the edge to a cell out of sight (scan
+        // blocks of 1024 at 200% drew the upsweep's reads off the right edge).
+        const scene::Vec2 end = f.camera.to_screen(a.to, f.width, f.height);
+        EXPECT_TRUE(inflate(f.picture, 2.0f, 2.0f).contains(end))
+            << "an arrow runs off the picture " << text(f.picture) << " to " << end.x << ", "
+            << end.y;
     }
     const auto reads = [](const std::vector<scene::Arrow>& arrows) {
         return std::count_if(arrows.begin(), arrows.end(),
@@ -877,6 +883,113 @@ TEST_P(MovingValues, NeverOverlap) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, MovingValues, ::testing::ValuesIn(kTraced), named);
+
+} // namespace
+} // namespace pplab
+
+namespace pplab {
+namespace {
+
+// The reduce and scan families at presenter scales up to 200% (issue 9's pictures): where the
+// follow view shows part of a row, the rows' names beside it never touch a sliver of a cell
+// ("upsweep 0" beside a sliver of a cell read "upsweep 00"), and the notice says what part of
+// the step is shown ("showing lanes 0–24 of 32" where reduce-full's one warp is cut).
+void check_part_shown(const scene::Scene& s, const CanvasFrame& f, const scene::Model& m,
+                      std::size_t frame, const std::string& where) {
+    SCOPED_TRACE(where);
+    if (!f.names.empty())
+        for (const scene::Cell& c : s.cells) {
+            const Rect r = on_screen(f, c.rect);
+            const bool in_focus = c.rect.bottom() > s.focus.y && c.rect.y < s.focus.bottom();
+            if (c.ref && in_focus && c.rect.w >= 0.5f && visible(f, c) &&
+                r.x < f.picture.x - kTolerancePx && r.right() > f.picture.x + kTolerancePx)
+                ADD_FAILURE() << "a cell cut by the names' column at " << text(r) << ", picture "
+                              << text(f.picture);
+        }
+    const Frame& cur = m.trace().frames.at(frame);
+    const scene::StepGroup& g = m.steps().at(static_cast<std::size_t>(m.step_of(frame)));
+    bool cut = false;
+    for (const scene::Cell& c : s.cells)
+        if (c.ref && c.ref->frame >= g.first && c.ref->frame <= g.last && c.rect.w >= 0.5f &&
+            m.trace().frames.at(static_cast<std::size_t>(c.ref->frame)).block == cur.block &&
+            m.writes(static_cast<std::size_t>(c.ref->frame))
+                    .at(static_cast<std::size_t>(c.ref->cell))
+                    .thread >= 0)
+            cut = cut || !inside(on_screen(f, c.rect), f.picture);
+    if (cut) {
+        EXPECT_EQ(f.notice.rfind("showing ", 0), 0U)
+            << "cells the step writes are off screen, not said: '" << f.notice << "'";
+    }
+}
+
+int check_parts(const scene::Model& m, const std::string& config) {
+    int checked = 0;
+    for (const Window w : {Window{1280, 720}, Window{1920, 1080}})
+        for (const float scale : kScales)
+            for (const bool present : {false, true}) {
+                if (present && scale < 2.0f)
+                    continue;
+                const ui::WindowLayout l = window_for(m, w, scale, present);
+                render::CanvasRequest r;
+                r.width = l.canvas.w;
+                r.height = l.canvas.h;
+                r.scale = scale;
+                r.interactive = true;
+                scene::ViewOptions vo;
+                for (const int step : sampled_steps(m)) {
+                    const std::size_t frame = m.frame_at(step, 0);
+                    const render::Canvas c = render::lay_out_canvas(font(), m, frame, r, vo);
+                    vo.pixels_per_unit = c.frame.camera.scale;
+                    check_part_shown(
+                        c.scene, c.frame, m, frame,
+                        config + " in " + std::to_string(w.width) + "x" + std::to_string(w.height) +
+                            " at " + std::to_string(scale * 100) +
+                            (present ? "% presenting" : "%") + " step " + std::to_string(step + 1));
+                    ++checked;
+                }
+            }
+    return checked;
+}
+
+class PartShown : public ::testing::TestWithParam<Algorithm> {};
+
+TEST_P(PartShown, NamesBesideWholeCellsAndTheNoticeSaysWhichPart) {
+    std::vector<std::pair<int, int>> configs; // block, n
+    for (const int block : {32, 1024})
+        for (const int n : {7, 65536})
+            configs.emplace_back(block, n);
+    EXPECT_GT(on_every_core(GetParam(), configs, check_parts), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(ReduceAndScan, PartShown,
+                         ::testing::Values(Algorithm::ReduceTree, Algorithm::ReduceCoarsened,
+                                           Algorithm::ReduceShuffle, Algorithm::ReduceFull,
+                                           Algorithm::ScanBlelloch, Algorithm::ScanMultiblock),
+                         named);
+
+// scan-multiblock's "add carries" step: one carry per block, drawn as one arrow to a bracket
+// over the block, not one arrow per element (a mass of pink arrows at block 32, n 1000).
+TEST(AddCarries, OneArrowPerBlock) {
+    std::string refused;
+    const auto m = traced(Algorithm::ScanMultiblock, 32, 1000, refused);
+    ASSERT_TRUE(m) << refused;
+    const scene::Palette pal = scene::palette(scene::Theme::Light);
+    int steps = 0;
+    for (int step = 0; step < static_cast<int>(m->steps().size()); ++step) {
+        const std::size_t frame = m->frame_at(step, 0);
+        if (m->trace().frames.at(frame).step != Step::AddCarries)
+            continue;
+        ++steps;
+        const scene::Scene s = scene::build(*m, frame, scene::ViewOptions{});
+        const auto carries = std::count_if(s.arrows.begin(), s.arrows.end(), [&](const auto& a) {
+            return a.head > 0 && a.color == pal.carry;
+        });
+        EXPECT_GE(carries, 1) << "step " << step + 1 << ": no carry drawn";
+        EXPECT_LE(carries, m->grid(m->trace().frames.at(frame).pass))
+            << "step " << step + 1 << ": more carry arrows than blocks";
+    }
+    EXPECT_GT(steps, 0);
+}
 
 } // namespace
 } // namespace pplab

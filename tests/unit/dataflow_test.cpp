@@ -72,7 +72,7 @@ TEST(Dataflow, TreeLevel1AtBlock8) {
     const std::string caption = flow.caption(level1);
     EXPECT_TRUE(mentions(caption, "threads 0–1")) << caption;
     EXPECT_TRUE(mentions(caption, "s[t+2]")) << caption;
-    EXPECT_TRUE(mentions(caption, "Level 1 (2nd of 3)")) << caption;
+    EXPECT_TRUE(mentions(caption, "Level 1, the 2nd of 3")) << caption;
     EXPECT_TRUE(mentions(flow.caption(index_of(t, Step::TreeLevel, 2)), "thread 0 "))
         << "one thread, singular";
 }
@@ -341,6 +341,23 @@ TEST(Dataflow, ReduceAtomicCaptionsSayWhatThatKernelDoes) {
     EXPECT_TRUE(mentions(flow.caption(first_add), "the hardware's order on NVIDIA H200"))
         << flow.caption(first_add);
     EXPECT_FALSE(mentions(flow.caption(first_add), "seed"));
+}
+
+// A level's ordinal and its stride are two asides: one bracket each would stand in a row
+// ("Upsweep level 3 (4th of 5) (stride 8)"), so the ordinal is told in words.
+TEST(Dataflow, LevelCaptionsNeverPutTwoBracketsInARow) {
+    for (const Algorithm a : {Algorithm::ReduceTree, Algorithm::ScanBlelloch}) {
+        const Trace t = trace(request(a, ones(32), 32));
+        const Dataflow flow(t);
+        int levels = 0;
+        for (std::size_t k = 0; k < t.frames.size(); ++k) {
+            const std::string caption = flow.caption(k);
+            EXPECT_FALSE(mentions(caption, ") (")) << caption;
+            levels += mentions(caption, "level 3, the 4th of 5") ||
+                      mentions(caption, "Level 3, the 4th of 5");
+        }
+        EXPECT_GT(levels, 0) << info(a).id << ": no caption names level 3 as the 4th of 5";
+    }
 }
 
 } // namespace

@@ -341,7 +341,7 @@ TEST(Markdown, HasACaptionedRowPerFrame) {
     const Trace t = trace(request(Algorithm::ScanBlelloch, {1, 2, 3, 4}));
     const std::string md = to_markdown(t);
     EXPECT_NE(md.find("scanBlelloch"), std::string::npos);
-    EXPECT_NE(md.find("| downsweep 1 | Downsweep level 1 (2nd of 2)"), std::string::npos) << md;
+    EXPECT_NE(md.find("| downsweep 1 | Downsweep level 1, the 2nd of 2"), std::string::npos) << md;
     EXPECT_NE(md.find("`0 1 3 6`"), std::string::npos);
     std::size_t rows = 0;
     for (std::size_t p = md.find("\n| "); p != std::string::npos; p = md.find("\n| ", p + 1))

@@ -152,6 +152,7 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
     const scene::StepGroup& g = m.steps().at(static_cast<std::size_t>(m.step_of(frame)));
     const Frame& cur = m.trace().frames.at(frame);
     int first = -1, last = -1, total = 0, values = 0, legible = 0;
+    int lane_first = -1, lane_last = -1; // a warp's lanes on screen
     const bool by_warp = cur.warp >= 0;
     // scan-fast draws one cell per tile, from every tile's publish record.
     const bool by_tile = m.request().algorithm == Algorithm::ScanFast;
@@ -175,6 +176,10 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
             continue;
         first = first < 0 ? index : std::min(first, index);
         last = std::max(last, index);
+        if (by_warp && f.buffer == Buffer::Lanes) {
+            lane_first = lane_first < 0 ? c.ref->cell : std::min(lane_first, c.ref->cell);
+            lane_last = std::max(lane_last, c.ref->cell);
+        }
         ++values;
         legible += box.w >= kReadablePx * r.scale * 0.8f;
     }
@@ -199,7 +204,13 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
     // above them is said to be off screen, not left out silently.
     std::string part = by_tile && first < 0 && total > 0 ? std::string(kTilesOffScreen)
                                                          : shown_part(what, first, last, total);
-    if (std::string text = std::move(part); !text.empty()) {
+    if (by_warp && first >= 0 && first == last && lane_first >= 0) {
+        // One warp on screen, its lanes cut at the edge (a block of 32 at 200%): say which.
+        if (std::string lanes = shown_part("lane", lane_first, lane_last, kWarpSize);
+            !lanes.empty())
+            part = lanes + (total > 1 ? " of warp " + std::to_string(first) : "");
+    }
+    if (std::string text = part; !text.empty()) {
         if (reads_left_out)
             text += " · " + std::string(kReadsLeftOut);
         const std::string hint = r.framing == Framing::Follow ? " · drag, or Fit all for the whole"

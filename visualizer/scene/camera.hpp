@@ -38,6 +38,10 @@ Camera fit_labelled(const Scene& s, const Rect& r, float w, float h, float margi
 Camera follow(const Scene& s, float w, float h, float margin, float closest, float readable,
               bool names_beside = false);
 
+// Where a picture's left edge at world x `edge` goes so that it cuts no cell of the rows
+// `s.focus` spans: into the gap after the cell it would cut (the rows' names beside it).
+float past_cut_cells(const Scene& s, float edge);
+
 // Pixels of the widest row name, as fit_labelled estimates it.
 float row_label_width(const Scene& s);
 
@@ -45,14 +49,14 @@ float row_label_width(const Scene& s);
 Camera zoom_at(const Camera& c, Vec2 at, float factor, float w, float h);
 
 // Whether an arrow's source cell is drawn: at least a sliver of it (kSourceShownPx each way)
-// inside `picture` (canvas pixels, the camera's canvas w x h). An arrow whose source is not
-// would start at the picture's edge with nothing at its start (a row left out at the top, a
-// block off to the right). A line that reads nothing (no source: a barrier) always is.
+// inside `picture` (canvas pixels, the camera's canvas w x h), and the cell it writes too, its
+// middle inside. An arrow whose source is not would start at the picture's edge with nothing at
+// its start (a row left out at the top, a block off to the right); one whose target is not
+// would run off the edge. A line that reads nothing (no source: a barrier) always is drawn.
 inline constexpr float kSourceShownPx = 2.0f;
+// The cell alone (a moving value's source): at least a sliver of it in the picture.
 bool source_drawn(const Rect& source, const Camera& c, float w, float h, const Rect& picture);
-inline bool source_drawn(const Arrow& a, const Camera& c, float w, float h, const Rect& picture) {
-    return source_drawn(a.source, c, w, h, picture);
-}
+bool source_drawn(const Arrow& a, const Camera& c, float w, float h, const Rect& picture);
 
 // The arrows of `s` to draw in `picture`: those whose source is drawn; moving values likewise
 // (Cell::source). The window and every picture (GlRenderer::draw, filtering as it draws: the

@@ -227,6 +227,7 @@ void Composer::stretch_rows(float by) {
         a.from.y *= by;
         a.to.y *= by;
         rect(a.source);
+        rect(a.target);
     }
     for (Label& l : s.labels)
         l.pos.y *= by;

@@ -152,6 +152,10 @@ private:
     };
 
     void connect(int f, bool current);
+    // addCarries: the carry's one arrow to a bracket over the block's cells it is added to.
+    void carry_bracket(const Rect& carry, const std::vector<Rect>& cells,
+                       const std::vector<CellWrite>& writes, const Rgba& col, bool current,
+                       float grow);
     // ViewOptions::row_stretch applied to everything composed.
     void stretch_rows(float by);
     Rgba arrow_color(int f, int cell, std::size_t source, const CellWrite& w, bool current) const;

@@ -99,6 +99,7 @@ void Composer::connect(int f, bool current) {
     const std::size_t movers = std::min(kMaxMovers, max_arrows);
     const std::size_t every_mover = std::max<std::size_t>(1, (total + movers - 1) / movers);
     std::size_t k = 0;
+    bool carry_drawn = false;
     for (std::size_t c = 0; c < writes.size(); ++c) {
         const CellWrite& w = writes[c];
         if (w.thread < 0 || c >= dst.rects.size())
@@ -112,6 +113,13 @@ void Composer::connect(int f, bool current) {
             if (w.keeps_own && i == 1)
                 continue; // the same source twice: one arrow
             const Rgba col = arrow_color(f, static_cast<int>(c), i, w, current);
+            if (t.frames[static_cast<std::size_t>(f)].step == Step::AddCarries && i == 1) {
+                // One carry for the whole block: one arrow to a bracket over it, not one each.
+                if (!carry_drawn)
+                    carry_bracket(*from, dst.rects, writes, col, current, grow);
+                carry_drawn = true;
+                continue;
+            }
             const bool own = col == pal.arrow_own;
             if (k % every == 0 && (current || !own)) {
                 auto [a, b] = ends(*from, to);
@@ -122,6 +130,7 @@ void Composer::connect(int f, bool current) {
                 ar.width = current ? (own ? 0.035f : 0.06f) : 0.03f;
                 ar.head = current ? (own ? 0.2f : 0.28f) : 0.16f;
                 ar.source = *from;
+                ar.target = to;
                 s.arrows.push_back(ar);
             }
             if (moving && k % every_mover == 0) {
@@ -147,6 +156,41 @@ void Composer::connect(int f, bool current) {
             }
         }
     }
+}
+
+void Composer::carry_bracket(const Rect& carry, const std::vector<Rect>& cells,
+                             const std::vector<CellWrite>& writes, const Rgba& col, bool current,
+                             float grow) {
+    Rect span;
+    for (std::size_t c = 0; c < writes.size() && c < cells.size(); ++c)
+        if (writes[c].thread >= 0)
+            span = unite(span, cells[c]);
+    if (span.empty())
+        return;
+    const float y = span.y - 0.22f, tick = 0.14f;
+    const float width = current ? 0.05f : 0.03f;
+    for (const auto& [a, b] : {std::pair{Vec2{span.x, y + tick}, Vec2{span.x, y}},
+                               std::pair{Vec2{span.x, y}, Vec2{span.right(), y}},
+                               std::pair{Vec2{span.right(), y}, Vec2{span.right(), y + tick}}}) {
+        Arrow line; // the bracket reads nothing itself: drawn wherever it runs
+        line.from = a;
+        line.to = b;
+        line.color = col;
+        line.width = width;
+        s.arrows.push_back(line);
+    }
+    // The arrow lands on the bracket's middle, above the block's middle cell.
+    const Rect middle = {span.center().x - 0.5f * kCell, span.y, kCell, span.h};
+    const Vec2 from = ends(carry, middle).first;
+    Arrow ar;
+    ar.from = from;
+    ar.to = lerp(from, {span.center().x, y - 0.05f}, grow);
+    ar.color = col;
+    ar.width = current ? 0.06f : 0.03f;
+    ar.head = current ? 0.28f : 0.16f;
+    ar.source = carry;
+    ar.target = middle;
+    s.arrows.push_back(ar);
 }
 
 } // namespace pplab::scene::detail

@@ -97,6 +97,9 @@ struct Arrow {
     // The cell it reads, world units: drawn only while that cell is (scene::arrows_drawn).
     // Empty: a line that reads nothing (a barrier), drawn wherever it runs.
     Rect source;
+    // The cell it writes, world units: an arrow is drawn only while that cell is too, so none
+    // runs off the picture's edge to a cell out of sight. Empty: no such check.
+    Rect target = {};
 };
 
 enum class Align : std::uint8_t { Left, Center, Right };
