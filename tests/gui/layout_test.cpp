@@ -116,7 +116,7 @@ void check_arrows(const scene::Scene& s, const CanvasFrame& f) {
                              [](const scene::Arrow& a) { return a.head > 0; });
     };
     if (const auto left_out = reads(s.arrows) - reads(drawn); left_out > 0) {
-        EXPECT_NE(f.notice.find("arrows from cells off screen left out"), std::string::npos)
+        EXPECT_NE(f.notice.find("arrows to or from cells off screen left out"), std::string::npos)
             << left_out << " arrows left out, not said: " << f.notice;
     }
 }

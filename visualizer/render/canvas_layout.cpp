@@ -140,7 +140,7 @@ std::string shown_part(const std::string& what, int first, int last, int total) 
 
 namespace {
 
-constexpr const char* kReadsLeftOut = "arrows from cells off screen left out";
+constexpr const char* kReadsLeftOut = "arrows to or from cells off screen left out";
 constexpr const char* kTilesOffScreen = "tiles row off screen";
 
 // Which of the step's rows are on screen when not all of them are, or that its values are too
@@ -210,9 +210,16 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
             !lanes.empty())
             part = lanes + (total > 1 ? " of warp " + std::to_string(first) : "");
     }
+    // Names the layout had to leave out (rows too close at this zoom) are said, whatever else is.
+    const std::string names_out = !names_left_out(s, framed) ? ""
+                                  : r.interactive
+                                      ? "rows too close to name each: Follow, or zoom in"
+                                      : "rows too close to name each at this size";
     if (std::string text = part; !text.empty()) {
         if (reads_left_out)
             text += " · " + std::string(kReadsLeftOut);
+        if (!names_out.empty())
+            text += " · " + names_out;
         const std::string hint = r.framing == Framing::Follow ? " · drag, or Fit all for the whole"
                                                               : " · drag to see the rest";
         // The hint only where the line keeps its size: the count and the reads come first.
@@ -230,11 +237,8 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
         text += text.empty() ? "" : " · ";
         text += "no room for the legend at this size";
     }
-    if (names_left_out(s, framed)) {
-        text += text.empty() ? "rows" : " · rows";
-        text += r.interactive ? " too close to name each: Follow, or zoom in"
-                              : " too close to name each at this size";
-    }
+    if (!names_out.empty())
+        text += (text.empty() ? "" : " · ") + names_out;
     return text;
 }
 

@@ -195,13 +195,13 @@ bool source_drawn(const Arrow& a, const Camera& c, float w, float h, const Rect&
         return true;
     if (!sliver_shown(a.source, c, w, h, picture))
         return false;
-    if (a.target.empty())
-        return true;
-    // Its head lands at the middle of the cell it writes: that point in the picture, or the
-    // arrow would run off the edge (a block's carries into block 63, far to the right).
-    const Vec2 end = c.to_screen(a.target.center(), w, h);
-    return end.x >= picture.x && end.x <= picture.right() && end.y >= picture.y - 1 &&
-           end.y <= picture.bottom() + 1 && sliver_shown(a.target, c, w, h, picture);
+    // Its head lands in the picture, or the arrow would run off the edge (a block's carries
+    // into block 63, far to the right; a load into a block's s[] off to the right); where it
+    // names the cell it writes, that cell is shown too.
+    const Vec2 end = c.to_screen(a.to, w, h);
+    const bool ends_inside = end.x >= picture.x - 1 && end.x <= picture.right() + 1 &&
+                             end.y >= picture.y - 1 && end.y <= picture.bottom() + 1;
+    return ends_inside && (a.target.empty() || sliver_shown(a.target, c, w, h, picture));
 }
 
 std::vector<Arrow> arrows_drawn(const Scene& s, const Camera& c, float w, float h,
