@@ -446,6 +446,9 @@ void YourKernelPanel::editor(State& st, float height) {
     if (fresh) // its lines start at the left edge, wherever the last text's cursor had taken it
         ImGui::SetScrollX(0);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
+    // The gutter stays at the child's left edge however far the text is scrolled across: its
+    // left is the origin plus the horizontal scroll, and the text is clipped to its right.
+    const float gutter_x = origin.x + ImGui::GetScrollX();
     const float text_y = origin.y + style.FramePadding.y;
     const float width = std::max(ImGui::GetContentRegionAvail().x - gutter,
                                  widest_line(y.source) + style.FramePadding.x * 2 + line_h);
@@ -454,9 +457,9 @@ void YourKernelPanel::editor(State& st, float height) {
     const std::vector<int> lit = your_kernel_lit_lines(st);
     for (const int line : lit) {
         const float top = text_y + static_cast<float>(line - 1) * line_h;
-        dl->AddRectFilled(ImVec2(origin.x, top), ImVec2(right, top + line_h),
+        dl->AddRectFilled(ImVec2(gutter_x, top), ImVec2(right, top + line_h),
                           to_u32(pal.highlight, 0.3f));
-        dl->AddRectFilled(ImVec2(origin.x, top), ImVec2(origin.x + 3, top + line_h),
+        dl->AddRectFilled(ImVec2(gutter_x, top), ImVec2(gutter_x + 3, top + line_h),
                           to_u32(pal.highlight));
     }
     const std::set<int> marked = marked_lines(y);
@@ -464,11 +467,11 @@ void YourKernelPanel::editor(State& st, float height) {
         const float top = text_y + static_cast<float>(line - 1) * line_h;
         const bool mark = marked.count(line) > 0;
         if (mark)
-            dl->AddRectFilled(ImVec2(origin.x, top), ImVec2(right, top + line_h),
+            dl->AddRectFilled(ImVec2(gutter_x, top), ImVec2(right, top + line_h),
                               to_u32(pal.wrong, 0.16f));
         const std::string number = std::to_string(line);
         dl->AddText(
-            ImVec2(origin.x + gutter - style.ItemSpacing.x - ImGui::CalcTextSize(number.c_str()).x,
+            ImVec2(gutter_x + gutter - style.ItemSpacing.x - ImGui::CalcTextSize(number.c_str()).x,
                    top),
             mark ? to_u32(pal.wrong) : to_u32(pal.muted, 0.8f), number.c_str());
     }
@@ -477,12 +480,18 @@ void YourKernelPanel::editor(State& st, float height) {
     ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(pal.cell_text));
     const std::string id = "##source" + std::to_string(generation_);
     const float box_h = static_cast<float>(lines + 1) * line_h + style.FramePadding.y * 2;
+    // The box's own child window takes this clip rectangle as its outer one (and a click on the
+    // numbers does not reach the text).
+    const ImVec2 clip_max = ImGui::GetWindowDrawList()->GetClipRectMax();
+    ImGui::PushClipRect(ImVec2(gutter_x + gutter, ImGui::GetWindowDrawList()->GetClipRectMin().y),
+                        clip_max, true);
     if (ImGui::InputTextMultiline(id.c_str(), &y.source, ImVec2(width, box_h),
                                   ImGuiInputTextFlags_AllowTabInput |
                                       ImGuiInputTextFlags_NoHorizontalScroll)) {
         y.edited = true;
         y.drafts[y.origin] = y.source;
     }
+    ImGui::PopClipRect();
     ImGui::PopStyleColor(2);
     const ImGuiID box = ImGui::GetItemID();
     const bool active = ImGui::IsItemActive();

@@ -74,6 +74,8 @@ enum class ShuffleKind : std::uint8_t { Idx, Up, Down, Xor };
 std::uint32_t shuffle(ShuffleKind kind, unsigned mask, std::uint32_t bits, int param, int width,
                       const float* watch, int line);
 unsigned vote(int kind, unsigned mask, bool predicate, int line);
+// Called by each loop's condition (the pre-processor writes it there): notes only the line.
+void going_round(int line);
 const Region* shared_array(int site, const char* name, Elem elem, int elem_size, long long count,
                            int line);
 const Region* dynamic_shared(const char* name, Elem elem, int elem_size, int line);

@@ -109,7 +109,7 @@ std::string where_stopped(const RunFolder& run, RunResult& res) {
     if (!(in >> line >> block >> thread >> pass >> low >> high))
         return "";
     if (line <= 0)
-        return " before its first access to memory, barrier or shuffle";
+        return " before its first loop, access to memory, barrier or shuffle";
     res.stopped_line = line;
     std::string s = " at line " + std::to_string(line);
     if (block >= 0 && thread >= 0)
@@ -248,8 +248,7 @@ void read_runner(const RunFolder& run, ChildExit e, const Limits& limits, const 
         res.message = "the kernel used more memory than its limit (" +
                       std::to_string(limits.memory_bytes >> 20) + " MiB) and was stopped" +
                       where_stopped(run, res) +
-                      ": a loop that passes a barrier without end (pplab keeps a snapshot of "
-                      "shared memory at every barrier), or a huge array?";
+                      ": a huge array, or memory allocated (new, malloc) in a loop?";
         return;
     }
     if (e.timed_out || !e.exited || e.code != 0 || !fs::exists(run / "result.json")) {

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <map>
 #include <regex>
 #include <set>
 #include <string>
@@ -285,6 +286,11 @@ private:
     }
 
     void step() {
+        if (const auto mark = going_round_.find(i_); mark != going_round_.end()) {
+            copy_to(toks_[i_].begin);
+            out_.append(mark->second);
+            going_round_.erase(mark);
+        }
         const Token& t = toks_[i_];
         if (t.kind == Kind::Directive || t.kind != Kind::Ident) {
             punctuation(t);
@@ -298,6 +304,8 @@ private:
         if (t.text == "__global__") {
             note_kernel();
         }
+        if ((t.text == "for" || t.text == "while") && is(i_ + 1, "("))
+            mark_loop(t);
         if (t.text == "template" && depth_ == 0) {
             for (std::size_t k = i_; k < toks_.size() && !is(k, "{") && !is(k, ";"); ++k)
                 if (is(k, "__global__"))
@@ -343,6 +351,37 @@ private:
             if (std::find(kernels_.begin(), kernels_.end(), name) == kernels_.end())
                 kernels_.push_back(name);
         }
+    }
+
+    // Each loop's condition first says where the kernel is (`while (going_round(7), i < n)`),
+    // so an endless loop that touches no memory, barrier or shuffle is still placed by the time
+    // limit. It is written on the loop's own line and adds no line; the runtime only notes the
+    // line, so traces do not change. A condition that declares a variable, and a range-for,
+    // have no place for it and are left as they are.
+    void mark_loop(const Token& loop) {
+        const std::string marker = "::pplab::sim::going_round(" + std::to_string(loop.line) + ")";
+        std::size_t k = i_ + 2; // the condition's first token (`while`)
+        if (loop.text == "for") {
+            int nesting = 0;
+            for (; k < toks_.size(); ++k) {
+                if (is(k, "(") || is(k, "[") || is(k, "{"))
+                    ++nesting;
+                else if ((is(k, ")") || is(k, "]") || is(k, "}")) && --nesting < 0)
+                    return; // no `;` at the top: a range-for
+                else if (nesting == 0 && is(k, ";"))
+                    break;
+            }
+            ++k;
+            if (is(k, ";")) { // `for (;;)`: the marker is the whole condition
+                going_round_[k] = "(" + marker + ", true)";
+                return;
+            }
+        }
+        if (k >= toks_.size() ||
+            (is_ident(k) && (is_builtin_type(toks_[k].text) || is_qualifier(toks_[k].text) ||
+                             toks_[k].text == "auto")))
+            return;
+        going_round_[k] = marker + ", ";
     }
 
     // [const] TYPE [const] * [const|__restrict__] NAME, or [const] float NAME: the declarations
@@ -491,6 +530,7 @@ private:
     int depth_ = 0;
     int sites_ = 0;
     std::set<std::string> tracked_;
+    std::map<std::size_t, std::string> going_round_; // token -> the loop marker written before it
     std::vector<std::string> kernels_;
     std::set<std::string> constant_uses_, constant_defined_;
     std::vector<std::pair<std::string, long long>> defined_values_;

@@ -542,6 +542,8 @@ struct Runtime::Impl {
                 fatal(std::move(h));
             }
         end_interval();
+        if (obs.shared.size() > static_cast<std::size_t>(kMostSnapshotsPerBlock))
+            endless_barrier(t.tid, line);
         lines_of_generation(0).push_back(line); // the barrier begins the next step
         for (Thread& o : threads) {
             o.pending_lines.clear(); // reads after a thread's last write finished the step
@@ -552,6 +554,19 @@ struct Runtime::Impl {
         arrived = 0;
         for (Thread& o : threads)
             o.state = State::Runnable;
+    }
+
+    [[noreturn]] void endless_barrier(int tid, int line) {
+        Hazard h;
+        h.kind = HazardKind::Fault;
+        h.line = line;
+        h.threads = {tid};
+        h.message = "block " + std::to_string(obs.block) + " passed __syncthreads() on line " +
+                    std::to_string(line) + " so often that it recorded more than " +
+                    std::to_string(kMostSnapshotsPerBlock) +
+                    " snapshots of shared memory, and was stopped: a loop around the barrier "
+                    "that never ends (a stride that never reaches 0)?";
+        fatal(std::move(h));
     }
 
     // Snapshots of the first shared array for the interval that ends here.
@@ -1146,6 +1161,10 @@ std::uint64_t atomic(AtomicOp op, const Region* r, long long index, std::uint64_
                      std::uint64_t compare, int line) {
     passing(line);
     return g_impl->atomic(op, r, index, operand, compare, line);
+}
+void going_round(int line) {
+    if (g_impl) // a loop outside any launch (a static's initialiser) is nowhere to report
+        passing(line);
 }
 void register_ended(const float* reg) {
     if (!g_impl || !g_impl->self || g_impl->self->view.watched != reg)

@@ -103,9 +103,9 @@ private:
 };
 
 // Where the running kernel was last seen: the source line of its latest access, barrier,
-// shuffle or vote, whose it was, and the lowest and highest of its latest lines (an endless
-// loop's body). Written as the kernel runs; read by the runner's time-limit signal handler, so
-// plain words, nothing allocated.
+// shuffle, vote or loop round (each loop's condition), whose it was, and the lowest and highest of
+// its latest lines (an endless loop's body). Written as the kernel runs; read by the runner's
+// time-limit signal handler, so plain words, nothing allocated.
 struct LastSeen {
     int line = 0, block = -1, thread = -1, pass = 0;
     int low = 0, high = 0;

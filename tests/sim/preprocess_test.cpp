@@ -174,5 +174,41 @@ TEST(Preprocess, DeclarationsOverSeveralLinesKeepTheLines) {
     EXPECT_NE(c.find("::pplab::sim::ptr<unsigned int> out"), std::string::npos) << c;
 }
 
+// Each loop's condition notes its line first, so the time limit can place a loop that touches
+// only registers; written on the loop's line, no line added. A range-for and a condition that
+// declares its variable have no place for it.
+TEST(Preprocess, EachLoopsConditionSaysItsLine) {
+    const std::string b = rewritten_keeping_lines("__global__ void k(float* out, int n)\n"
+                                                  "{\n"
+                                                  "    for (int i = 0; i < n; i++) out[i] = 0;\n"
+                                                  "    for (;;) break;\n"
+                                                  "    int j = 0;\n"
+                                                  "    while (j < n\n"
+                                                  "           && out[j] == 0) j++;\n"
+                                                  "    do {\n"
+                                                  "        j--;\n"
+                                                  "    } while (j > 0);\n"
+                                                  "    for (int v : {1, 2}) j += v;\n"
+                                                  "    while (int m = j--) out[0] = m;\n"
+                                                  "    for (int a = 0, c = 1; a < c; ++a) ;\n"
+                                                  "}\n");
+    EXPECT_NE(b.find("for (int i = 0; ::pplab::sim::going_round(3), i < n; i++)"),
+              std::string::npos)
+        << b;
+    EXPECT_NE(b.find("for (;(::pplab::sim::going_round(4), true);) break;"), std::string::npos)
+        << b;
+    EXPECT_NE(b.find("while (::pplab::sim::going_round(6), j < n\n"
+                     "           && out.at(7)[j] == 0) j++;"),
+              std::string::npos)
+        << b;
+    EXPECT_NE(b.find("} while (::pplab::sim::going_round(10), j > 0);"), std::string::npos) << b;
+    EXPECT_NE(b.find("for (int v : {1, 2}) j += v;"), std::string::npos) << b;
+    EXPECT_NE(b.find("while (int m = j--)"), std::string::npos) << b;
+    EXPECT_NE(b.find("for (int a = 0, c = 1; ::pplab::sim::going_round(13), a < c; ++a) ;"),
+              std::string::npos)
+        << b;
+    EXPECT_EQ(std::count(b.begin(), b.end(), '('), std::count(b.begin(), b.end(), ')')) << b;
+}
+
 } // namespace
 } // namespace pplab

@@ -108,6 +108,12 @@ struct RunResult {
     bool ok() const { return status == Status::Ran; }
 };
 
+// The most snapshots of shared memory one block may record (one at each barrier, a few more
+// when a step writes a cell twice). The chapter's kernels record at most a few dozen per block
+// (n 65536, block 1024); a block past this is going round a loop that passes a barrier without
+// end, and is stopped there with that barrier's line instead of growing to the memory limit.
+inline constexpr int kMostSnapshotsPerBlock = 4096;
+
 struct Limits {
     double seconds = 10.0;                 // wall clock for the run (compile has its own)
     std::size_t memory_bytes = 2ull << 30; // address space of the child
