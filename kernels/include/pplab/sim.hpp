@@ -109,8 +109,9 @@ struct RunResult {
 };
 
 // The most snapshots of shared memory one block may record (one at each barrier, a few more
-// when a step writes a cell twice). The chapter's kernels record at most a few dozen per block
-// (n 65536, block 1024); a block past this is going round a loop that passes a barrier without
+// when a step writes a cell twice). The chapter's kernels pass a barrier per level, log2 of the
+// block (reduce-tree: 11 at block 1024), and every listing runs under it at n 65536 (the wide
+// listing-equality test); a block past it is going round a loop that passes a barrier without
 // end, and is stopped there with that barrier's line instead of growing to the memory limit.
 inline constexpr int kMostSnapshotsPerBlock = 4096;
 
