@@ -131,6 +131,34 @@ TEST(BrokenKernel, TheSnapshotCapStopsALoopAroundABarrierThere) {
         << res.message;
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define PPLAB_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PPLAB_TEST_ASAN 1
+#endif
+#endif
+
+// Memory taken in a loop and never given back: under a small memory limit the run ends there,
+// and says the limit and where, as the time limit does.
+TEST(BrokenKernel, TheMemoryLimitStopsAnAllocatingLoopAndSaysWhere) {
+#if defined(PPLAB_TEST_ASAN)
+    GTEST_SKIP() << "an AddressSanitizer build runs the kernel with no memory limit";
+#endif
+    const Broken b{"endless-alloc.cu", Algorithm::ReduceTree, 100, 64, "#define TILE 64\n"};
+    const int line = marked(b).first;
+    const Request r =
+        simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 3, 0), b.block);
+    sim::Limits limits;
+    limits.seconds = 60;
+    limits.memory_bytes = 384ull << 20;
+    const sim::RunResult res = sim::run_kernel(r, kernel_source(b), limits);
+    ASSERT_EQ(res.status, sim::RunResult::Status::OutOfMemory) << res.message;
+    EXPECT_NE(res.message.find("384 MiB"), std::string::npos) << res.message;
+    EXPECT_GE(res.stopped_line, line) << res.message;
+    EXPECT_LE(res.stopped_line, closing_brace(b, line)) << res.message;
+}
+
 // What CUDA leaves undefined, the CPU model's pitfalls record as "?"; the simulator, running the
 // mistake itself, must agree cell for cell.
 TEST(BrokenKernel, Exercise2RaceGivesTheCpuModelsPitfallTrace) {
