@@ -993,3 +993,102 @@ TEST(AddCarries, OneArrowPerBlock) {
 
 } // namespace
 } // namespace pplab
+
+namespace pplab {
+namespace {
+
+// Issue 9, the window at 200%: the follow view never leaves a row out at the top (nor cuts it)
+// where the room left empty under the rows would have held it (reduce-full's in[] cut under
+// the notice, its rows low in the canvas with empty space above; reduce-tree's in[] cut at
+// block 1024 in 1280x720). Every step, following as the window does.
+void check_no_row_lost_at_the_top(const scene::Scene& s, const CanvasFrame& f,
+                                  const std::string& where) {
+    const float canvas_top = f.notice.empty() ? 0.0f : f.notice_box.bottom();
+    float lowest = f.picture.y;
+    bool below = false;      // a row left out under the picture too: no room to slide into
+    std::vector<Rect> boxes; // the cells of values
+    for (const std::vector<scene::Cell>* layer : {&s.cells, &s.panels})
+        for (const scene::Cell& c : *layer) {
+            // Values, bars, the threads' strips; not the boxes behind them.
+            if (!(c.fill.a > 0 || c.border_width > 0) ||
+                (layer == &s.panels && c.role == scene::CellRole::Panel))
+                continue;
+            const Rect r = on_screen(f, c.rect);
+            if (r.right() <= f.picture.x || r.x >= f.picture.right())
+                continue;
+            if (r.y >= f.picture.y - kTolerancePx &&
+                r.bottom() <= f.picture.bottom() + kTolerancePx)
+                lowest = std::max(lowest, r.bottom());
+            else if (r.bottom() > f.picture.bottom() + kTolerancePx && r.y < f.height &&
+                     c.rect.y < s.focus.bottom())
+                below = true; // a row of the step's own
+            if (c.ref)
+                boxes.push_back(r);
+        }
+    for (const render::TextRun& t : f.text)
+        lowest = std::max(lowest, t.rect.bottom());
+    for (const scene::Label& l : s.labels) { // a row's name left out under the picture
+        const float y = f.camera.to_screen(l.pos, f.width, f.height).y;
+        below =
+            below || (l.kind == scene::LabelKind::Row && l.px > 0 && l.pos.y < s.focus.bottom() &&
+                      y + 0.3f * l.px > f.picture.bottom() && y - 0.85f * l.px < f.height);
+    }
+    if (below)
+        return; // rows left out at both edges: the canvas is too short for them
+    // The room free under the rows, less the reach of the texts the layout estimates (a row's
+    // name stands a little above its cells and its second line below them).
+    const float room = f.picture.bottom() - lowest - 4 * render::kTextEdgePx;
+    for (const Rect& r : boxes) {
+        if (r.bottom() <= canvas_top + kTolerancePx || r.y >= f.picture.y - kTolerancePx)
+            continue; // whole, or wholly above the canvas
+        EXPECT_GT(canvas_top - r.y, room)
+            << where << ": a row at " << text(r) << " left out or cut at the top of the picture "
+            << text(f.picture) << " with " << room << " px empty under the rows";
+        return;
+    }
+}
+
+int check_rows_at_the_top(const scene::Model& m, const std::string& config) {
+    int checked = 0;
+    for (const Window w : {Window{1280, 720}, Window{1920, 1080}})
+        for (const float scale : {1.5f, 2.0f})
+            for (const bool present : {false, true}) {
+                const ui::WindowLayout l = window_for(m, w, scale, present);
+                render::CanvasRequest r;
+                r.width = l.canvas.w;
+                r.height = l.canvas.h;
+                r.scale = scale;
+                r.interactive = true;
+                scene::ViewOptions vo;
+                for (int step = 0; step < static_cast<int>(m.steps().size()); ++step) {
+                    const std::size_t frame = m.frame_at(step, 0);
+                    const render::Canvas c = render::lay_out_canvas(font(), m, frame, r, vo);
+                    vo.pixels_per_unit = c.frame.camera.scale;
+                    check_no_row_lost_at_the_top(
+                        c.scene, c.frame,
+                        config + " in " + std::to_string(w.width) + "x" + std::to_string(w.height) +
+                            " at " + std::to_string(scale * 100) +
+                            (present ? "% presenting" : "%") + " step " + std::to_string(step + 1));
+                    ++checked;
+                }
+            }
+    return checked;
+}
+
+class RowsAtTheTop : public ::testing::TestWithParam<Algorithm> {};
+
+TEST_P(RowsAtTheTop, NoneLeftOutWhereTheRoomBelowHoldsIt) {
+    std::vector<std::pair<int, int>> configs; // block, n
+    for (const int block : {32, 1024})
+        for (const int n : {7, 32, 1000, 65536}) // 32: the window's first trace
+            configs.emplace_back(block, n);
+    EXPECT_GT(on_every_core(GetParam(), configs, check_rows_at_the_top), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Reduce, RowsAtTheTop,
+                         ::testing::Values(Algorithm::ReduceTree, Algorithm::ReduceCoarsened,
+                                           Algorithm::ReduceFull),
+                         named);
+
+} // namespace
+} // namespace pplab

@@ -33,6 +33,24 @@ bool shows_something(const scene::Cell& c) {
     return c.role != scene::CellRole::Panel && (c.fill.a > 0 || c.border_width > 0);
 }
 
+// What the picture's edges must not cut: cells, bars and strips with something drawn, and the
+// outlines round a selection (a Panel in the cells' layer: the line left of in[]'s outline under
+// the notice read as a stray rule).
+std::vector<Rect> drawn_boxes(const scene::Scene& s, const scene::Camera& c, float w, float h,
+                              const Rect& picture) {
+    std::vector<Rect> boxes;
+    for (const std::vector<scene::Cell>* layer : {&s.cells, &s.panels})
+        for (const scene::Cell& cell : *layer) {
+            const bool outline = layer == &s.cells && cell.border_width > 0;
+            if (!shows_something(cell) && !outline)
+                continue;
+            const Rect box = on_screen(c, cell.rect, w, h);
+            if (box.x < picture.right() && box.right() > picture.x)
+                boxes.push_back(box);
+        }
+    return boxes;
+}
+
 // The camera for `picture` (canvas pixels) of a canvas of r.width x r.height; `names_beside`:
 // the rows' names have a column of their own left of it.
 scene::Camera aim(const scene::Scene& s, const CanvasRequest& r, const Rect& picture,
@@ -53,19 +71,71 @@ scene::Camera aim(const scene::Scene& s, const CanvasRequest& r, const Rect& pic
     return moved(c, {picture.x, picture.y}, picture.w, picture.h, r.width, r.height);
 }
 
+// How far (pixels, down) the follow view slides so that a row its top (or bottom) edge cuts
+// is whole, where the picture has that much room free at the other edge: reduce-full at 200%
+// aligned its rows to the bottom, in[] cut at the top, and left the room it would have taken
+// empty above them. The step's own rows (the focus) are never slid out for it, nor rows above
+// them (what it reads) for the rows still to come below.
+float slide_past_cut_row(const scene::Scene& s, const scene::Camera& c, const CanvasRequest& r,
+                         const Rect& picture) {
+    constexpr float kGapPx = 2.0f;
+    const float focus_top = c.to_screen({0, s.focus.y}, r.width, r.height).y;
+    const float focus_bottom = focus_top + s.focus.h * c.scale;
+    struct Edges {
+        float cut_top = 0, cut_bottom = 0; // how far a row reaches past each edge
+        float highest = 0, lowest = 0;     // what is drawn inside
+    };
+    Edges all{0, 0, picture.bottom(), picture.y}, focus = all;
+    const auto take = [&](float top, float bottom) {
+        if (bottom <= picture.y || top >= picture.bottom())
+            return;
+        for (Edges* e : {&all, &focus}) {
+            if (e == &focus && (bottom <= focus_top || top >= focus_bottom))
+                continue;
+            e->cut_top = std::max(e->cut_top, picture.y - top);
+            e->cut_bottom = std::max(e->cut_bottom, bottom - picture.bottom());
+            e->highest = std::min(e->highest, top);
+            e->lowest = std::max(e->lowest, bottom);
+        }
+    };
+    for (const Rect& box : drawn_boxes(s, c, r.width, r.height, picture))
+        take(box.y, box.bottom());
+    for (const scene::Label& l : s.labels)
+        if (l.px > 0 && l.kind != scene::LabelKind::Line) {
+            const scene::Vec2 at = c.to_screen(l.pos, r.width, r.height);
+            // A row's name stands beside the picture; a note counts where it is drawn.
+            if (l.kind == scene::LabelKind::Row || (at.x >= picture.x && at.x <= picture.right()))
+                take(at.y - 0.85f * l.px, at.y + 0.3f * l.px + kTextEdgePx);
+        }
+    if (all.cut_top > 0 && focus.cut_bottom <= 0 &&
+        all.cut_top + kGapPx <= picture.bottom() - focus.lowest)
+        return all.cut_top + kGapPx;
+    if (focus.cut_bottom > 0 && all.cut_top <= 0 &&
+        focus.cut_bottom + kGapPx <= all.highest - picture.y)
+        return -(focus.cut_bottom + kGapPx);
+    return 0;
+}
+
+// The follow view slid past the rows its edges cut, while there is room: a row wholly above the
+// edge comes into its reach once the one it cut is in (block 1024's in[] above s[] load).
+scene::Camera slid_past_cut_rows(const scene::Scene& s, scene::Camera c, const CanvasRequest& r,
+                                 const Rect& picture) {
+    for (int round = 0; round < 3; ++round) {
+        const float by = slide_past_cut_row(s, c, r, picture);
+        if (by == 0)
+            break;
+        c.center.y -= by / c.scale;
+    }
+    return c;
+}
+
 // A row the picture's top or bottom edge would cut in half (its cells, or its name below them)
 // is left out whole: the edge moves to the gap between rows, by at most a third of the picture.
 Rect without_cut_rows(const scene::Scene& s, const scene::Camera& c, const CanvasRequest& r,
                       Rect picture) {
     constexpr float kGapPx = 2.0f;
-    std::vector<Rect> boxes; // the cells' and the strips' on screen, beside the picture or in it
-    for (const std::vector<scene::Cell>* layer : {&s.cells, &s.panels})
-        for (const scene::Cell& cell : *layer)
-            if (shows_something(cell)) {
-                const Rect box = on_screen(c, cell.rect, r.width, r.height);
-                if (box.x < picture.right() && box.right() > picture.x)
-                    boxes.push_back(box);
-            }
+    // The cells' and the strips' on screen, beside the picture or in it.
+    const std::vector<Rect> boxes = drawn_boxes(s, c, r.width, r.height, picture);
     float top = picture.y, bottom = picture.bottom();
     for (const Rect& box : boxes) {
         if (box.y < picture.bottom() && box.bottom() > picture.bottom() && box.y > picture.y)
@@ -353,6 +423,8 @@ void frame_text(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
         f.names = {area.x, area.y, names, area.h};
         f.camera = aim(s, r, f.picture, true);
     }
+    if (r.framing == Framing::Follow)
+        f.camera = slid_past_cut_rows(s, f.camera, r, f.picture);
     if (r.framing != Framing::Free) {
         f.picture = without_cut_rows(s, f.camera, r, f.picture);
         if (!f.names.empty())
