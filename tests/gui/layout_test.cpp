@@ -29,6 +29,7 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -922,12 +923,21 @@ void check_part_shown(const scene::Scene& s, const CanvasFrame& f, const scene::
     }
 }
 
-int check_parts(const scene::Model& m, const std::string& config) {
+// One framing of the follow view: the scene, its frame, the trace's frame shown, and where.
+using FollowCheck =
+    std::function<void(const scene::Scene&, const CanvasFrame&, std::size_t, const std::string&)>;
+
+// The trace followed step by step (`steps`) as the window does, in 1280x720 and 1920x1080 at
+// each of `scales`, and presenting at 150% and over; `check` given each framing. Returns the
+// framings checked.
+int follow_in_windows(const scene::Model& m, const std::string& config,
+                      const std::vector<float>& scales, const std::vector<int>& steps,
+                      const FollowCheck& check) {
     int checked = 0;
     for (const Window w : {Window{1280, 720}, Window{1920, 1080}})
-        for (const float scale : kScales)
+        for (const float scale : scales)
             for (const bool present : {false, true}) {
-                if (present && scale < 2.0f)
+                if (present && scale < 1.5f)
                     continue;
                 const ui::WindowLayout l = window_for(m, w, scale, present);
                 render::CanvasRequest r;
@@ -936,19 +946,26 @@ int check_parts(const scene::Model& m, const std::string& config) {
                 r.scale = scale;
                 r.interactive = true;
                 scene::ViewOptions vo;
-                for (const int step : sampled_steps(m)) {
+                for (const int step : steps) {
                     const std::size_t frame = m.frame_at(step, 0);
                     const render::Canvas c = render::lay_out_canvas(font(), m, frame, r, vo);
                     vo.pixels_per_unit = c.frame.camera.scale;
-                    check_part_shown(
-                        c.scene, c.frame, m, frame,
-                        config + " in " + std::to_string(w.width) + "x" + std::to_string(w.height) +
-                            " at " + std::to_string(scale * 100) +
-                            (present ? "% presenting" : "%") + " step " + std::to_string(step + 1));
+                    check(c.scene, c.frame, frame,
+                          config + " in " + std::to_string(w.width) + "x" +
+                              std::to_string(w.height) + " at " + std::to_string(scale * 100) +
+                              (present ? "% presenting" : "%") + " step " +
+                              std::to_string(step + 1));
                     ++checked;
                 }
             }
     return checked;
+}
+
+int check_parts(const scene::Model& m, const std::string& config) {
+    return follow_in_windows(
+        m, config, {1.0f, 1.5f, 2.0f}, sampled_steps(m),
+        [&](const scene::Scene& s, const CanvasFrame& f, std::size_t frame,
+            const std::string& where) { check_part_shown(s, f, m, frame, where); });
 }
 
 class PartShown : public ::testing::TestWithParam<Algorithm> {};
@@ -1049,30 +1066,13 @@ void check_no_row_lost_at_the_top(const scene::Scene& s, const CanvasFrame& f,
 }
 
 int check_rows_at_the_top(const scene::Model& m, const std::string& config) {
-    int checked = 0;
-    for (const Window w : {Window{1280, 720}, Window{1920, 1080}})
-        for (const float scale : {1.5f, 2.0f})
-            for (const bool present : {false, true}) {
-                const ui::WindowLayout l = window_for(m, w, scale, present);
-                render::CanvasRequest r;
-                r.width = l.canvas.w;
-                r.height = l.canvas.h;
-                r.scale = scale;
-                r.interactive = true;
-                scene::ViewOptions vo;
-                for (int step = 0; step < static_cast<int>(m.steps().size()); ++step) {
-                    const std::size_t frame = m.frame_at(step, 0);
-                    const render::Canvas c = render::lay_out_canvas(font(), m, frame, r, vo);
-                    vo.pixels_per_unit = c.frame.camera.scale;
-                    check_no_row_lost_at_the_top(
-                        c.scene, c.frame,
-                        config + " in " + std::to_string(w.width) + "x" + std::to_string(w.height) +
-                            " at " + std::to_string(scale * 100) +
-                            (present ? "% presenting" : "%") + " step " + std::to_string(step + 1));
-                    ++checked;
-                }
-            }
-    return checked;
+    std::vector<int> steps(m.steps().size());
+    std::iota(steps.begin(), steps.end(), 0);
+    return follow_in_windows(
+        m, config, {1.5f, 2.0f}, steps,
+        [](const scene::Scene& s, const CanvasFrame& f, std::size_t, const std::string& where) {
+            check_no_row_lost_at_the_top(s, f, where);
+        });
 }
 
 class RowsAtTheTop : public ::testing::TestWithParam<Algorithm> {};
