@@ -1092,3 +1092,53 @@ INSTANTIATE_TEST_SUITE_P(Reduce, RowsAtTheTop,
 
 } // namespace
 } // namespace pplab
+
+namespace pplab {
+namespace {
+
+// Whether the segment a-b (pixels) passes through `r`, sampled finely enough for a text's box.
+bool crosses(scene::Vec2 a, scene::Vec2 b, const Rect& r) {
+    constexpr int kSamples = 64;
+    for (int i = 0; i <= kSamples; ++i) {
+        const float t = static_cast<float>(i) / kSamples;
+        const scene::Vec2 p{a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t};
+        if (inflate(r, -kTolerancePx, -kTolerancePx).contains(p))
+            return true;
+    }
+    return false;
+}
+
+// scan-multiblock's level title ("level 0: block 3 scans its tile of in[]") is crossed by no
+// arrow drawn: between in[] and the load row the loads' arrows ran through it.
+TEST(MultiblockTitle, NoArrowCrossesIt) {
+    int titles = 0;
+    for (const int block : {32, 1024})
+        for (const int n : {7, 1000, 65536}) {
+            std::string refused;
+            const auto m = traced(Algorithm::ScanMultiblock, block, n, refused);
+            ASSERT_TRUE(m) << refused;
+            std::vector<int> steps(m->steps().size());
+            std::iota(steps.begin(), steps.end(), 0);
+            const std::string config = "block " + std::to_string(block) + " n " + std::to_string(n);
+            follow_in_windows(*m, config, {1.0f, 1.5f, 2.0f}, steps,
+                              [&](const scene::Scene& s, const CanvasFrame& f, std::size_t,
+                                  const std::string& where) {
+                                  for (const render::TextRun& t : f.text) {
+                                      if (t.text.rfind("level ", 0) != 0 ||
+                                          t.text.find(" scans ") == std::string::npos)
+                                          continue;
+                                      ++titles;
+                                      for (const scene::Arrow& a : scene::arrows_drawn(
+                                               s, f.camera, f.width, f.height, f.picture))
+                                          EXPECT_FALSE(crosses(
+                                              f.camera.to_screen(a.from, f.width, f.height),
+                                              f.camera.to_screen(a.to, f.width, f.height), t.rect))
+                                              << where << ": an arrow crosses '" << t.text << "'";
+                                  }
+                              });
+        }
+    EXPECT_GT(titles, 0) << "no title drawn: the check goes untested";
+}
+
+} // namespace
+} // namespace pplab

@@ -96,7 +96,7 @@ void view_multiblock(Composer& c) {
                   detail_level == 0 ? std::max(0, std::min(block_dim, n - first)) : 0);
     c.row_label(in, "in[]",
                 "n = " + std::to_string(n) + ", blocks of " + std::to_string(block_dim));
-    y += in.cell_h + 2.8f;
+    y += kRowPitch;
     // The detail sits under the array it scans: in[] for level 0, else the totals of the
     // level above. Its rows are reserved here and placed once the totals they read are.
     const int tree_levels = log2i(block_dim);
@@ -104,6 +104,7 @@ void view_multiblock(Composer& c) {
     const int detail_rows = 2 * tree_levels + 2 + ((inclusive0 && detail_level == 0) ? 1 : 0);
     const float detail_h = static_cast<float>(detail_rows) * kRowPitch + 0.8f;
     float detail_y = y;
+    float source_y = in.y; // the row the detail's block loads its tile from
     if (detail_level == 0)
         y += detail_h;
 
@@ -111,6 +112,8 @@ void view_multiblock(Composer& c) {
     std::vector<std::vector<int>> totals(levels.size());
     for (std::size_t k = 0; k + 1 < levels.size(); ++k) {
         const ScanLevel& lv = levels[k];
+        if (detail_level == k + 1)
+            y += 1.4f; // room above the row for the detail's title
         Grid g = lv.grid * kPitch <= view_width * 1.001f ? unit_row(0, y, lv.grid)
                                                          : fitted(0, y, lv.grid, view_width);
         g.group = block_dim;
@@ -125,14 +128,17 @@ void view_multiblock(Composer& c) {
         c.row_label(g, "totals[]", "level " + std::to_string(k + 1) + ": one per block");
         y += kRowPitch;
         if (detail_level == k + 1) {
-            detail_y = y + 1.4f;
-            y += detail_h + 1.4f;
+            source_y = g.y;
+            detail_y = y;
+            y += detail_h;
         }
     }
-    // The detail: the scan of one block of the level being traced.
+    // The detail: the scan of one block of the level being traced. Its title stands over the
+    // row it loads from, clear of the outline round the tile: between that row and the load
+    // row the loads' arrows crossed it.
     if (detail_level > 0)
         c.alias_input(totals[detail_level - 1]);
-    c.title(0, detail_y - 1.35f,
+    c.title(0, source_y - 0.15f - 0.4f * c.label_em,
             detail_level == 0
                 ? "level 0: block " + std::to_string(detail_block) + " scans its tile of in[]"
                 : "level " + std::to_string(detail_level) + ": block " +
