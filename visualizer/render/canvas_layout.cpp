@@ -72,28 +72,36 @@ scene::Camera aim(const scene::Scene& s, const CanvasRequest& r, const Rect& pic
 }
 
 // How far (pixels, down) the follow view slides so that a row its top (or bottom) edge cuts
-// is whole, where the picture has that much room free at the other edge: reduce-full at 200%
+// is whole, where the picture has that much room free at the other edge (reduce-full at 200%
 // aligned its rows to the bottom, in[] cut at the top, and left the room it would have taken
-// empty above them. The step's own rows (the focus) are never slid out for it, nor rows above
-// them (what it reads) for the rows still to come below.
+// empty above them); else, while rows are cut at both edges, so that the part of one left
+// showing is not left as an empty band (the edge leaves a cut row out). The step's own rows
+// (the focus) are never slid out for it. `way`: the way it slid before (0: none yet).
 float slide_past_cut_row(const scene::Scene& s, const scene::Camera& c, const CanvasRequest& r,
-                         const Rect& picture) {
+                         const Rect& picture, float way) {
     constexpr float kGapPx = 2.0f;
     const float focus_top = c.to_screen({0, s.focus.y}, r.width, r.height).y;
     const float focus_bottom = focus_top + s.focus.h * c.scale;
     struct Edges {
-        float cut_top = 0, cut_bottom = 0; // how far a row reaches past each edge
-        float highest = 0, lowest = 0;     // what is drawn inside
+        float cut_top = 0, cut_bottom = 0;     // how far a row reaches past each edge
+        float shown_top = 0, shown_bottom = 0; // how much of it is inside
+        float highest = 0, lowest = 0;         // what is drawn inside
     };
-    Edges all{0, 0, picture.bottom(), picture.y}, focus = all;
+    Edges all{0, 0, 0, 0, picture.bottom(), picture.y}, focus = all;
     const auto take = [&](float top, float bottom) {
         if (bottom <= picture.y || top >= picture.bottom())
             return;
         for (Edges* e : {&all, &focus}) {
             if (e == &focus && (bottom <= focus_top || top >= focus_bottom))
                 continue;
-            e->cut_top = std::max(e->cut_top, picture.y - top);
-            e->cut_bottom = std::max(e->cut_bottom, bottom - picture.bottom());
+            if (top < picture.y) {
+                e->cut_top = std::max(e->cut_top, picture.y - top);
+                e->shown_top = std::max(e->shown_top, bottom - picture.y);
+            }
+            if (bottom > picture.bottom()) {
+                e->cut_bottom = std::max(e->cut_bottom, bottom - picture.bottom());
+                e->shown_bottom = std::max(e->shown_bottom, picture.bottom() - top);
+            }
             e->highest = std::min(e->highest, top);
             e->lowest = std::max(e->lowest, bottom);
         }
@@ -107,12 +115,26 @@ float slide_past_cut_row(const scene::Scene& s, const scene::Camera& c, const Ca
             if (l.kind == scene::LabelKind::Row || (at.x >= picture.x && at.x <= picture.right()))
                 take(at.y - 0.85f * l.px, at.y + 0.3f * l.px + kTextEdgePx);
         }
-    if (all.cut_top > 0 && focus.cut_bottom <= 0 &&
-        all.cut_top + kGapPx <= picture.bottom() - focus.lowest)
-        return all.cut_top + kGapPx;
-    if (focus.cut_bottom > 0 && all.cut_top <= 0 &&
+    const float below_focus = picture.bottom() - focus.lowest - kGapPx;
+    const float above_focus = focus.highest - picture.y - kGapPx;
+    if (way >= 0 && all.cut_top > 0 && focus.cut_bottom <= 0 && all.cut_top <= below_focus)
+        return all.cut_top + kGapPx; // the row above in whole
+    if (way <= 0 && focus.cut_bottom > 0 && all.cut_top <= 0 &&
         focus.cut_bottom + kGapPx <= all.highest - picture.y)
-        return -(focus.cut_bottom + kGapPx);
+        return -(focus.cut_bottom + kGapPx);     // the step's own row below in whole
+    if (all.cut_top > 0 && all.cut_bottom > 0) { // cut at both edges
+        if (way <= 0 && focus.cut_top <= 0 && all.shown_top <= above_focus)
+            return -(all.shown_top + kGapPx); // the rest of the row above out, more below in
+        if (way >= 0 && focus.cut_bottom <= 0 && all.shown_bottom <= below_focus)
+            return all.shown_bottom + kGapPx;
+    }
+    // Nothing drawn in a band wider than the margin at one edge (the reads from a row wholly
+    // above are left out) while rows are cut at the other: the rows move into it.
+    const float margin = kCanvasMarginPx * r.scale;
+    if (way <= 0 && all.cut_bottom > 0 && all.highest - picture.y > margin + kGapPx)
+        return -(all.highest - picture.y - margin);
+    if (way >= 0 && all.cut_top > 0 && picture.bottom() - all.lowest > margin + kGapPx)
+        return picture.bottom() - all.lowest - margin;
     return 0;
 }
 
@@ -120,10 +142,12 @@ float slide_past_cut_row(const scene::Scene& s, const scene::Camera& c, const Ca
 // edge comes into its reach once the one it cut is in (block 1024's in[] above s[] load).
 scene::Camera slid_past_cut_rows(const scene::Scene& s, scene::Camera c, const CanvasRequest& r,
                                  const Rect& picture) {
+    float way = 0;
     for (int round = 0; round < 3; ++round) {
-        const float by = slide_past_cut_row(s, c, r, picture);
+        const float by = slide_past_cut_row(s, c, r, picture, way);
         if (by == 0)
             break;
+        way = by;
         c.center.y -= by / c.scale;
     }
     return c;

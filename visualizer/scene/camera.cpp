@@ -134,9 +134,19 @@ Camera follow(const Scene& s, float w, float h, float margin, float closest, flo
     const Camera all = fit_labelled(s, s.bounds, w, h, margin, closest);
     if (all.scale >= readable)
         return all; // everything can be read: a steady picture while stepping
+    // No empty band above the scene's first row (or under its last) while rows past the other
+    // edge are out of sight: a block of 32 at 100% centred in[] and s[] load, a third of the
+    // canvas empty above them and the levels cut at the bottom. Rows that fit are all shown.
+    const auto no_empty_band = [&](Camera c) {
+        const float half = std::max(h / 2 - margin, 0.0f) / c.scale;
+        c.center.y = s.bounds.h <= 2 * half
+                         ? s.bounds.center().y
+                         : std::clamp(c.center.y, s.bounds.y + half, s.bounds.bottom() - half);
+        return c;
+    };
     const Camera rows = fit_labelled(s, s.focus, w, h, margin, closest);
     if (rows.scale >= readable)
-        return rows;
+        return no_empty_band(rows);
     // Part of the rows, legible, from the first cell the step touches unless that leaves its
     // own cells out; the names of the rows in a column on the left.
     Camera c;
@@ -148,6 +158,7 @@ Camera follow(const Scene& s, float w, float h, float margin, float closest, flo
     c.center.y = s.focus.center().y;
     if (s.focus.h * c.scale > h - 2 * margin) // taller than the canvas: the step's own row,
         c.center.y = s.focus.bottom() - (h / 2 - margin) / c.scale; // the lowest, in view
+    c = no_empty_band(c);
     if (names_beside) {
         const float edge = c.center.x - w / 2 / c.scale;
         c.center.x += past_cut_cells(s, edge) - edge;
