@@ -1210,3 +1210,39 @@ INSTANTIATE_TEST_SUITE_P(ReduceAndScan, NoEmptyBand,
 
 } // namespace
 } // namespace pplab
+
+namespace pplab {
+namespace {
+
+// scan-fast's notice says a part of the tiles is shown only when one is not: with every tile's
+// number drawn over its cell it said "showing tile 3 of 8" (it counted the tiles that had
+// published, not those with nothing yet).
+TEST(ScanFastNotice, NoPartSaidWhenEveryTileIsShown) {
+    const ui::Settings set = ui::switch_algorithm(ui::Settings{}, Algorithm::ScanFast);
+    const scene::Model m(make_cpu_backend()->trace(set.request()));
+    const int tiles = m.grid(0);
+    ASSERT_LE(tiles, 16) << "every tile numbered: the check below needs it";
+    std::vector<int> steps(m.steps().size());
+    std::iota(steps.begin(), steps.end(), 0);
+    int all_shown = 0;
+    follow_in_windows(
+        m, "scan-fast", {1.0f, 1.5f, 2.0f}, steps,
+        [&](const scene::Scene&, const CanvasFrame& f, std::size_t, float,
+            const std::string& where) {
+            int numbered = 0;
+            for (int t = 0; t < tiles; ++t)
+                numbered +=
+                    std::any_of(f.text.begin(), f.text.end(), [&](const render::TextRun& run) {
+                        return run.text == std::to_string(t) && inside(run.rect, f.picture);
+                    });
+            if (numbered < tiles)
+                return;
+            ++all_shown;
+            EXPECT_EQ(f.notice.find("showing tile"), std::string::npos)
+                << where << ": every tile shown, the notice says '" << f.notice << "'";
+        });
+    EXPECT_GT(all_shown, 0) << "no framing shows every tile: the check goes untested";
+}
+
+} // namespace
+} // namespace pplab

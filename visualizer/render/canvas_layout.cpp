@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
+#include <utility>
 
 namespace pplab::render {
 
@@ -237,6 +239,27 @@ namespace {
 constexpr const char* kReadsLeftOut = "arrows to or from cells off screen left out";
 constexpr const char* kTilesOffScreen = "tiles row off screen";
 
+// The first and last tile of scan-fast's tiles row wholly on screen, counting the tiles that
+// have published nothing (cells with no trace cell): counting only the published said "showing
+// tile 3 of 8" with all eight on screen. `row`: a published tile's cell.
+std::pair<int, int> tiles_shown(const scene::Scene& s, const scene::Camera& cam,
+                                const CanvasRequest& r, const Rect& picture, const Rect& row) {
+    std::vector<Rect> tiles;
+    for (const scene::Cell& c : s.cells)
+        if (c.role == scene::CellRole::Value && c.rect.y == row.y && c.rect.h == row.h)
+            tiles.push_back(c.rect);
+    std::sort(tiles.begin(), tiles.end(), [](const Rect& a, const Rect& b) { return a.x < b.x; });
+    int first = -1, last = -1;
+    for (int i = 0; i < static_cast<int>(tiles.size()); ++i) {
+        const Rect box = on_screen(cam, tiles[static_cast<std::size_t>(i)], r.width, r.height);
+        if (overlaps(box, picture) && intersect(box, picture).w >= box.w - 1.0f) {
+            first = first < 0 ? i : first;
+            last = i;
+        }
+    }
+    return {first, last};
+}
+
 // Which of the step's rows are on screen when not all of them are, or that its values are too
 // small to read; empty when neither.
 std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
@@ -247,6 +270,7 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
     const Frame& cur = m.trace().frames.at(frame);
     int first = -1, last = -1, total = 0, values = 0, legible = 0;
     int lane_first = -1, lane_last = -1; // a warp's lanes on screen
+    Rect tile_row;                       // scan-fast: a published tile's cell
     const bool by_warp = cur.warp >= 0;
     // scan-fast draws one cell per tile, from every tile's publish record.
     const bool by_tile = m.request().algorithm == Algorithm::ScanFast;
@@ -263,6 +287,8 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
             continue;
         const int index = by_tile ? f.block : by_warp ? f.warp : c.ref->cell;
         total = std::max(total, index + 1);
+        if (by_tile)
+            tile_row = c.rect;
         const Rect box = on_screen(cam, c.rect, r.width, r.height);
         // A value the edge cuts (bin 15 of 16 at 200%, its number left out) is not shown: the
         // notice says so.
@@ -277,8 +303,11 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
         ++values;
         legible += box.w >= kReadablePx * r.scale * 0.8f;
     }
-    if (by_tile)
+    if (by_tile) {
         total = m.grid(cur.pass); // tiles that have published nothing have cells too
+        if (!tile_row.empty())
+            std::tie(first, last) = tiles_shown(s, cam, r, picture, tile_row);
+    }
     // s[WARPS] holds one slot per warp: its cells are the warps'.
     const bool per_warp = by_warp || cur.step == Step::WarpTotals;
     const std::string what = by_tile ? "tile" : per_warp ? "warp" : by_bin ? "bin" : "thread";
