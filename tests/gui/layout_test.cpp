@@ -1246,3 +1246,62 @@ TEST(ScanFastNotice, NoPartSaidWhenEveryTileIsShown) {
 
 } // namespace
 } // namespace pplab
+
+namespace pplab {
+namespace {
+
+// A row whose cells are all in the picture keeps its name: scan-blelloch at 150% in 1280x720
+// showed upsweep 0's cells whole under the notice with "stride 1" alone beside them, the name
+// above it cut by the picture's top edge and left out.
+void check_whole_rows_named(const scene::Scene& s, const CanvasFrame& f, std::size_t, float,
+                            const std::string& where) {
+    if (f.notice.find("too close to name") != std::string::npos)
+        return;
+    for (const scene::Label& l : s.labels) {
+        if (l.kind != scene::LabelKind::Row || l.px <= 0 || l.text.empty())
+            continue;
+        const float y = f.camera.to_screen(l.pos, f.width, f.height).y;
+        // The cells beside the name: a row's cells span its name's two lines.
+        bool any = false, whole = true;
+        for (const scene::Cell& c : s.cells) {
+            if (!c.ref)
+                continue;
+            const Rect r = on_screen(f, c.rect);
+            if (r.y > y || r.bottom() < y || r.right() <= f.picture.x || r.x >= f.picture.right())
+                continue;
+            any = true;
+            whole = whole && r.y >= f.picture.y - kTolerancePx &&
+                    r.bottom() <= f.picture.bottom() + kTolerancePx;
+        }
+        if (!any || !whole)
+            continue;
+        EXPECT_TRUE(std::any_of(f.text.begin(), f.text.end(),
+                                [&](const render::TextRun& t) { return t.text == l.text; }))
+            << where << ": the row of '" << l.text << "' is whole in the picture "
+            << text(f.picture) << ", its name left out";
+    }
+}
+
+int check_names(const scene::Model& m, const std::string& config) {
+    std::vector<int> steps(m.steps().size());
+    std::iota(steps.begin(), steps.end(), 0);
+    return follow_in_windows(m, config, {1.0f, 1.5f, 2.0f}, steps, check_whole_rows_named);
+}
+
+class WholeRows : public ::testing::TestWithParam<Algorithm> {};
+
+TEST_P(WholeRows, KeepTheirNames) {
+    std::vector<std::pair<int, int>> configs; // block, n
+    for (const int block : {32, 1024})
+        for (const int n : {7, 32, 65536})
+            configs.emplace_back(block, n);
+    EXPECT_GT(on_every_core(GetParam(), configs, check_names), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(ReduceAndScan, WholeRows,
+                         ::testing::Values(Algorithm::ReduceTree, Algorithm::ReduceFull,
+                                           Algorithm::ScanBlelloch, Algorithm::ScanMultiblock),
+                         named);
+
+} // namespace
+} // namespace pplab

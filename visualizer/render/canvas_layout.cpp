@@ -115,7 +115,7 @@ float slide_past_cut_row(const scene::Scene& s, const scene::Camera& c, const Ca
             const scene::Vec2 at = c.to_screen(l.pos, r.width, r.height);
             // A row's name stands beside the picture; a note counts where it is drawn.
             if (l.kind == scene::LabelKind::Row || (at.x >= picture.x && at.x <= picture.right()))
-                take(at.y - 0.85f * l.px, at.y + 0.3f * l.px + kTextEdgePx);
+                take(at.y - 0.85f * l.px - kTextEdgePx, at.y + 0.3f * l.px + kTextEdgePx);
         }
     const float below_focus = picture.bottom() - focus.lowest - kGapPx;
     const float above_focus = focus.highest - picture.y - kGapPx;
@@ -182,6 +182,20 @@ Rect without_cut_rows(const scene::Scene& s, const scene::Camera& c, const Canva
             if (box.bottom() > y - 2.2f * l.px && box.y < y)
                 row_top = std::min(row_top, box.y);
         bottom = std::min(bottom, row_top - kGapPx);
+    }
+    // A row's name reaching past the top edge (its cells whole under it) takes its row along
+    // too: scan-blelloch's "stride 1" stood alone beside upsweep 0, its name left out.
+    for (const scene::Label& l : s.labels) {
+        if (l.kind != scene::LabelKind::Row || l.px <= 0)
+            continue;
+        const float y = c.to_screen(l.pos, r.width, r.height).y;
+        if (y + 0.25f * l.px <= top || y - 0.8f * l.px - kTextEdgePx >= top)
+            continue;
+        float row_bottom = y + 0.25f * l.px;
+        for (const Rect& box : boxes)
+            if (box.y < y + 1.5f * l.px && box.bottom() > y - 0.8f * l.px)
+                row_bottom = std::max(row_bottom, box.bottom());
+        top = std::max(top, row_bottom + kGapPx);
     }
     const float most = picture.h / 3;
     top = std::min(top, picture.y + most);
