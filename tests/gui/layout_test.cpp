@@ -962,6 +962,23 @@ int follow_in_windows(const scene::Model& m, const std::string& config,
     return checked;
 }
 
+// Every step of a trace, as the transport counts them from 0.
+std::vector<int> every_step(const scene::Model& m) {
+    std::vector<int> steps(m.steps().size());
+    std::iota(steps.begin(), steps.end(), 0);
+    return steps;
+}
+
+// Each block size with each n.
+std::vector<std::pair<int, int>> configs_of(std::initializer_list<int> blocks,
+                                            std::initializer_list<int> sizes) {
+    std::vector<std::pair<int, int>> out; // block, n
+    for (const int block : blocks)
+        for (const int n : sizes)
+            out.emplace_back(block, n);
+    return out;
+}
+
 int check_parts(const scene::Model& m, const std::string& config) {
     return follow_in_windows(
         m, config, {1.0f, 1.5f, 2.0f}, sampled_steps(m),
@@ -1067,10 +1084,8 @@ void check_no_row_lost_at_the_top(const scene::Scene& s, const CanvasFrame& f,
 }
 
 int check_rows_at_the_top(const scene::Model& m, const std::string& config) {
-    std::vector<int> steps(m.steps().size());
-    std::iota(steps.begin(), steps.end(), 0);
     return follow_in_windows(
-        m, config, {1.5f, 2.0f}, steps,
+        m, config, {1.5f, 2.0f}, every_step(m),
         [](const scene::Scene& s, const CanvasFrame& f, std::size_t, float,
            const std::string& where) { check_no_row_lost_at_the_top(s, f, where); });
 }
@@ -1078,11 +1093,10 @@ int check_rows_at_the_top(const scene::Model& m, const std::string& config) {
 class RowsAtTheTop : public ::testing::TestWithParam<Algorithm> {};
 
 TEST_P(RowsAtTheTop, NoneLeftOutWhereTheRoomBelowHoldsIt) {
-    std::vector<std::pair<int, int>> configs; // block, n
-    for (const int block : {32, 1024})
-        for (const int n : {7, 32, 1000, 65536}) // 32: the window's first trace
-            configs.emplace_back(block, n);
-    EXPECT_GT(on_every_core(GetParam(), configs, check_rows_at_the_top), 0);
+    // 32: the window's first trace
+    EXPECT_GT(on_every_core(GetParam(), configs_of({32, 1024}, {7, 32, 1000, 65536}),
+                            check_rows_at_the_top),
+              0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Reduce, RowsAtTheTop,
@@ -1117,10 +1131,8 @@ TEST(MultiblockTitle, NoArrowCrossesIt) {
             std::string refused;
             const auto m = traced(Algorithm::ScanMultiblock, block, n, refused);
             ASSERT_TRUE(m) << refused;
-            std::vector<int> steps(m->steps().size());
-            std::iota(steps.begin(), steps.end(), 0);
             const std::string config = "block " + std::to_string(block) + " n " + std::to_string(n);
-            follow_in_windows(*m, config, {1.0f, 1.5f, 2.0f}, steps,
+            follow_in_windows(*m, config, {1.0f, 1.5f, 2.0f}, every_step(*m),
                               [&](const scene::Scene& s, const CanvasFrame& f, std::size_t, float,
                                   const std::string& where) {
                                   for (const render::TextRun& t : f.text) {
@@ -1187,19 +1199,13 @@ void check_no_empty_band(const scene::Scene& s, const CanvasFrame& f, std::size_
 }
 
 int check_bands(const scene::Model& m, const std::string& config) {
-    std::vector<int> steps(m.steps().size());
-    std::iota(steps.begin(), steps.end(), 0);
-    return follow_in_windows(m, config, {1.0f, 1.5f, 2.0f}, steps, check_no_empty_band);
+    return follow_in_windows(m, config, {1.0f, 1.5f, 2.0f}, every_step(m), check_no_empty_band);
 }
 
 class NoEmptyBand : public ::testing::TestWithParam<Algorithm> {};
 
 TEST_P(NoEmptyBand, AboveTheRowsWhileRowsBelowAreCut) {
-    std::vector<std::pair<int, int>> configs; // block, n
-    for (const int block : {32, 1024})
-        for (const int n : {7, 32, 65536})
-            configs.emplace_back(block, n);
-    EXPECT_GT(on_every_core(GetParam(), configs, check_bands), 0);
+    EXPECT_GT(on_every_core(GetParam(), configs_of({32, 1024}, {7, 32, 65536}), check_bands), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(ReduceAndScan, NoEmptyBand,
@@ -1222,11 +1228,9 @@ TEST(ScanFastNotice, NoPartSaidWhenEveryTileIsShown) {
     const scene::Model m(make_cpu_backend()->trace(set.request()));
     const int tiles = m.grid(0);
     ASSERT_LE(tiles, 16) << "every tile numbered: the check below needs it";
-    std::vector<int> steps(m.steps().size());
-    std::iota(steps.begin(), steps.end(), 0);
     int all_shown = 0;
     follow_in_windows(
-        m, "scan-fast", {1.0f, 1.5f, 2.0f}, steps,
+        m, "scan-fast", {1.0f, 1.5f, 2.0f}, every_step(m),
         [&](const scene::Scene&, const CanvasFrame& f, std::size_t, float,
             const std::string& where) {
             int numbered = 0;
@@ -1283,19 +1287,13 @@ void check_whole_rows_named(const scene::Scene& s, const CanvasFrame& f, std::si
 }
 
 int check_names(const scene::Model& m, const std::string& config) {
-    std::vector<int> steps(m.steps().size());
-    std::iota(steps.begin(), steps.end(), 0);
-    return follow_in_windows(m, config, {1.0f, 1.5f, 2.0f}, steps, check_whole_rows_named);
+    return follow_in_windows(m, config, {1.0f, 1.5f, 2.0f}, every_step(m), check_whole_rows_named);
 }
 
 class WholeRows : public ::testing::TestWithParam<Algorithm> {};
 
 TEST_P(WholeRows, KeepTheirNames) {
-    std::vector<std::pair<int, int>> configs; // block, n
-    for (const int block : {32, 1024})
-        for (const int n : {7, 32, 65536})
-            configs.emplace_back(block, n);
-    EXPECT_GT(on_every_core(GetParam(), configs, check_names), 0);
+    EXPECT_GT(on_every_core(GetParam(), configs_of({32, 1024}, {7, 32, 65536}), check_names), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(ReduceAndScan, WholeRows,
