@@ -9,6 +9,7 @@
 //    the counters underneath;
 //  - scan-fast's tiles row is on screen at every look-back (it lay above the canvas at 200%).
 #include "fixtures.hpp"
+#include "rects.hpp"
 
 #include "render/gl_renderer.hpp"
 #include "render/picture.hpp"
@@ -26,29 +27,13 @@ namespace pplab {
 namespace {
 
 using scene::Rect;
-
-constexpr float kTolerancePx = 0.75f;
+using test::clipped;
+using test::kTolerancePx;
+using test::overlaps;
+using test::text;
 
 const render::FontAtlas& font() {
-    static const render::FontAtlas atlas(render::ui_font());
-    return atlas;
-}
-
-Rect intersect(const Rect& a, const Rect& b) {
-    const float x = std::max(a.x, b.x), y = std::max(a.y, b.y);
-    return {x, y, std::min(a.right(), b.right()) - x, std::min(a.bottom(), b.bottom()) - y};
-}
-
-bool overlaps(const Rect& a, const Rect& b) {
-    const float t = kTolerancePx;
-    return a.x < b.right() - t && b.x < a.right() - t && a.y < b.bottom() - t &&
-           b.y < a.bottom() - t;
-}
-
-std::string text(const Rect& r) {
-    std::ostringstream o;
-    o << "[" << r.x << ", " << r.y << ", " << r.w << ", " << r.h << "]";
-    return o.str();
+    return test::canvas_font();
 }
 
 Rect on_screen(const render::Composition& c, const Rect& world) {
@@ -61,7 +46,7 @@ Rect on_screen(const render::Composition& c, const Rect& world) {
 bool seen(const render::Composition& c, const scene::Cell& cell, Rect& part) {
     if (cell.role == scene::CellRole::Panel || (cell.fill.a <= 0 && cell.border_width <= 0))
         return false;
-    part = intersect(on_screen(c, cell.rect), c.picture);
+    part = clipped(on_screen(c, cell.rect), c.picture);
     return part.w > kTolerancePx && part.h >= 0;
 }
 

@@ -12,6 +12,7 @@
 //  - Fit all never frames a scene smaller than the follow view does when that shows it whole.
 #include "classroom_panel.hpp"
 #include "layout.hpp"
+#include "rects.hpp"
 #include "settings.hpp"
 #include "state.hpp"
 #include "style.hpp"
@@ -40,39 +41,19 @@ namespace {
 
 using render::CanvasFrame;
 using scene::Rect;
-
-constexpr float kTolerancePx = 0.75f;
+using test::clipped;
+using test::inside;
+using test::kTolerancePx;
+using test::overlaps;
+using test::text;
 
 const render::FontAtlas& font() {
-    static const render::FontAtlas atlas(render::ui_font());
-    return atlas;
+    return test::canvas_font();
 }
 
 // The window's text as the window measures it: its own fonts, not the canvas's atlas.
 ui::TextWidth window_width() {
     return test::window_fonts().measure();
-}
-
-bool inside(const Rect& a, const Rect& b) {
-    return a.x >= b.x - kTolerancePx && a.right() <= b.right() + kTolerancePx &&
-           a.y >= b.y - kTolerancePx && a.bottom() <= b.bottom() + kTolerancePx;
-}
-
-bool overlaps(const Rect& a, const Rect& b) {
-    const float t = kTolerancePx;
-    return a.x < b.right() - t && b.x < a.right() - t && a.y < b.bottom() - t &&
-           b.y < a.bottom() - t;
-}
-
-std::string text(const Rect& r) {
-    std::ostringstream o;
-    o << "[" << r.x << ", " << r.y << ", " << r.w << ", " << r.h << "]";
-    return o.str();
-}
-
-Rect clipped(const Rect& a, const Rect& b) {
-    const float x = std::max(a.x, b.x), y = std::max(a.y, b.y);
-    return {x, y, std::min(a.right(), b.right()) - x, std::min(a.bottom(), b.bottom()) - y};
 }
 
 Rect on_screen(const CanvasFrame& f, const Rect& world) {

@@ -109,6 +109,16 @@ INSTANTIATE_TEST_SUITE_P(
         return id;
     });
 
+// A run under a small memory limit (384 MiB), with time to reach it.
+sim::RunResult run_in_384_mib(const Broken& b) {
+    const Request r =
+        simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 3, 0), b.block);
+    sim::Limits limits;
+    limits.seconds = 60;
+    limits.memory_bytes = 384ull << 20;
+    return sim::run_kernel(r, kernel_source(b), limits);
+}
+
 // The endless loop passes a barrier each time round, writing shared memory, and pplab keeps a
 // snapshot of it at each: the block is stopped at that barrier when it has recorded
 // kMostSnapshotsPerBlock of them, well before the memory limit (kept small here, so reaching it
@@ -116,12 +126,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(BrokenKernel, TheSnapshotCapStopsALoopAroundABarrierThere) {
     const Broken b{"endless-loop.cu", Algorithm::ReduceTree, 100, 64, "#define TILE 64\n"};
     const std::string barrier = std::to_string(marked(b).first);
-    const Request r =
-        simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 3, 0), b.block);
-    sim::Limits limits;
-    limits.seconds = 60;
-    limits.memory_bytes = 384ull << 20;
-    const sim::RunResult res = sim::run_kernel(r, kernel_source(b), limits);
+    const sim::RunResult res = run_in_384_mib(b);
     ASSERT_EQ(res.status, sim::RunResult::Status::Faulted) << res.message;
     EXPECT_EQ(res.message.rfind(
                   "line " + barrier + ": block 0 passed __syncthreads() on line " + barrier, 0),
@@ -147,12 +152,7 @@ TEST(BrokenKernel, TheMemoryLimitStopsAnAllocatingLoopAndSaysWhere) {
 #endif
     const Broken b{"endless-alloc.cu", Algorithm::ReduceTree, 100, 64, "#define TILE 64\n"};
     const int line = marked(b).first;
-    const Request r =
-        simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 3, 0), b.block);
-    sim::Limits limits;
-    limits.seconds = 60;
-    limits.memory_bytes = 384ull << 20;
-    const sim::RunResult res = sim::run_kernel(r, kernel_source(b), limits);
+    const sim::RunResult res = run_in_384_mib(b);
     ASSERT_EQ(res.status, sim::RunResult::Status::OutOfMemory) << res.message;
     EXPECT_NE(res.message.find("384 MiB"), std::string::npos) << res.message;
     EXPECT_GE(res.stopped_line, line) << res.message;
