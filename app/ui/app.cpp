@@ -148,10 +148,9 @@ int App::caption_lines(float font_px, float width) {
                    : font_px == st_.fonts.small->FontSize ? st_.fonts.small
                                                           : st_.fonts.regular;
     int lines = 1;
-    for (const std::string& text : captions_to_measure(*st_.model, st_.block)) {
-        const ImVec2 size = font->CalcTextSizeA(font_px, FLT_MAX, width, text.c_str());
-        lines = std::max(lines, static_cast<int>(std::lround(size.y / font_px)));
-    }
+    for (const std::string& text : captions_to_measure(*st_.model, st_.block))
+        lines =
+            std::max(lines, static_cast<int>(caption_wrapped(*font, font_px, width, text).size()));
     if (font->FontSize != font_px)
         return lines;
     if (caption_cache_.size() > 16)

@@ -61,10 +61,13 @@ void HeaderPanel::draw(State& st, const WindowLayout& l) {
     if (!st.model) {
         ImGui::TextUnformatted(st.error.empty() ? "Tracing…" : "Nothing to show yet");
     } else {
-        ImGui::PushTextWrapPos(l.caption.w);
-        ImGui::TextColored(to_imgui(pal.text), "%s",
-                           glue_last_word(st.model->dataflow().caption(st.frame())).c_str());
-        ImGui::PopTextWrapPos();
+        // Broken at spaces only, as the height was measured (ImGui's own wrapping breaks after
+        // a '.' too: "s[threadIdx." and "x]" at 150%).
+        const std::string caption = glue_last_word(st.model->dataflow().caption(st.frame()));
+        ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(pal.text));
+        for (const std::string& line : caption_wrapped(*font, font->FontSize, l.caption.w, caption))
+            ImGui::TextUnformatted(line.c_str());
+        ImGui::PopStyleColor();
     }
     ImGui::EndChild();
     ImGui::PopFont();

@@ -8,8 +8,11 @@
 
 #include <imgui.h>
 
+#include <functional>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace pplab::ui {
 
@@ -22,5 +25,17 @@ ImGuiStyle window_style(scene::Theme theme, float scale);
 // A text's width as ImGui::CalcTextSize gives it (rounded up to a whole pixel), in `font`
 // scaled to `px`: what a button or a checkbox's label takes.
 float text_width(const ImFont& font, std::string_view text, float px);
+
+// `text` broken into lines no wider than `width` (as `measure` gives a piece's width) at spaces
+// only, never inside a word, a number or an expression ("TILE/2-1" and "0." stay whole); a
+// newline always breaks, and a piece wider than `width` has a line of its own.
+std::vector<std::string> wrap_at_spaces(std::string_view text, float width,
+                                        const std::function<float(std::string_view)>& measure);
+
+// A caption's lines in `font` at `px`, at most `width` wide, broken at spaces only (never
+// inside "s[threadIdx.x]", as ImGui's wrapping does after a '.'): the header draws these and
+// the layout counts them.
+std::vector<std::string> caption_wrapped(const ImFont& font, float px, float width,
+                                         std::string_view text);
 
 } // namespace pplab::ui

@@ -322,36 +322,6 @@ void your_kernel_settings_changed(State& st) {
         y.rerun_on_change = true;
 }
 
-std::vector<std::string> wrap_at_spaces(std::string_view text, float width,
-                                        const std::function<float(std::string_view)>& measure) {
-    std::vector<std::string> lines;
-    std::size_t from = 0;
-    for (;;) {
-        const std::size_t end = std::min(text.find('\n', from), text.size());
-        const std::string_view part = text.substr(from, end - from);
-        std::string line;
-        for (std::size_t w = 0; w < part.size();) {
-            const std::size_t space = std::min(part.find(' ', w), part.size());
-            const std::string_view word = part.substr(w, space - w);
-            w = space + 1;
-            if (word.empty())
-                continue;
-            const std::string longer =
-                line.empty() ? std::string(word) : line + " " + std::string(word);
-            if (line.empty() || measure(longer) <= width) {
-                line = longer;
-            } else {
-                lines.push_back(std::move(line));
-                line = std::string(word);
-            }
-        }
-        lines.push_back(std::move(line));
-        if (end >= text.size())
-            return lines;
-        from = end + 1;
-    }
-}
-
 bool drawable(const sim::RunResult& r) {
     if (r.trace.frames.empty())
         return false;

@@ -119,12 +119,6 @@ void your_kernel_settings_changed(State& st);
 // last good run on the canvas.
 bool drawable(const sim::RunResult& r);
 
-// `text` broken into lines no wider than `width` (as `measure` gives a piece's width) at spaces
-// only, never inside a word, a number or an expression ("TILE/2-1" and "0." stay whole); a
-// newline always breaks, and a piece wider than `width` has a line of its own.
-std::vector<std::string> wrap_at_spaces(std::string_view text, float width,
-                                        const std::function<float(std::string_view)>& measure);
-
 // The lines to light for the canvas's current step, and the hazards drawn on the canvas.
 std::vector<int> your_kernel_lit_lines(const State& st);
 std::vector<scene::HazardMark> hazard_marks(const State& st);

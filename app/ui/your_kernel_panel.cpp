@@ -6,6 +6,7 @@
 
 #include "classroom_panel.hpp"
 #include "imgui_colors.hpp"
+#include "style.hpp"
 
 #include <imgui.h>
 #include <imgui_internal.h> // the editor's cursor, to keep it in view

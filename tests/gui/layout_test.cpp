@@ -1284,3 +1284,33 @@ INSTANTIATE_TEST_SUITE_P(ReduceAndScan, WholeRows,
 
 } // namespace
 } // namespace pplab
+
+namespace pplab {
+namespace {
+
+// The header's caption breaks at spaces only: ImGui's own wrapping breaks after a '.' too, and
+// at 150% in 1920x1080 the load's caption read "s[threadIdx." over "x]".
+TEST(Caption, WrapsAtSpacesOnlyNeverInsideAnIndex) {
+    const std::string caption = "Block 0: Load: each of the 8 threads copies one element into "
+                                "s[threadIdx.x]; elements past n load 0";
+    const ImFont& font = *test::window_fonts().regular(1.5f);
+    const float px = font.FontSize;
+    bool imgui_splits = false;
+    for (float width = 8 * px; width <= 40 * px; width += 3) {
+        const std::vector<std::string> lines = ui::caption_wrapped(font, px, width, caption);
+        std::string joined;
+        for (const std::string& l : lines) {
+            joined += (joined.empty() ? "" : " ") + l;
+            EXPECT_LE(ui::text_width(font, l, px), width + 1) << "'" << l << "' at " << width;
+        }
+        EXPECT_EQ(joined, caption) << "broken inside a word at " << width << " px";
+        // The case this guards: where ImGui's wrap position falls inside "s[threadIdx.x]".
+        const char* at = font.CalcWordWrapPositionA(px / font.FontSize, caption.c_str(),
+                                                    caption.c_str() + caption.size(), width);
+        imgui_splits |= *at == 'x' && at[-1] == '.';
+    }
+    EXPECT_TRUE(imgui_splits) << "no width here where ImGui itself breaks after the '.'";
+}
+
+} // namespace
+} // namespace pplab

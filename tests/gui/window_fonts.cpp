@@ -54,9 +54,7 @@ float WindowFonts::width(std::string_view text, float px) const {
 }
 
 int WindowFonts::lines(std::string_view text, float px, float wrap_width) const {
-    const ImVec2 size =
-        nearest(px)->CalcTextSizeA(px, FLT_MAX, wrap_width, text.data(), text.data() + text.size());
-    return static_cast<int>(std::lround(size.y / px));
+    return static_cast<int>(ui::caption_wrapped(*nearest(px), px, wrap_width, text).size());
 }
 
 ui::TextWidth WindowFonts::measure() const {

@@ -4,6 +4,7 @@
 // with its line while the last good trace stays; an endless loop stopped or cancelled; the
 // puzzles with their verdicts; leaving the tab shows the chapter's kernel again.
 #include "headless.hpp"
+#include "style.hpp"
 
 #include "pplab/backend.hpp"
 #include "pplab/files.hpp"
