@@ -64,9 +64,12 @@ void HeaderPanel::draw(State& st, const WindowLayout& l) {
         // Broken at spaces only, as the height was measured (ImGui's own wrapping breaks after
         // a '.' too: "s[threadIdx." and "x]" at 150%).
         const std::string caption = glue_last_word(st.model->dataflow().caption(st.frame()));
-        ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(pal.text));
+        // One text of its lines: its lines a font's height apart, as the height was measured.
+        std::string lines;
         for (const std::string& line : caption_wrapped(*font, font->FontSize, l.caption.w, caption))
-            ImGui::TextUnformatted(line.c_str());
+            lines += (lines.empty() ? "" : "\n") + line;
+        ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(pal.text));
+        ImGui::TextUnformatted(lines.c_str());
         ImGui::PopStyleColor();
     }
     ImGui::EndChild();
