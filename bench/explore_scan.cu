@@ -20,7 +20,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
+#include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace pc = pplab::cuda;
@@ -1384,6 +1387,120 @@ void reduce_floor(const Bench& bench) {
     }
 }
 
+// ---- The product ring's shape (issue 14, fifth session) ------------------------------------
+
+// A ring of one shape with its own descriptors and tickets: validated, then timed in turn.
+template <class Shape>
+struct ShapedRing {
+    SplitScan state;
+    int grid = 0;
+    explicit ShapedRing(int max_n) : state(max_n) {
+        int device = 0;
+        pc::check(cudaGetDevice(&device), "cudaGetDevice");
+        grid = pc::ring_grid<Shape>(device);
+    }
+    void launch(const float* in, float* out, int n) {
+        ++state.epoch;
+        pc::launch_ring<Shape>(in, out, n, grid, state.descriptors, state.tiles, state.tile_base,
+                               state.epoch & 0x3FFFFFFFu, nullptr);
+    }
+    static std::string name() {
+        return std::to_string(Shape::kStages) + " x " + std::to_string(Shape::kTile) + ", " +
+               std::to_string(Shape::kGroups) + " groups, " + std::to_string(Shape::kWords) +
+               " words";
+    }
+};
+
+template <class... Shapes>
+bool validate_shapes(const Bench& bench) {
+    bool all_ok = true;
+    for (const int n : {1, 4097, 65539, (1 << 20) + 5, (1 << 22) + 3}) {
+        const std::vector<float> part(bench.host.begin(), bench.host.begin() + n);
+        pc::DeviceBuffer<float> din(part);
+        pc::DeviceBuffer<float> dout(static_cast<std::size_t>(n) + 4096);
+        const auto check_shape = [&](auto ring) {
+            for (int twice = 0; twice < 2; ++twice) { // one state: the ticket base must follow
+                ring->launch(din.data(), dout.data(), n);
+                const bool ok = close_to_reference(part, dout.to_host());
+                std::printf("validate n=%d ring %s, run %d: %s\n", n, ring->name().c_str(),
+                            twice + 1, ok ? "ok" : "WRONG");
+                all_ok = all_ok && ok;
+            }
+        };
+        (check_shape(std::make_unique<ShapedRing<Shapes>>(n)), ...);
+        pc::FastScan product(n, 16, 0); // the product's ring from 0 elements
+        for (int twice = 0; twice < 2; ++twice) {
+            product.launch(din.data(), dout.data(), n);
+            const bool ok = close_to_reference(part, dout.to_host());
+            std::printf("validate n=%d product ring, run %d: %s\n", n, twice + 1,
+                        ok ? "ok" : "WRONG");
+            all_ok = all_ok && ok;
+        }
+    }
+    return all_ok;
+}
+
+// Copy, CUB, the product's shape and the others, launch by launch in turn (medians of 41).
+template <class... Shapes>
+void time_shapes(const Bench& bench) {
+    pc::Events& ev = *bench.ev;
+    for (const int k : {20, 22, 24, 26, 28}) {
+        const int n = 1 << k;
+        const pc::Rotation rot =
+            pc::rotation(static_cast<std::size_t>(n) * 4, bench.capacity * 4, bench.l2);
+        const auto src = [&](int run) {
+            return bench.in->data() + rot.offset(run, static_cast<std::size_t>(n));
+        };
+        const auto dst = [&](int run) {
+            return bench.out->data() + rot.offset(run, static_cast<std::size_t>(n));
+        };
+        std::size_t bytes = 0;
+        cub::DeviceScan::ExclusiveSum(nullptr, bytes, src(0), dst(0), n);
+        pc::DeviceBuffer<unsigned char> temp(bytes);
+        pc::FastScan product(n), product_ring(n, 16, 0);
+        std::vector<std::string> names = {"copy (read + write)", "cub::DeviceScan",
+                                          "FastScan (pplab bench)", "product ring"};
+        std::vector<std::function<void(int)>> fns = {
+            [&](int run) {
+                cudaMemcpyAsync(dst(run), src(run), 4ull * n, cudaMemcpyDeviceToDevice);
+            },
+            [&](int run) {
+                std::size_t b = bytes;
+                cub::DeviceScan::ExclusiveSum(temp.data(), b, src(run), dst(run), n);
+            },
+            [&](int run) { product.launch(src(run), dst(run), n); },
+            [&](int run) { product_ring.launch(src(run), dst(run), n); }};
+        const auto add = [&](auto ring) {
+            names.push_back("ring " + ring->name());
+            fns.push_back([&, r = ring.get()](int run) { r->launch(src(run), dst(run), n); });
+            return ring;
+        };
+        const auto rings = std::make_tuple(add(std::make_shared<ShapedRing<Shapes>>(n))...);
+        const std::vector<double> ms = ev.in_turn_ms(fns, 3, 41);
+        const double copy_gbs = 8.0 * n / (ms[0] * 1e6);
+        for (std::size_t f = 0; f < fns.size(); ++f) {
+            const double gbs = 8.0 * n / (ms[f] * 1e6);
+            std::printf("%-40s 2^%d %9.4f %6.0f %5.1f%% %5.2fx\n", names[f].c_str(), k, ms[f], gbs,
+                        100.0 * gbs / copy_gbs, ms[1] / ms[f]);
+        }
+        (void)rings;
+    }
+}
+
+// The product's shape is timed as FastScan from 0 elements: a kernel template instantiated in
+// two translation units is registered twice (scan_ring.cuh), and fast.cu holds the product's.
+using Shape6 = pc::RingShape<6, 3, 8192>; // the product before the fifth session
+using Shape7w16 = pc::RingShape<7, 3, 8192, 16>;
+using Shape6x4 = pc::RingShape<6, 4, 8192>;
+using Shape9216 = pc::RingShape<6, 3, 9216>;
+using Shape16w = pc::RingShape<6, 3, 8192, 16>;
+
+void shapes(const Bench& bench) {
+    if (!validate_shapes<Shape6, Shape7w16, Shape6x4, Shape9216, Shape16w>(bench))
+        return;
+    time_shapes<Shape6, Shape7w16, Shape6x4, Shape9216, Shape16w>(bench);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -1405,6 +1522,11 @@ int main(int argc, char** argv) {
     bench.out = &out;
     bench.ev = &ev;
     std::printf("%s: what, n, ms, GB/s, %% of copy, x CUB (median of %d)\n", p.name, bench.runs);
+    if (mode == "shape") {
+        shapes(bench);
+        check(cudaGetLastError(), "the runs");
+        return 0;
+    }
     if (mode != "stamp-bulk" && !validate_variants(bench, mode))
         return 1;
     if (mode == "stamp-bulk") {

@@ -200,173 +200,6 @@ __global__ void __launch_bounds__(kFastBlock)
     t.store(out, n, prefix + warp_prefix, lane_prefix);
 }
 
-// ---- scanRing (scan_ring.cuh: the design, and why) -----------------------------------------
-
-// Device code for sm_90 and later only (bulk copies, mbarrier waits): the compute_75 PTX
-// carries an empty scanRing.
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-__device__ __forceinline__ int ring_valid(int tile, int n) {
-    const long long left = n - static_cast<long long>(tile) * kRingTile;
-    return static_cast<int>(left < kRingTile ? left : kRingTile);
-}
-
-// Warp 0, lane 0: tickets and bulk copies until the tickets run out; then the end is said to
-// every group (each waits on its own next stage).
-__device__ void ring_loader(RingState& r, float* s_ring, const float* __restrict__ in, int n,
-                            unsigned long long* tiles, unsigned long long tile_base, int count) {
-    for (int i = 0;; ++i) {
-        const int s = i % kRingStages;
-        if (i >= kRingStages)
-            ring_wait(&r.empty[s], (i / kRingStages + 1) & 1);
-        const int tile = static_cast<int>(atomicAdd(tiles, 1ull) - tile_base);
-        if (tile >= count) {
-            for (int j = i; j < i + kRingGroups; ++j) {
-                if (j != i && j >= kRingStages)
-                    ring_wait(&r.empty[j % kRingStages], (j / kRingStages + 1) & 1);
-                r.stage_tile[j % kRingStages] = -1;
-                ring_arrive(&r.full[j % kRingStages]);
-            }
-            return;
-        }
-        r.stage_tile[s] = tile;
-        ring_bring(s_ring + s * kRingTile, in + static_cast<long long>(tile) * kRingTile,
-                   ring_valid(tile, n), &r.full[s]);
-    }
-}
-
-// Warp 1: each landed tile's quarter sums and aggregate, published at once.
-__device__ void ring_look_ahead(RingState& r, const float* s_ring, int n,
-                                unsigned long long* descriptors, unsigned epoch) {
-    const int lane = threadIdx.x % 32;
-    for (int i = 0;; ++i) {
-        const int s = i % kRingStages, u = i % kRingSlots;
-        ring_wait(&r.full[s], (i / kRingStages) & 1);
-        const int tile = r.stage_tile[s];
-        if (tile < 0) {
-            if (lane == 0) {
-                r.slot_tile[u] = -1;
-                ring_arrive(&r.summed[u]);
-            }
-            return;
-        }
-        const int valid = ring_valid(tile, n);
-        const float* stage = s_ring + s * kRingTile;
-        float aggregate = 0.0f;
-#pragma unroll
-        for (int c = 0; c < kRingScanWarps; ++c) {
-            const float* chunk = stage + c * kRingChunk;
-            const float part =
-                valid == kRingTile
-                    ? ring_chunk_sum<kRingRounds, true>(chunk, 0, lane)
-                    : ring_chunk_sum<kRingRounds, false>(chunk, valid - c * kRingChunk, lane);
-            if (lane == 0)
-                r.chunk[u][c] = part;
-            aggregate += part;
-        }
-        __syncwarp();
-        if (lane == 0) {
-            r.aggregate[u] = aggregate;
-            r.slot_tile[u] = tile;
-            publish(descriptors + tile,
-                    pack(epoch, tile == 0 ? kInclusive : kAggregate, aggregate));
-            ring_arrive(&r.summed[u]);
-            ring_arrive(&r.empty[s]);
-        }
-    }
-}
-
-// Warp 2: each tile's exclusive prefix, in the order the tiles landed in this block.
-__device__ void ring_prefixes(RingState& r, unsigned long long* descriptors, unsigned epoch) {
-    const int lane = threadIdx.x % 32;
-    int known = -1;
-    float known_inclusive = 0.0f;
-    for (int i = 0;; ++i) {
-        const int u = i % kRingSlots;
-        ring_wait(&r.summed[u], (i / kRingSlots) & 1);
-        const int tile = r.slot_tile[u];
-        if (tile < 0)
-            return;
-        const float exclusive = tile == 0
-                                    ? 0.0f
-                                    : ring_look_back<kRingLookWords>(descriptors, tile, epoch, lane,
-                                                                     known, known_inclusive);
-        known = tile;
-        known_inclusive = exclusive + r.aggregate[u];
-        if (lane == 0) {
-            if (tile != 0)
-                publish(descriptors + tile, pack(epoch, kInclusive, known_inclusive));
-            r.exclusive[u] = exclusive;
-            ring_arrive(&r.prefixed[u]);
-        }
-    }
-}
-
-// A scan warp of group `group`: quarter `c` of every kRingGroups-th tile.
-__device__ void ring_scan(RingState& r, const float* s_ring, float* __restrict__ out, int n,
-                          int group, int c) {
-    const int lane = threadIdx.x % 32;
-    for (int i = group;; i += kRingGroups) {
-        const int s = i % kRingStages, u = i % kRingSlots;
-        ring_wait(&r.full[s], (i / kRingStages) & 1);
-        const int tile = r.stage_tile[s];
-        if (tile < 0)
-            return;
-        const int valid = ring_valid(tile, n);
-        const float* chunk = s_ring + s * kRingTile + c * kRingChunk;
-        float4 x[kRingRounds];
-        if (valid == kRingTile)
-            ring_fetch<kRingRounds, true>(chunk, 0, lane, x);
-        else
-            ring_fetch<kRingRounds, false>(chunk, valid - c * kRingChunk, lane, x);
-        __syncwarp();
-        if (lane == 0)
-            ring_arrive(&r.empty[s]); // the stage goes back to the loader now
-        ring_wait(&r.prefixed[u], (i / kRingSlots) & 1);
-        float running = r.exclusive[u];
-        for (int w = 0; w < c; ++w)
-            running += r.chunk[u][w];
-        ring_store<kRingRounds>(out + static_cast<long long>(tile) * kRingTile + c * kRingChunk,
-                                valid - c * kRingChunk, valid == kRingTile, running, lane, x);
-    }
-}
-
-#endif
-
-__global__ void __launch_bounds__(kRingThreads, 1)
-    scanRing(const float* __restrict__ in, float* __restrict__ out, int n,
-             unsigned long long* __restrict__ descriptors, unsigned long long* __restrict__ tiles,
-             unsigned long long tile_base, unsigned epoch, int count) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    extern __shared__ __align__(128) float s_ring[]; // kRingStages x kRingTile
-    __shared__ RingState r;
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < kRingStages; ++s) {
-            ::cuda::ptx::mbarrier_init(ring_bar(&r.full[s]), 1);
-            ::cuda::ptx::mbarrier_init(ring_bar(&r.empty[s]), kRingScanWarps + 1);
-        }
-        for (int u = 0; u < kRingSlots; ++u) {
-            ::cuda::ptx::mbarrier_init(ring_bar(&r.summed[u]), 1);
-            ::cuda::ptx::mbarrier_init(ring_bar(&r.prefixed[u]), 1);
-        }
-        ::cuda::ptx::fence_mbarrier_init(::cuda::ptx::sem_release, ::cuda::ptx::scope_cluster);
-    }
-    __syncthreads();
-    const int warp = threadIdx.x / 32;
-    if (warp == 0) {
-        if (threadIdx.x == 0)
-            ring_loader(r, s_ring, in, n, tiles, tile_base, count);
-    } else if (warp == 1) {
-        ring_look_ahead(r, s_ring, n, descriptors, epoch);
-    } else if (warp == 2) {
-        ring_prefixes(r, descriptors, epoch);
-    } else {
-        ring_scan(r, s_ring, out, n, (warp - 3) / kRingScanWarps, (warp - 3) % kRingScanWarps);
-    }
-#else
-    __trap(); // FastScan launches it only on sm_90 and later
-#endif
-}
-
 // ---- histogramFast -------------------------------------------------------------------------
 
 __global__ void __launch_bounds__(kFastHistBlock)
@@ -448,15 +281,7 @@ FastScan::FastScan(int max_n, int rounds, int ring_from) : rounds_(rounds), ring
     if (major < 9) {
         ring_from_ = std::numeric_limits<int>::max(); // no bulk copies before Hopper
     } else if (ring_from_ <= max_n) {
-        const int smem = static_cast<int>(sizeof(float)) * kRingStages * kRingTile;
-        check(cudaFuncSetAttribute(scanRing, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
-              "cudaFuncSetAttribute");
-        int per_sm = 0, sms = 0;
-        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, scanRing, kRingThreads,
-                                                            static_cast<std::size_t>(smem)),
-              "occupancy");
-        check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "SMs");
-        ring_grid_ = std::min(per_sm, 1) * sms;
+        ring_grid_ = ring_grid<RingProduct>(device);
         if (ring_grid_ == 0)
             ring_from_ = std::numeric_limits<int>::max();
     }
@@ -481,13 +306,8 @@ void FastScan::launch(const float* in, float* out, int n, cudaStream_t stream) {
     ++epoch_; // 30 bits: a billion launches before it wraps
     const unsigned e = epoch_ & 0x3FFFFFFFu;
     if (n >= ring_from_ && n > 0) {
-        const int count = (n + kRingTile - 1) / kRingTile;
-        const int grid = std::min(count, ring_grid_);
-        scanRing<<<grid, kRingThreads, sizeof(float) * kRingStages * kRingTile, stream>>>(
-            in, out, n, descriptors_, tiles_, tile_base_, e, count);
-        // Every block takes one ticket past the last tile before it stops.
-        tile_base_ +=
-            static_cast<unsigned long long>(count) + static_cast<unsigned long long>(grid);
+        launch_ring<RingProduct>(in, out, n, ring_grid_, descriptors_, tiles_, tile_base_, e,
+                                 stream);
         return;
     }
     const int tile = kFastBlock * 4 * rounds_;
