@@ -21,7 +21,8 @@ struct uint3 {
     unsigned x = 0, y = 0, z = 0;
 };
 
-enum class Space : std::uint8_t { Global, Shared };
+// Heap: memory a thread took with new or malloc (CUDA's device heap, in global memory).
+enum class Space : std::uint8_t { Global, Shared, Heap };
 enum class Elem : std::uint8_t { Float, Int, UInt, UChar, Other };
 
 template <class T>
@@ -79,6 +80,11 @@ void going_round(int line);
 const Region* shared_array(int site, const char* name, Elem elem, int elem_size, long long count,
                            int line);
 const Region* dynamic_shared(const char* name, Elem elem, int elem_size, int line);
+// The device heap: `new T[n]`, `new T`, `malloc` and their `delete[]`, `delete`, `free`.
+enum class Taken : std::uint8_t { NewArray, NewOne, Malloc };
+const Region* heap_take(Taken how, const char* name, Elem elem, int elem_size, long long count,
+                        int line);
+void heap_give_back(Taken how, const Region* r, long long offset, int line);
 
 template <class T>
 std::uint64_t to_bits(T v) {
@@ -139,6 +145,11 @@ public:
     }
     ref& operator--() requires(!std::is_const_v<T>) {
         return *this -= V(1);
+    }
+    V operator--(int) requires(!std::is_const_v<T>) {
+        const V old = *this;
+        *this = static_cast<V>(old - V(1));
+        return old;
     }
 
     ref at(int line) const {
@@ -205,6 +216,11 @@ public:
         ++*this;
         return old;
     }
+    ptr operator--(int) {
+        ptr old = *this;
+        --*this;
+        return old;
+    }
     bool operator==(const ptr& o) const { return region_ == o.region_ && offset_ == o.offset_; }
     auto operator<=>(const ptr& o) const { return offset_ <=> o.offset_; }
     explicit operator bool() const { return region_ != nullptr; }
@@ -239,6 +255,12 @@ public:
 
     reg& operator=(const reg& o) { return set(o.value_); }
     reg& operator=(float v) { return set(v); }
+    // `x = s[i]`: an element of watched memory converts to float and to reg alike; this says
+    // which.
+    template <class T>
+    reg& operator=(const ref<T>& r) {
+        return set(static_cast<float>(r));
+    }
     reg& operator+=(float v) { return set(value_ + v); }
     reg& operator-=(float v) { return set(value_ - v); }
     reg& operator*=(float v) { return set(value_ * v); }
@@ -332,6 +354,65 @@ T atomic_local(AtomicOp op, T* p, T operand, T compare = T{}) {
     return old;
 }
 
+// ---- The device heap ------------------------------------------------------------------------
+// The pre-processor writes `new float[n]` as heap_new<float>(line, "p", n): memory watched as
+// any other global buffer (bounds, use after delete), counted in the run's memory limit.
+template <class T>
+ptr<T> heap_new(int line, const char* name, long long count, bool zeroed = false) {
+    const Region* r = heap_take(Taken::NewArray, name, elem_of<T>(), sizeof(T), count, line);
+    if (zeroed && count > 0)
+        std::memset(r->base, 0, static_cast<std::size_t>(count) * sizeof(T));
+    return ptr<T>(r, 0, line);
+}
+// `new T`, `new T()`, `new T(v)`: one element.
+template <class T, class... V>
+ptr<T> heap_new_one(int line, const char* name, const V&... v) {
+    const Region* r = heap_take(Taken::NewOne, name, elem_of<T>(), sizeof(T), 1, line);
+    if (sizeof...(V) > 0) {
+        const std::remove_cv_t<T> value(static_cast<std::remove_cv_t<T>>(v)...);
+        std::memcpy(r->base, &value, sizeof(T));
+    }
+    return ptr<T>(r, 0, line);
+}
+// `(T*)malloc(bytes)`: as many whole elements as the bytes hold.
+template <class T>
+ptr<T> heap_malloc(int line, const char* name, long long bytes) {
+    const long long count = bytes < 0 ? bytes : bytes / static_cast<long long>(sizeof(T));
+    return ptr<T>(heap_take(Taken::Malloc, name, elem_of<T>(), sizeof(T), count, line), 0, line);
+}
+template <class T>
+void heap_delete(int line, Taken how, const ptr<T>& p) {
+    heap_give_back(how, p.region(), p.offset(), line);
+}
+
+// A use of a variable whose type the pre-processor cannot see (`auto`, a reference): a watched
+// pointer or element learns the line, anything else is itself.
+template <class T>
+decltype(auto) at(T&& v, int line) {
+    using U = std::remove_cvref_t<T>;
+    if constexpr (requires { v.at(line); } && !std::is_arithmetic_v<U>)
+        return v.at(line);
+    else
+        return std::forward<T>(v);
+}
+
+// `auto x = e` takes e's value: an element of watched memory is read once (not kept as a
+// watch on the element), and a float is a register as `float x = e` makes it.
+template <class T>
+auto value(const ref<T>& r) {
+    if constexpr (std::is_same_v<std::remove_cv_t<T>, float>)
+        return reg(static_cast<float>(r));
+    else
+        return static_cast<std::remove_cv_t<T>>(r);
+}
+inline reg value(float v) {
+    return reg(v);
+}
+template <class T>
+requires(!std::is_same_v<std::remove_cvref_t<T>, float>) std::decay_t<T> value(T&& v) {
+    return std::forward<T>(v);
+}
+
 // ---- Kernels: how the runner finds and calls them ------------------------------------------
 enum class ParamType : std::uint8_t { Pointer, Integer, Unsupported };
 struct Param {
@@ -356,7 +437,7 @@ void register_kernel(const KernelEntry& entry);
 template <class P>
 struct param_of {
     static constexpr Param value{
-        std::is_integral_v<P> ? ParamType::Integer : ParamType::Unsupported, Elem::Other, false};
+        std::is_integral_v<P> ? ParamType::Integer : ParamType::Unsupported, elem_of<P>(), false};
     static P make(const Arg& a) {
         if constexpr (std::is_integral_v<P>)
             return static_cast<P>(a.value);

@@ -2,6 +2,7 @@
 // runner in a child process under time and memory limits, read back what it found. Nothing of
 // the student's code ever runs in this process.
 #include "child.hpp"
+#include "compile_errors.hpp"
 #include "protocol.hpp"
 
 #include "pplab/files.hpp"
@@ -54,30 +55,6 @@ std::string_view header_text() {
     if (!r)
         throw std::logic_error("the build lost pplab_cuda_sim.hpp");
     return r->text();
-}
-
-// "kernel.cu:12:5: error: 'x' was not declared in this scope" -> line 12, column 5.
-std::vector<CompileError> compiler_errors(const std::string& text) {
-    std::vector<CompileError> errors;
-    static const std::regex located(R"(^kernel\.cu:(\d+):(\d+): (?:fatal )?error: (.*)$)");
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        std::smatch m;
-        if (std::regex_match(line, m, located))
-            errors.push_back({std::stoi(m[1]), std::stoi(m[2]), m[3]});
-    }
-    if (errors.empty()) { // an error inside pplab's header: its first lines say why
-        std::istringstream again(text);
-        std::string first;
-        for (int k = 0; k < 6 && std::getline(again, line); ++k)
-            if (line.find("error") != std::string::npos) {
-                first = line.substr(line.find("error"));
-                break;
-            }
-        errors.push_back({0, 0, first.empty() ? "the kernel does not compile" : first});
-    }
-    return errors;
 }
 
 // The runner beside pplab (a build folder's layout), in ../libexec/pplab (an installed one, as
@@ -145,8 +122,8 @@ std::string status_message(const ChildExit& e, const Limits& limits, const std::
 
 // Compiles the source into a library unless the cache has it; its path, or empty when it
 // does not compile (`res` says why).
-fs::path compile(const std::string& text, const fs::path& folder, const Limits& limits,
-                 RunResult& res) {
+fs::path compile(const std::string& text, std::string_view student_source, const fs::path& folder,
+                 const Limits& limits, RunResult& res) {
     const fs::path include = folder / ("include-" + hex_hash(header_text()));
     const std::string key = hex_hash(std::string(header_text()) + text + PPLAB_SIM_CXX);
     const fs::path dir = folder / ("k-" + key);
@@ -189,7 +166,7 @@ fs::path compile(const std::string& text, const fs::path& folder, const Limits& 
     }
     res.status = RunResult::Status::CompileFailed;
     res.errors = e.timed_out ? std::vector<CompileError>{{0, 0, "the compiler took too long"}}
-                             : compiler_errors(read_all(log.string()));
+                             : compiler_errors(read_all(log.string()), student_source);
     const CompileError& first = res.errors.front();
     res.message = first.line > 0 ? "line " + std::to_string(first.line) + ": " + first.message
                                  : first.message;
@@ -249,6 +226,15 @@ void read_runner(const RunFolder& run, ChildExit e, const Limits& limits, const 
                       std::to_string(limits.memory_bytes >> 20) + " MiB) and was stopped" +
                       where_stopped(run, res) +
                       ": a huge array, or memory allocated (new, malloc) in a loop?";
+        return;
+    }
+    if (e.exited && e.code == kCrashExit) {
+        res.status = RunResult::Status::Crashed;
+        const std::string where = where_stopped(run, res);
+        res.message = "the kernel crashed (segmentation fault)" +
+                      (where.empty() ? "" : ", last seen" + where) +
+                      ": a recursion too deep for a thread's stack (one that never ends?), or a "
+                      "pointer used outside pplab's watched memory";
         return;
     }
     if (e.timed_out || !e.exited || e.code != 0 || !fs::exists(run / "result.json")) {
@@ -312,8 +298,8 @@ RunResult run_kernel(const Request& request, std::string_view source, const Limi
     const fs::path folder = cache_folder();
     try {
         fs::create_directories(folder);
-        const fs::path so =
-            compile(with_launch_constants(pre.rewritten, res.trace.request), folder, limits, res);
+        const fs::path so = compile(with_launch_constants(pre.rewritten, res.trace.request), source,
+                                    folder, limits, res);
         if (so.empty())
             return res;
         const RunFolder run(folder);

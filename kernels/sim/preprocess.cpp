@@ -160,8 +160,10 @@ public:
     Preprocessed run() {
         Preprocessed p;
         try {
-            for (i_ = 0; i_ < toks_.size(); ++i_)
+            for (i_ = 0; i_ < toks_.size(); ++i_) {
                 note_constants(toks_[i_]);
+                note_unsupported(toks_[i_]);
+            }
             for (i_ = 0; i_ < toks_.size();)
                 step();
             copy_to(src_.size());
@@ -285,13 +287,35 @@ private:
         (declared ? constant_defined_ : constant_uses_).insert(std::string(t.text));
     }
 
+    // Structs (refused in shared memory) and CUDA's vector types, which pplab's header lacks.
+    void note_unsupported(const Token& t) {
+        if ((t.text == "struct" || t.text == "class") && is_ident(i_ + 1))
+            structs_.insert(std::string(toks_[i_ + 1].text));
+        static const std::regex vector_type(
+            R"(^(make_)?(float|int|uint|double|char|uchar|short|long)[1-4]$)");
+        if (t.kind == Kind::Ident && std::regex_match(t.text.begin(), t.text.end(), vector_type))
+            fail(t.line, t.column,
+                 std::string(t.text) +
+                     " is not supported by pplab's simulator: read the elements one by one "
+                     "(in[2 * i] and in[2 * i + 1], not a float2)");
+    }
+
     void step() {
-        if (const auto mark = going_round_.find(i_); mark != going_round_.end()) {
+        if (const auto mark = insert_before_.find(i_); mark != insert_before_.end()) {
             copy_to(toks_[i_].begin);
             out_.append(mark->second);
-            going_round_.erase(mark);
+            insert_before_.erase(mark);
+        }
+        if (const auto swap = replace_at_.find(i_); swap != replace_at_.end()) {
+            const std::size_t last = swap->second.first;
+            replace(i_, last, swap->second.second);
+            replace_at_.erase(swap);
+            i_ = last + 1;
+            return;
         }
         const Token& t = toks_[i_];
+        if (heap_form(t))
+            return;
         if (t.kind == Kind::Directive || t.kind != Kind::Ident) {
             punctuation(t);
             ++i_;
@@ -318,13 +342,217 @@ private:
             return;
         const Token* p = previous();
         const bool member = p && (p->text == "." || p->text == "->" || p->text == "::");
-        if (!member && tracked_.count(std::string(t.text)) && !is(i_ + 1, "(")) {
-            replace(i_, i_, std::string(t.text) + ".at(" + std::to_string(t.line) + ")");
+        if (const auto it = tracked_.find(std::string(t.text));
+            !member && it != tracked_.end() && !is(i_ + 1, "(")) {
+            const std::string where = std::to_string(t.line);
+            replace(i_, i_,
+                    it->second ? "::pplab::sim::at(" + it->first + ", " + where + ")"
+                               : it->first + ".at(" + where + ")");
         }
         ++i_;
     }
 
+    // ---- the device heap: new, delete, malloc, free -------------------------------------------
+
+    // The first token after a type written from `k` (`unsigned int`, `std::uint32_t`): k when
+    // there is none.
+    std::size_t type_end(std::size_t k) const {
+        while (is_ident(k) || (is(k, "::") && is_ident(k + 1)))
+            ++k;
+        return k;
+    }
+    // The bracket closing the one at `open`.
+    std::size_t matching(std::size_t open) const {
+        const std::string_view o = toks_[open].text, c = o == "[" ? "]" : o == "(" ? ")" : "}";
+        int nesting = 0;
+        for (std::size_t k = open; k < toks_.size(); ++k)
+            if (toks_[k].text == o)
+                ++nesting;
+            else if (toks_[k].text == c && --nesting == 0)
+                return k;
+        fail(toks_[open].line, toks_[open].column,
+             "this " + std::string(o) + " is never closed with " + std::string(c));
+    }
+    // `p = new ...`: "p", the name the memory goes by in messages ("" when it has none).
+    std::string assigned_name(std::size_t first) const {
+        return first >= 2 && is(first - 1, "=") && is_ident(first - 2)
+                   ? std::string(toks_[first - 2].text)
+                   : "";
+    }
+
+    // The `;`, `,` or unmatched closing bracket that ends the expression starting at `k`.
+    std::size_t expression_end(std::size_t k) const {
+        for (int nesting = 0; k < toks_.size(); ++k) {
+            if (is(k, "(") || is(k, "[") || is(k, "{"))
+                ++nesting;
+            else if ((is(k, ")") || is(k, "]") || is(k, "}")) && --nesting < 0)
+                break;
+            else if (nesting == 0 && (is(k, ";") || is(k, ",")))
+                break;
+        }
+        return k;
+    }
+
+    bool heap_form(const Token& t) {
+        if (t.text == "(" || t.text == "static_cast" || t.text == "reinterpret_cast")
+            return malloc_with_cast();
+        const Token* p = previous();
+        if (t.kind != Kind::Ident || (p && (p->text == "." || p->text == "->" || p->text == "::")))
+            return false;
+        if (t.text == "new") {
+            new_expression();
+            return true;
+        }
+        if (t.text == "delete") {
+            delete_expression();
+            return true;
+        }
+        if (t.text == "malloc" && is(i_ + 1, "("))
+            fail(t.line, t.column,
+                 "malloc needs the pointer's type, as in CUDA C++: "
+                 "`float* p = (float*)malloc(n * sizeof(float));`");
+        if (t.text == "free" && is(i_ + 1, "(")) {
+            replace(i_, i_ + 1,
+                    "::pplab::sim::heap_delete(" + std::to_string(t.line) +
+                        ", ::pplab::sim::Taken::Malloc, ");
+            i_ += 2;
+            return true;
+        }
+        return false;
+    }
+
+    // `(float*)malloc(`, `static_cast<float*>(malloc(`: the cast gives the elements' type.
+    bool malloc_with_cast() {
+        const bool named = toks_[i_].text != "(";
+        std::size_t k = i_ + 1;
+        if (named && !is(k++, "<"))
+            return false;
+        const std::size_t type_first = k;
+        k = type_end(k);
+        if (k == type_first || !is(k, "*") || toks_[k - 1].text == "void")
+            return false;
+        const std::size_t type_last = k - 1;
+        if (!is(++k, named ? ">" : ")"))
+            return false;
+        if (named && !is(++k, "("))
+            return false;
+        if (!is(++k, "malloc") || !is(k + 1, "("))
+            return false;
+        const std::string call = "::pplab::sim::heap_malloc<" + one_line(type_first, type_last) +
+                                 ">(" + std::to_string(toks_[k].line) + ", \"" + assigned_name(i_) +
+                                 "\", ";
+        replace(i_, k + 1, named ? "(" + call : call);
+        i_ = k + 2;
+        return true;
+    }
+
+    // `new T[n]`, `new T[n]()`, `new T`, `new T()`, `new T(v)`.
+    void new_expression() {
+        const Token& t = toks_[i_];
+        const std::string head = "::pplab::sim::heap_new";
+        const std::string where = std::to_string(t.line) + ", \"" + assigned_name(i_) + "\"";
+        const std::size_t k = type_end(i_ + 1);
+        if (k == i_ + 1)
+            fail(t.line, t.column,
+                 "write new with a type, `new float[n]`: placement new is not supported by "
+                 "pplab's simulator");
+        const std::string type = one_line(i_ + 1, k - 1);
+        if (is(k, "*"))
+            fail(toks_[k].line, toks_[k].column,
+                 "pointers to pointers are not supported by pplab's simulator");
+        if (is(k, "{"))
+            fail(toks_[k].line, toks_[k].column,
+                 "write new float[n], then give the elements their values: an initialiser in "
+                 "braces after new is not supported by pplab's simulator");
+        if (is(k, "[")) {
+            const std::size_t close = matching(k);
+            if (close == k + 1)
+                fail(toks_[k].line, toks_[k].column,
+                     "new " + type + "[] needs the number of elements: new " + type + "[n]");
+            if (is(close + 1, "[") || is(close + 1, "{"))
+                fail(toks_[close + 1].line, toks_[close + 1].column,
+                     "write new " + type +
+                         "[n] alone: a second size, or an initialiser in braces, is not "
+                         "supported by pplab's simulator");
+            replace(i_, k, head + "<" + type + ">(" + where + ", (");
+            const bool zeroed = is(close + 1, "(") && is(close + 2, ")");
+            replace_at_[close] = {zeroed ? close + 2 : close, zeroed ? "), true)" : "))"};
+            i_ = k + 1;
+            return;
+        }
+        const std::string one = head + "_one<" + type + ">(" + where;
+        if (is(k, "(") && is(k + 1, ")")) {
+            replace(i_, k + 1, one + ", " + type + "{})");
+            i_ = k + 2;
+        } else if (is(k, "(")) {
+            replace(i_, k, one + ", ");
+            i_ = k + 1;
+        } else {
+            replace(i_, k - 1, one + ")");
+            i_ = k;
+        }
+    }
+
+    // `delete[] p;` and `delete p;`: the runtime checks that new gave it, and how.
+    void delete_expression() {
+        const Token& t = toks_[i_];
+        const bool array = is(i_ + 1, "[") && is(i_ + 2, "]");
+        const std::size_t last = array ? i_ + 2 : i_;
+        const std::size_t end = expression_end(last + 1);
+        if (end >= toks_.size() || end == last + 1)
+            fail(t.line, t.column, "delete needs the pointer it gives back: `delete[] p;`");
+        replace(i_, last,
+                "::pplab::sim::heap_delete(" + std::to_string(t.line) +
+                    ", ::pplab::sim::Taken::" + (array ? "NewArray" : "NewOne") + ", ");
+        insert_before_[end] += ")";
+        i_ = last + 1;
+    }
+
+    // ---- variables whose type is not written out ------------------------------------------
+
+    // `auto x = e;` copies e's value (an element of shared memory read once, not a watch on
+    // it); `auto* p` is a watched pointer's copy, `auto& x` a name for an element. Each use of
+    // them learns its line.
+    bool auto_declaration(std::size_t k, bool qualified) {
+        std::size_t name = k + 1;
+        const bool star = is(name, "*"), amp = is(name, "&");
+        if (star || amp || is(name, "&&"))
+            ++name;
+        if (!is_ident(name) || !(is(name + 1, "=") || is(name + 1, ":") || is(name + 1, ";")))
+            return false;
+        if (star)
+            replace(i_, k + 1, "auto");
+        else if (amp && !qualified)
+            replace(k, k + 1, "auto&&");
+        if (!star && !amp && !is(name - 1, "&&") && is(name + 1, "=")) {
+            const std::size_t end = expression_end(name + 2);
+            replace(name, name + 1, std::string(toks_[name].text) + " = ::pplab::sim::value(");
+            insert_before_[end] += ")";
+        }
+        tracked_[std::string(toks_[name].text)] = true;
+        i_ = is(name + 1, "=") && !star && !amp ? name + 2 : name + 1;
+        return true;
+    }
+
+    // `float& x = s[i]` and a helper's `float& a`: an element of watched memory is no float
+    // in memory, so the reference becomes `auto&&` (a kernel's own parameters cannot be).
+    bool reference_declaration(std::size_t k) {
+        const Token* after = at(k + 2);
+        if (!is_ident(k + 1) || !after ||
+            !(after->text == "=" || after->text == "," || after->text == ")"))
+            return false;
+        if (kernel_signature_)
+            fail(toks_[k].line, toks_[k].column,
+                 "a kernel's parameters cannot be references: pass a pointer (float* out)");
+        replace(i_, k, "auto&&");
+        tracked_[std::string(toks_[k + 1].text)] = true;
+        i_ = k + 2;
+        return true;
+    }
+
     void punctuation(const Token& t) {
+        if (t.text == "{" || t.text == ";")
+            kernel_signature_ = false;
         if (t.text == "{") {
             ++depth_;
         } else if (t.text == "}") {
@@ -347,6 +575,7 @@ private:
             ++k;
         }
         if (is_ident(k) && is(k + 1, "(")) {
+            kernel_signature_ = true;
             const std::string name(toks_[k].text);
             if (std::find(kernels_.begin(), kernels_.end(), name) == kernels_.end())
                 kernels_.push_back(name);
@@ -373,7 +602,7 @@ private:
             }
             ++k;
             if (is(k, ";")) { // `for (;;)`: the marker is the whole condition
-                going_round_[k] = "(" + marker + ", true)";
+                insert_before_[k] += "(" + marker + ", true)";
                 return;
             }
         }
@@ -381,7 +610,7 @@ private:
             (is_ident(k) && (is_builtin_type(toks_[k].text) || is_qualifier(toks_[k].text) ||
                              toks_[k].text == "auto")))
             return;
-        going_round_[k] = marker + ", ";
+        insert_before_[k] += marker + ", ";
     }
 
     // [const] TYPE [const] * [const|__restrict__] NAME, or [const] float NAME: the declarations
@@ -396,6 +625,8 @@ private:
         const std::size_t type_first = k;
         if (!is_ident(k))
             return false;
+        if (toks_[k].text == "auto")
+            return auto_declaration(k, !quals.empty());
         if (is_builtin_type(toks_[k].text)) {
             while (is_ident(k + 1) && is_builtin_type(toks_[k + 1].text))
                 ++k;
@@ -413,6 +644,10 @@ private:
             ++k;
         }
         const std::string type = quals + post_quals + one_line(type_first, type_last);
+        if (is(k, "&") && quals.empty() && post_quals.empty())
+            return reference_declaration(k);
+        if (is_builtin_type(toks_[type_first].text) && is_ident(k))
+            tracked_.erase(std::string(toks_[k].text)); // `int p` hides a watched `p`
         if (is(k, "*")) {
             std::size_t name = k + 1;
             while (name < toks_.size() &&
@@ -435,7 +670,7 @@ private:
                      "arrays of pointers are not supported by pplab's simulator");
             replace(i_, name, "::pplab::sim::ptr<" + type + "> " + std::string(toks_[name].text));
             if (after->text != "(")
-                tracked_.insert(std::string(toks_[name].text));
+                tracked_[std::string(toks_[name].text)] = false;
             i_ = name + 1;
             return true;
         }
@@ -467,6 +702,12 @@ private:
                  "name and a size)");
         const std::string type = one_line(type_first, k - 1);
         const std::string name(toks_[k].text);
+        for (std::size_t t = type_first; t < k; ++t)
+            if (structs_.count(toks_[t].text))
+                fail(first.line, first.column,
+                     "a __shared__ array of a struct (" + std::string(toks_[t].text) +
+                         ") is not supported by pplab's simulator: declare one __shared__ array "
+                         "per field");
         const int line = first.line;
         std::size_t end = k + 1;
         std::string count;
@@ -510,7 +751,8 @@ private:
             is_extern
                 ? "::pplab::sim::dynamic_shared(\"" + name + "\", " + elem + ", " + where + ")"
                 : "::pplab::sim::shared_array(" + std::to_string(++sites_) + ", \"" + name +
-                      "\", " + elem + ", (" + count + "), " + where + ")";
+                      "\", " + elem + ", ::std::integral_constant<long long, (" + count +
+                      ")>::value, " + where + ")";
         const bool scalar = count == "1" && is(k + 1, ";");
         std::string text =
             "::pplab::sim::ptr<" + type + "> " + name + "(" + region + ", 0, " + where + ")";
@@ -518,7 +760,7 @@ private:
             text = "::pplab::sim::ref<" + type + "> " + name + " = ::pplab::sim::ptr<" + type +
                    ">(" + region + ", 0, " + where + ")[0]";
         replace(i_, end - 1, text);
-        tracked_.insert(name);
+        tracked_[name] = false;
         i_ = end;
     }
 
@@ -529,8 +771,15 @@ private:
     std::size_t copied_ = 0;
     int depth_ = 0;
     int sites_ = 0;
-    std::set<std::string> tracked_;
-    std::map<std::size_t, std::string> going_round_; // token -> the loop marker written before it
+    // The watched variables in scope: true where the type is not written (`auto`, a reference),
+    // so a use is `::pplab::sim::at(name, line)`, false for a pointer or array (`name.at(line)`).
+    std::map<std::string, bool> tracked_;
+    std::set<std::string, std::less<>> structs_;
+    bool kernel_signature_ = false; // between a __global__ function's name and its body
+    // token -> text written before it (loop markers, the `)` closing a delete)
+    std::map<std::size_t, std::string> insert_before_;
+    // token -> (the last token it replaces, the text replacing them) (the `]` of a new[])
+    std::map<std::size_t, std::pair<std::size_t, std::string>> replace_at_;
     std::vector<std::string> kernels_;
     std::set<std::string> constant_uses_, constant_defined_;
     std::vector<std::pair<std::string, long long>> defined_values_;

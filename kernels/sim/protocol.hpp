@@ -24,6 +24,8 @@ Request request_from_json(std::string_view text); // throws InputError
 // allocation failed), STOPPED.txt written.
 inline constexpr int kStoppedExit = 3;
 inline constexpr int kMemoryExit = 4;
+// ... and when the kernel crashed (a recursion past a thread's stack), STOPPED.txt written.
+inline constexpr int kCrashExit = 5;
 
 struct RunnerOutput {
     bool faulted = false;

@@ -21,6 +21,7 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -32,6 +33,14 @@
 #include <new>
 #include <set>
 #include <utility>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define PPLAB_RUNNER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PPLAB_RUNNER_ASAN 1
+#endif
+#endif
 
 namespace pplab::sim {
 
@@ -50,7 +59,7 @@ std::string spelling(const Param& p) {
     if (p.type == ParamType::Integer)
         return "int";
     if (p.type != ParamType::Pointer)
-        return "(a type pplab cannot pass)";
+        return p.elem == Elem::Float ? "float" : "(a type other than int or a pointer)";
     std::string s = p.is_const ? "const " : "";
     switch (p.elem) {
     case Elem::Float:
@@ -706,6 +715,28 @@ extern "C" void stopped_at_time_limit(int) {
     report_and_exit(kStoppedExit);
 }
 
+// A crash (a recursion past a thread's stack into the guard page below it): said like the time
+// limit, with the line the kernel was last seen at. The handler runs on a stack of its own, the
+// fiber's being spent. An AddressSanitizer build keeps its own handler, which says more.
+extern "C" void crashed(int) {
+    report_and_exit(kCrashExit);
+}
+void say_where_on_crash() {
+#if !defined(PPLAB_RUNNER_ASAN)
+    static char stack[64 * 1024];
+    stack_t alternate{};
+    alternate.ss_sp = stack;
+    alternate.ss_size = sizeof stack;
+    ::sigaltstack(&alternate, nullptr);
+    struct sigaction on_crash {};
+    on_crash.sa_handler = crashed;
+    on_crash.sa_flags = SA_ONSTACK;
+    sigemptyset(&on_crash.sa_mask);
+    ::sigaction(SIGSEGV, &on_crash, nullptr);
+    ::sigaction(SIGBUS, &on_crash, nullptr);
+#endif
+}
+
 // operator new found no memory under the limit: said like the time limit, with the line.
 void out_of_memory() {
     report_and_exit(kMemoryExit);
@@ -724,6 +755,7 @@ int main(int argc, char** argv) {
     }
     sim::g_stopped_path = argv[5];
     std::signal(SIGXCPU, sim::stopped_at_time_limit);
+    sim::say_where_on_crash();
     std::set_new_handler(sim::out_of_memory);
     sim::RunnerOutput out;
     sim::Recording recording;

@@ -18,6 +18,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <new>
 #include <stdexcept>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -219,6 +220,46 @@ struct WriteLog {
     int gen;
 };
 
+// Memory a thread took from the device heap. Given back, its bytes go but the block stays, so
+// a later use of a pointer into it is caught and says where it was given back.
+struct HeapBlock {
+    Region region{};
+    std::vector<unsigned char> storage;
+    std::string name;
+    Taken how = Taken::NewArray;
+    int line = 0;            // where it was taken
+    int given_back_line = 0; // where it was given back; 0 while it is live
+};
+
+struct Shape {
+    Elem elem;
+    int elem_size;
+    long long count;
+};
+// A region over new storage of `shape`, every byte 0xFF: memory starts undefined, as on a GPU
+// (a float reads NaN, shown "?").
+Region poisoned(std::vector<unsigned char>& storage, const std::string& name, Shape shape,
+                Space space, int id) {
+    storage.assign(static_cast<std::size_t>(shape.count * shape.elem_size), 0xFF);
+    Region r;
+    r.base = storage.data();
+    r.count = shape.count;
+    r.elem_size = shape.elem_size;
+    r.elem = shape.elem;
+    r.space = space;
+    r.name = name.c_str();
+    r.id = id;
+    return r;
+}
+
+// How the kernel took the memory, and how it must give it back, in CUDA's spelling.
+const char* taken_with(Taken how) {
+    return how == Taken::NewArray ? "new[]" : how == Taken::NewOne ? "new" : "malloc";
+}
+const char* given_back_with(Taken how) {
+    return how == Taken::NewArray ? "delete[]" : how == Taken::NewOne ? "delete" : "free";
+}
+
 float as_float(Elem e, const unsigned char* p) {
     switch (e) {
     case Elem::Float: {
@@ -288,6 +329,8 @@ struct Runtime::Impl {
     std::map<int, std::unique_ptr<SharedArray>> shared; // by declaration site
     SharedArray* primary = nullptr;                     // the first one the block declared
     std::unique_ptr<SharedArray> dynamic;
+    // The device heap, over the whole run as on a GPU (region.id: the index here).
+    std::vector<std::unique_ptr<HeapBlock>> heap;
     std::uint32_t epoch = 1;
     std::vector<std::uint32_t> warp_sync;
     std::vector<float> interval_start;
@@ -814,27 +857,48 @@ struct Runtime::Impl {
     }
 
     // ---- memory ----------------------------------------------------------------------------
-    [[noreturn]] void out_of_bounds(const Region* r, long long index, int line, const char* what) {
+    // An access outside live memory: past an array's ends, or into heap memory given back.
+    // `why` follows "read of s[70] by thread 3 of block 0".
+    [[noreturn]] void bad_access(const Region* r, long long index, int line, const char* what,
+                                 const std::string& why, int other_line = 0) {
         Hazard h;
         h.kind = HazardKind::OutOfBounds;
         h.line = line;
+        h.other_line = other_line;
         h.threads = {self ? self->tid : 0};
         h.array = r->name;
         h.index = index;
         h.address = index * r->elem_size;
         h.message = std::string(what) + " " + r->name + "[" + std::to_string(index) +
                     "] by thread " + std::to_string(h.threads[0]) + " of block " +
-                    std::to_string(obs.block) + ": outside the " + std::to_string(r->count) +
-                    " elements of " +
-                    (r->space == Space::Shared ? "the shared array " : "the buffer ") + r->name;
+                    std::to_string(obs.block) + why;
         fatal(std::move(h));
+    }
+    std::string where_from(const Region* r) {
+        if (r->space == Space::Shared)
+            return std::string("the shared array ") + r->name;
+        if (r->space == Space::Global)
+            return std::string("the buffer ") + r->name;
+        const HeapBlock& b = heap_block(r);
+        return std::string(r->name) + " got from " + taken_with(b.how) + " on line " +
+               std::to_string(b.line);
     }
     void check(const Region* r, long long index, int line, const char* what) {
         if (!r)
             fatal_message(*self, line, "a pointer that points nowhere (nullptr) is used");
+        if (r->space == Space::Heap)
+            if (const HeapBlock& b = heap_block(r); b.given_back_line > 0)
+                bad_access(r, index, line, what,
+                           std::string(" after ") + given_back_with(b.how) +
+                               " gave it back on line " + std::to_string(b.given_back_line) +
+                               ": memory given back is no longer the kernel's",
+                           b.given_back_line);
         if (index < 0 || index >= r->count)
-            out_of_bounds(r, index, line, what);
+            bad_access(r, index, line, what,
+                       ": outside the " + std::to_string(r->count) + " elements of " +
+                           where_from(r));
     }
+    HeapBlock& heap_block(const Region* r) { return *heap.at(static_cast<std::size_t>(r->id)); }
     SharedArray& array_of(const Region* r) {
         if (dynamic && &dynamic->region == r)
             return *dynamic;
@@ -951,7 +1015,7 @@ struct Runtime::Impl {
             ++owner.counted_.shared_reads;
         } else {
             ++owner.counted_.global_reads;
-            if (r->id == spec->input_region) {
+            if (r->space == Space::Global && r->id == spec->input_region) {
                 input_read(t, index);
                 note_line(obs.input_lines, line);
             }
@@ -970,7 +1034,8 @@ struct Runtime::Impl {
             ++owner.counted_.shared_writes;
         } else {
             ++owner.counted_.global_writes;
-            note_line(obs.output_lines, line);
+            if (r->space == Space::Global) // a thread's scratch from the heap is no output
+                note_line(obs.output_lines, line);
         }
         std::memcpy(r->base + index * r->elem_size, &bits, static_cast<std::size_t>(r->elem_size));
     }
@@ -1000,15 +1065,8 @@ struct Runtime::Impl {
                                             long long count) {
         auto a = std::make_unique<SharedArray>();
         a->name = name;
-        a->storage.assign(static_cast<std::size_t>(count * elem_size), 0xFF); // poisoned
         a->cells.assign(static_cast<std::size_t>(count), Cell{});
-        a->region.base = a->storage.data();
-        a->region.count = count;
-        a->region.elem_size = elem_size;
-        a->region.elem = elem;
-        a->region.space = Space::Shared;
-        a->region.name = a->name.c_str();
-        a->region.id = site;
+        a->region = poisoned(a->storage, a->name, {elem, elem_size, count}, Space::Shared, site);
         return a;
     }
     const Region* declare_dynamic(const char* name, Elem elem, int elem_size, int line) {
@@ -1026,6 +1084,60 @@ struct Runtime::Impl {
             }
         }
         return &dynamic->region;
+    }
+
+    const Region* heap_take(Taken how, const char* name, Elem elem, int elem_size, long long count,
+                            int line) {
+        const std::string what = how == Taken::Malloc ? "malloc" : "new";
+        if (count < 0)
+            fatal_message(*self, line,
+                          what + " is asked for " + std::to_string(count) +
+                              " elements: the size must not be negative");
+        // More than the address space holds: the memory limit, as any allocation past it.
+        if (count > (1ll << 46) / elem_size) {
+            if (const std::new_handler out_of_memory = std::get_new_handler())
+                out_of_memory();
+            throw std::bad_alloc();
+        }
+        auto b = std::make_unique<HeapBlock>();
+        b->name = *name ? name : "the memory " + what;
+        b->how = how;
+        b->line = line;
+        b->region = poisoned(b->storage, b->name, {elem, elem_size, count}, Space::Heap,
+                             static_cast<int>(heap.size()));
+        heap.push_back(std::move(b));
+        return &heap.back()->region;
+    }
+
+    void heap_give_back(Taken how, const Region* r, long long offset, int line) {
+        if (!r)
+            return; // delete of nullptr, free(NULL): nothing to do, as in CUDA
+        const std::string with = given_back_with(how);
+        if (r->space != Space::Heap)
+            fatal_message(*self, line,
+                          with + " gives back " + r->name +
+                              ", which new or malloc did not give: only memory from the device "
+                              "heap is given back (not a __shared__ array, not the kernel's "
+                              "buffers)");
+        HeapBlock& b = heap_block(r);
+        if (b.given_back_line > 0)
+            fatal_message(*self, line,
+                          with + " gives back " + b.name + " a second time (" +
+                              given_back_with(b.how) + " gave it back on line " +
+                              std::to_string(b.given_back_line) + ")");
+        if (offset != 0)
+            fatal_message(*self, line,
+                          with + " is given " + b.name + " + " + std::to_string(offset) +
+                              ": give back the pointer " + taken_with(b.how) +
+                              " returned, not one moved along it");
+        if (how != b.how)
+            fatal_message(*self, line,
+                          b.name + " came from " + taken_with(b.how) + " on line " +
+                              std::to_string(b.line) + ", so it is given back with " +
+                              given_back_with(b.how) + ", not " + with);
+        b.given_back_line = line;
+        std::vector<unsigned char>().swap(b.storage);
+        b.region.base = nullptr;
     }
 };
 
@@ -1104,6 +1216,8 @@ std::uint64_t Runtime::Impl::atomic(AtomicOp op, const Region* r, long long inde
         shared_write(a, index, next, line, true);
         if (&a == primary)
             obs.atomics.push_back({t.round, -1, index, delta, obs.block, t.tid});
+    } else if (r->space == Space::Heap) {
+        ++owner.counted_.global_atomics;
     } else {
         ++owner.counted_.global_atomics;
         note_line(obs.output_lines, line);
@@ -1213,6 +1327,15 @@ const Region* shared_array(int site, const char* name, Elem elem, int elem_size,
 }
 const Region* dynamic_shared(const char* name, Elem elem, int elem_size, int line) {
     return g_impl->declare_dynamic(name, elem, elem_size, line);
+}
+const Region* heap_take(Taken how, const char* name, Elem elem, int elem_size, long long count,
+                        int line) {
+    passing(line);
+    return g_impl->heap_take(how, name, elem, elem_size, count, line);
+}
+void heap_give_back(Taken how, const Region* r, long long offset, int line) {
+    passing(line);
+    g_impl->heap_give_back(how, r, offset, line);
 }
 
 } // namespace pplab::sim

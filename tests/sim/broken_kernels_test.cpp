@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace pplab {
@@ -46,6 +47,13 @@ int closing_brace(const Broken& b, int from) {
             line.substr(line.find_first_not_of(' ')) == "}")
             return number;
     return 0;
+}
+
+// A test's name from its kernel's file: "heap-new.cu" -> "heap_new".
+std::string test_name(const std::string& file) {
+    std::string id = file.substr(0, file.size() - 3);
+    std::replace(id.begin(), id.end(), '-', '_');
+    return id;
 }
 
 class BrokenKernel : public ::testing::TestWithParam<Broken> {};
@@ -100,14 +108,12 @@ INSTANTIATE_TEST_SUITE_P(
         Broken{"endless-stride.cu", Algorithm::ReduceTree, 100, 64, "#define TILE 64\n"},
         Broken{"endless-while.cu", Algorithm::ReduceTree, 100, 64, "#define TILE 64\n", true},
         Broken{"endless-for.cu", Algorithm::ReduceTree, 100, 64, "#define TILE 64\n", true},
-        Broken{"endless-do.cu", Algorithm::ReduceTree, 100, 64, "#define TILE 64\n", true}),
-    [](const ::testing::TestParamInfo<Broken>& p) {
-        std::string id = p.param.file.substr(0, p.param.file.size() - 3);
-        for (char& c : id)
-            if (c == '-')
-                c = '_';
-        return id;
-    });
+        Broken{"endless-do.cu", Algorithm::ReduceTree, 100, 64, "#define TILE 64\n", true},
+        Broken{"heap-out-of-bounds.cu", Algorithm::ReduceTree, 100, 64, ""},
+        Broken{"heap-use-after-delete.cu", Algorithm::ReduceTree, 100, 64, ""},
+        Broken{"heap-wrong-delete.cu", Algorithm::ReduceTree, 100, 64, ""},
+        Broken{"heap-delete-shared.cu", Algorithm::ReduceTree, 100, 64, ""}),
+    [](const ::testing::TestParamInfo<Broken>& p) { return test_name(p.param.file); });
 
 // A run under a small memory limit (384 MiB), with time to reach it.
 sim::RunResult run_in_384_mib(const Broken& b) {
@@ -186,6 +192,126 @@ TEST(BrokenKernel, PartialWarpGivesTheCpuModelsPitfallTrace) {
         << sim::describe(sim::first_difference(res.trace, pitfall));
     EXPECT_NE(res.hazards.front().message.find("20-31"), std::string::npos)
         << res.hazards.front().message;
+}
+
+// What a message must not show: the simulator's own names, which mean nothing to a student.
+void expect_in_the_chapters_words(const std::string& message) {
+    for (const char* internal : {"ptr<", "ref<", "reg", "pplab::sim", "fiber", "preprocess",
+                                 "heap_", "Taken::", "instantiat", "template"})
+        EXPECT_EQ(message.find(internal), std::string::npos) << internal << " in: " << message;
+}
+
+// The heap hazards say where the memory came from, and where it was given back.
+TEST(BrokenKernel, HeapHazardsSayWhereTheMemoryCameFrom) {
+    const auto message = [](const std::string& file) {
+        const Broken b{file, Algorithm::ReduceTree, 100, 64, ""};
+        const Request r =
+            simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 3, 0), b.block);
+        const sim::RunResult res = sim::run_kernel(r, kernel_source(b));
+        EXPECT_EQ(res.status, sim::RunResult::Status::Faulted) << simtest::hazards_text(res);
+        expect_in_the_chapters_words(res.message);
+        return res.message;
+    };
+    EXPECT_EQ(message("heap-out-of-bounds.cu"),
+              "line 8: write to pair[1] by thread 0 of block 0: outside the 1 elements of pair "
+              "got from new[] on line 6");
+    EXPECT_EQ(message("heap-use-after-delete.cu"),
+              "line 9: read of mine[0] by thread 0 of block 0 after delete[] gave it back on "
+              "line 8: memory given back is no longer the kernel's");
+    EXPECT_EQ(message("heap-wrong-delete.cu"),
+              "line 9: mine came from new[] on line 6, so it is given back with delete[], not "
+              "delete");
+    const std::string shared = message("heap-delete-shared.cu");
+    EXPECT_EQ(shared.rfind("line 9: delete[] gives back s, which new or malloc did not give", 0),
+              0u)
+        << shared;
+}
+
+// Forms of C++ the chapter's kernels do not use but students write: memory from the device heap
+// (new, malloc), pointers into shared memory and their arithmetic, references, auto, helpers
+// taking pointers. Each kernel in kernels/forms/ computes reduceTree, so its trace must be the
+// CPU model's, level for level.
+class WorkingForm : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(WorkingForm, GivesTheChaptersTrace) {
+    const std::string source =
+        read_text_file(std::string(PPLAB_SIM_KERNELS) + "/forms/" + GetParam());
+    for (const int n : {100, 256}) {
+        const Request r =
+            simtest::request(Algorithm::ReduceTree, generate(Generator::RandomInt, n, 3, 0), 64);
+        const sim::RunResult res = sim::run_kernel(r, source);
+        ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
+        EXPECT_TRUE(res.hazards.empty()) << simtest::hazards_text(res);
+        const Trace chapter = make_cpu_backend()->trace(r);
+        EXPECT_EQ(res.trace.frames, chapter.frames)
+            << sim::describe(sim::first_difference(res.trace, chapter));
+        EXPECT_EQ(res.trace.result, chapter.result);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Students, WorkingForm,
+                         ::testing::Values("heap-new.cu", "heap-malloc.cu", "pointers.cu"),
+                         [](const ::testing::TestParamInfo<std::string>& p) {
+                             return test_name(p.param);
+                         });
+
+// What students get wrong, or write in a form pplab cannot run: each file in kernels/broken/
+// marks one line `// REFUSED words`; the run must not compile, and its message must name that
+// line, say the words, and show nothing of pplab's insides.
+struct Refusal {
+    std::string file;
+    Algorithm algorithm = Algorithm::ReduceTree;
+};
+
+class RefusedKernel : public ::testing::TestWithParam<Refusal> {};
+
+TEST_P(RefusedKernel, SaysWhyOnTheStudentsLine) {
+    const Refusal& f = GetParam();
+    const std::string source = read_text_file(std::string(PPLAB_SIM_KERNELS) + "/broken/" + f.file);
+    std::istringstream in(source);
+    std::string text, words;
+    int line = 0;
+    for (int number = 1; std::getline(in, text) && line == 0; ++number)
+        if (const auto at = text.find("// REFUSED "); at != std::string::npos) {
+            line = number;
+            words = text.substr(at + 11);
+        }
+    ASSERT_GT(line, 0) << f.file << " has no // REFUSED mark";
+    const Request r = simtest::request(f.algorithm, generate(Generator::RandomInt, 100, 3, 0), 64);
+    const sim::RunResult res = sim::run_kernel(r, source);
+    ASSERT_EQ(res.status, sim::RunResult::Status::CompileFailed) << simtest::hazards_text(res);
+    EXPECT_EQ(res.errors.front().line, line) << simtest::hazards_text(res);
+    EXPECT_EQ(res.message.rfind("line " + std::to_string(line) + ": ", 0), 0u) << res.message;
+    EXPECT_NE(res.message.find(words), std::string::npos) << res.message;
+    expect_in_the_chapters_words(res.message);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Students, RefusedKernel,
+    ::testing::Values(Refusal{"malloc-without-cast.cu"}, Refusal{"shared-struct.cu"},
+                      Refusal{"float4.cu"}, Refusal{"reference-parameter.cu"},
+                      Refusal{"missing-semicolon.cu"}, Refusal{"misspelt-barrier.cu"},
+                      Refusal{"shared-sized-by-n.cu"}, Refusal{"pointer-to-own-array.cu"},
+                      Refusal{"pointer-cast.cu"}),
+    [](const ::testing::TestParamInfo<Refusal>& p) { return test_name(p.param.file); });
+
+// A recursion that never ends runs into the guard page below its thread's stack: the run ends
+// as a crash that says where the kernel was and what is likely (an AddressSanitizer build keeps
+// its own report).
+TEST(BrokenKernel, AnEndlessRecursionSaysWhereItCrashed) {
+#if defined(PPLAB_TEST_ASAN)
+    GTEST_SKIP() << "an AddressSanitizer build reports the crash itself";
+#endif
+    const Broken b{"endless-recursion.cu", Algorithm::ReduceTree, 100, 64, ""};
+    const Request r =
+        simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 3, 0), b.block);
+    const sim::RunResult res = sim::run_kernel(r, kernel_source(b));
+    ASSERT_EQ(res.status, sim::RunResult::Status::Crashed) << res.message;
+    EXPECT_NE(res.message.find("last seen at line 13 (thread 0 of block 0"), std::string::npos)
+        << res.message;
+    EXPECT_NE(res.message.find("a recursion too deep for a thread's stack"), std::string::npos)
+        << res.message;
+    expect_in_the_chapters_words(res.message);
 }
 
 } // namespace

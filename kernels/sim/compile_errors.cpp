@@ -1,0 +1,173 @@
+// The compiler's errors, read back (see compile_errors.hpp).
+#include "compile_errors.hpp"
+
+#include <algorithm>
+#include <array>
+#include <regex>
+#include <sstream>
+
+namespace pplab::sim {
+
+namespace {
+
+std::vector<std::string> lines_of(std::string_view source) {
+    std::vector<std::string> lines;
+    std::istringstream in{std::string(source)};
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    return lines;
+}
+
+// The line as written, "" past the end.
+std::string line_at(const std::vector<std::string>& lines, int line) {
+    return line >= 1 && line <= static_cast<int>(lines.size())
+               ? lines[static_cast<std::size_t>(line - 1)]
+               : "";
+}
+
+// A line with code on it: not blank, not only a comment.
+bool has_code(const std::string& line) {
+    const auto first = line.find_first_not_of(" \t\r");
+    return first != std::string::npos && line.compare(first, 2, "//") != 0;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+// CUDA's names a kernel of the chapter uses, for "did you mean".
+std::string closest_cuda_name(std::string_view name) {
+    static constexpr std::array<std::string_view, 20> kNames = {
+        "__syncthreads",   "__syncwarp",    "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
+        "__shfl_xor_sync", "__ballot_sync", "threadIdx",   "blockIdx",       "blockDim",
+        "gridDim",         "warpSize",      "atomicAdd",   "atomicCAS",      "atomicMax",
+        "atomicMin",       "atomicExch",    "__shared__",  "__device__",     "__global__"};
+    std::string best;
+    std::size_t best_distance = 3; // farther than two edits is another name
+    for (const std::string_view candidate : kNames)
+        if (const std::size_t d = edit_distance(name, candidate); d > 0 && d < best_distance) {
+            best = candidate;
+            best_distance = d;
+        }
+    return best;
+}
+
+// The simulator's types as the student wrote them: ptr<const float> is const float*, an element
+// of watched memory (ref<float>) and a float register (reg) are floats.
+std::string as_written(std::string message) {
+    static const std::regex pointer(R"((?:::)?pplab::sim::ptr<([^<>]*)>)");
+    static const std::regex element(R"((?:::)?pplab::sim::ref<([^<>]*)>)");
+    static const std::regex own(R"((?:::)?pplab::sim::(reg|uint3)\b)");
+    message = std::regex_replace(message, pointer, "$1*");
+    message = std::regex_replace(message, element, "$1");
+    return std::regex_replace(std::regex_replace(message, own, "$1"), std::regex(R"(\breg\b)"),
+                              "float");
+}
+
+// One error in the chapter's words where it is a mistake students make (true), as_written
+// otherwise.
+bool in_the_chapters_words(CompileError& e, const std::vector<std::string>& lines) {
+    // The compiler quotes names with ‘ ’ in a UTF-8 locale, ' ' in others.
+    for (const std::string_view quote : {"‘", "’"})
+        for (auto at = e.message.find(quote); at != std::string::npos; at = e.message.find(quote))
+            e.message.replace(at, quote.size(), "'");
+    const std::string here = line_at(lines, e.line);
+    static const std::regex semicolon(R"(^expected '([,;])' (or ';' )?before)");
+    static const std::regex undeclared(R"(^'([A-Za-z_]\w*)' was not declared in this scope$)");
+    static const std::regex constant(R"(not usable in a constant expression|is not a constant)");
+    static const std::regex own_memory(
+        R"(^conversion from '(?![^']*(?:ptr|ref)<)[^']*' to non-scalar type '(?:::)?pplab::sim::ptr<)");
+    static const std::regex pointer_cast(R"(^invalid cast from type '(?:::)?pplab::sim::ptr<)");
+    std::smatch m;
+    const auto first_code = here.find_first_not_of(" \t");
+    if (std::regex_search(e.message, semicolon) && e.line > 1 &&
+        static_cast<std::size_t>(e.column) <= first_code + 1) {
+        // The compiler stops at the next line's first word: the ; is missing before it.
+        int previous = e.line - 1;
+        while (previous > 1 && !has_code(line_at(lines, previous)))
+            --previous;
+        e.message = "a ; is missing at the end of this line (the compiler says, on line " +
+                    std::to_string(e.line) + ": " + as_written(e.message) + ")";
+        e.line = previous;
+        e.column = static_cast<int>(line_at(lines, previous).size()) + 1;
+    } else if (std::regex_match(e.message, m, undeclared)) {
+        const std::string near = closest_cuda_name(m[1].str());
+        if (near.empty())
+            return false;
+        e.message += ": did you mean " + near + "?";
+    } else if (std::regex_search(e.message, constant) &&
+               here.find("__shared__") != std::string::npos) {
+        e.message = "a __shared__ array's size must be a constant the compiler knows (TILE, a "
+                    "#define, a constexpr int), not a value the kernel is given: for a size "
+                    "chosen at the launch write extern __shared__ float s[];";
+    } else if (std::regex_search(e.message, own_memory)) {
+        e.message = "a pointer to a thread's own variable or array (float* p = &v, or = vals) is "
+                    "not supported by pplab's simulator: use the variable, or index the array, "
+                    "itself";
+    } else if (std::regex_search(e.message, pointer_cast)) {
+        e.message = "a cast from one pointer type to another ((int*)p, reinterpret_cast) is not "
+                    "supported by pplab's simulator: a pointer keeps the type of the memory it "
+                    "points to";
+    } else {
+        e.message = as_written(e.message);
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+// "kernel.cu:12:5: error: 'x' was not declared in this scope" -> line 12, column 5. An error in
+// pplab's header follows "kernel.cu:12:5:   required from here": the student's line that led
+// there.
+std::vector<CompileError> compiler_errors(const std::string& log, std::string_view source) {
+    std::vector<CompileError> errors;
+    static const std::regex located(R"(^kernel\.cu:(\d+):(\d+): (?:fatal )?error: (.*)$)");
+    static const std::regex from_here(R"(^kernel\.cu:(\d+):(\d+):\s+required from here)");
+    static const std::regex elsewhere(R"(^[^:]+:\d+:\d+: (?:fatal )?error: (.*)$)");
+    std::istringstream in(log);
+    std::string line;
+    int required_line = 0, required_column = 0;
+    while (std::getline(in, line)) {
+        std::smatch m;
+        if (std::regex_match(line, m, located)) {
+            errors.push_back({std::stoi(m[1]), std::stoi(m[2]), m[3]});
+        } else if (std::regex_search(line, m, from_here)) {
+            required_line = std::stoi(m[1]);
+            required_column = std::stoi(m[2]);
+        } else if (std::regex_match(line, m, elsewhere)) {
+            errors.push_back({required_line, required_line > 0 ? required_column : 0, m[1]});
+            required_line = 0;
+        }
+    }
+    if (errors.empty())
+        errors.push_back({0, 0, "the kernel does not compile"});
+    // One mistake often gives more errors on its line (its consequences): where the first is
+    // said in the chapter's words, the others add nothing.
+    const std::vector<std::string> lines = lines_of(source);
+    std::vector<CompileError> said;
+    int explained = -1;
+    for (CompileError& e : errors) {
+        const int at = e.line;
+        if (at == explained)
+            continue;
+        if (in_the_chapters_words(e, lines))
+            explained = at;
+        said.push_back(std::move(e));
+    }
+    return said;
+}
+
+} // namespace pplab::sim
