@@ -293,7 +293,8 @@ private:
             structs_.insert(std::string(toks_[i_ + 1].text));
         static const std::regex vector_type(
             R"(^(make_)?(float|int|uint|double|char|uchar|short|long)[1-4]$)");
-        if (t.kind == Kind::Ident && std::regex_match(t.text.begin(), t.text.end(), vector_type))
+        if (t.kind == Kind::Ident && std::isdigit(static_cast<unsigned char>(t.text.back())) &&
+            std::regex_match(t.text.begin(), t.text.end(), vector_type))
             fail(t.line, t.column,
                  std::string(t.text) +
                      " is not supported by pplab's simulator: read the elements one by one "

@@ -121,7 +121,20 @@ INSTANTIATE_TEST_SUITE_P(
         Refused{"__global__ void k(float* o)\n{\n  /* never closed\n}\n", 3, "never closed"},
         Refused{"__device__ float f(float x) { return x; }\n", 1, "no __global__"},
         Refused{"__global__ void k(float** o)\n{\n}\n", 1, "pointers to pointers"},
-        Refused{"template <class T>\n__global__ void k(T* o)\n{\n}\n", 1, "template kernels"}),
+        Refused{"template <class T>\n__global__ void k(T* o)\n{\n}\n", 1, "template kernels"},
+        Refused{"__global__ void k(float* o)\n{\n  float* p = new (o) float;\n}\n", 3,
+                "placement new is not supported"},
+        Refused{"__global__ void k(float* o)\n{\n  float* p = new float[];\n}\n", 3,
+                "new float[] needs the number of elements"},
+        Refused{"__global__ void k(float* o)\n{\n  float* p = new float[2]{1, 2};\n}\n", 3,
+                "an initialiser in braces"},
+        Refused{"__global__ void k(float* o)\n{\n  delete[] ;\n}\n", 3, "delete needs the pointer"},
+        Refused{"__global__ void k(float* o)\n{\n  float* p = malloc(8);\n}\n", 3,
+                "malloc needs the pointer's type"},
+        Refused{"__global__ void k(float& o)\n{\n}\n", 1, "cannot be references"},
+        Refused{"struct P { float a; };\n__global__ void k(float* o)\n{\n  __shared__ P s[4];\n}\n",
+                4, "a __shared__ array of a struct (P)"},
+        Refused{"__global__ void k(float* o)\n{\n  float2 v;\n}\n", 3, "float2 is not supported"}),
     [](const ::testing::TestParamInfo<Refused>& p) { return "case" + std::to_string(p.index); });
 
 // Nothing a student types makes the pre-processor throw or loop: every prefix of a real kernel
@@ -129,7 +142,9 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(Preprocess, EveryPrefixOfAKernelIsAnswered) {
     const std::string src = "__global__ void reduceTree(const float* in, float* out, int n)\n"
                             "{\n  __shared__ float s[TILE];\n  s[threadIdx.x] = in[0];\n"
-                            "  extern __shared__ int d[];\n  \"str /* \" 'c';\n}\n";
+                            "  extern __shared__ int d[];\n  \"str /* \" 'c';\n"
+                            "  float* p = new float[n](); delete[] p; int* q = (int*)malloc(4);\n"
+                            "  free(q); auto& r = s[0]; float& f = s[1]; auto v = s[2];\n}\n";
     for (std::size_t k = 0; k <= src.size(); ++k) {
         const sim::Preprocessed p = sim::preprocess(src.substr(0, k));
         if (!p.ok) {
@@ -164,7 +179,7 @@ TEST(Preprocess, DeclarationsOverSeveralLinesKeepTheLines) {
                                                   "    s[0] = 1.0f;\n"
                                                   "    out[0] = s[0];\n"
                                                   "}\n");
-    EXPECT_NE(b.find("(TILE + 1), 3), 0, 3)"), std::string::npos) << b;
+    EXPECT_NE(b.find("(TILE + 1)>::value, 3), 0, 3)"), std::string::npos) << b;
     EXPECT_NE(b.find("s.at(5)[0] = 1.0f"), std::string::npos) << b;
     const std::string c = rewritten_keeping_lines("__global__ void k(unsigned // the count\n"
                                                   "    int* out)\n"
@@ -208,6 +223,56 @@ TEST(Preprocess, EachLoopsConditionSaysItsLine) {
               std::string::npos)
         << b;
     EXPECT_EQ(std::count(b.begin(), b.end(), '('), std::count(b.begin(), b.end(), ')')) << b;
+}
+
+// new, delete, malloc and free become the runtime's device heap, named after the variable they
+// are assigned to, each on the line it was on; the line count stays.
+TEST(Preprocess, WritesTheDeviceHeapsCalls) {
+    const std::string b =
+        rewritten_keeping_lines("__global__ void k(float* out, int n)\n"
+                                "{\n"
+                                "    float* p = new float[n + 1];\n"
+                                "    int* h = new int[8]();\n"
+                                "    int* c = new int(3);\n"
+                                "    float* a = (float*)malloc(n * sizeof(float));\n"
+                                "    float* b = static_cast<float*>(malloc(4));\n"
+                                "    delete[] p; delete c;\n"
+                                "    free(a);\n"
+                                "}\n");
+    for (const char* expected :
+         {"::pplab::sim::ptr<float> p = ::pplab::sim::heap_new<float>(3, \"p\", (n + 1));",
+          "::pplab::sim::heap_new<int>(4, \"h\", (8), true);",
+          "::pplab::sim::heap_new_one<int>(5, \"c\", 3);",
+          "::pplab::sim::heap_malloc<float>(6, \"a\", n * sizeof(float));",
+          "(::pplab::sim::heap_malloc<float>(7, \"b\", 4));",
+          // the space after `delete[]` and `delete` stays where it was
+          "::pplab::sim::heap_delete(8, ::pplab::sim::Taken::NewArray,  p.at(8)); "
+          "::pplab::sim::heap_delete(8, ::pplab::sim::Taken::NewOne,  c.at(8));",
+          "::pplab::sim::heap_delete(9, ::pplab::sim::Taken::Malloc, a.at(9));"})
+        EXPECT_NE(b.find(expected), std::string::npos) << expected << "\n" << b;
+}
+
+// A reference to an element becomes auto&&, `auto x = e` takes e's value, and the uses of both
+// learn their lines through at(); a later `int r` is no longer watched.
+TEST(Preprocess, ReferencesAndAutoLearnTheirLines) {
+    const std::string b = rewritten_keeping_lines("__device__ void add(float& into, float v)\n"
+                                                  "{ into += v; }\n"
+                                                  "__global__ void k(float* out)\n"
+                                                  "{\n"
+                                                  "    float& r = out[0];\n"
+                                                  "    auto v = out[1];\n"
+                                                  "    auto* p = out;\n"
+                                                  "    r = v + p[2];\n"
+                                                  "    { int r = 0; r++; }\n"
+                                                  "}\n");
+    for (const char* expected :
+         {"__device__ void add(auto&& into, ::pplab::sim::reg v)",
+          "{ ::pplab::sim::at(into, 2) += v; }", "auto&& r = out.at(5)[0];",
+          "auto v = ::pplab::sim::value( out.at(6)[1]);", "auto p = out.at(7);",
+          "::pplab::sim::at(r, 8) = ::pplab::sim::at(v, 8) + "
+          "::pplab::sim::at(p, 8)[2];",
+          "{ int r = 0; r++; }"})
+        EXPECT_NE(b.find(expected), std::string::npos) << expected << "\n" << b;
 }
 
 } // namespace
