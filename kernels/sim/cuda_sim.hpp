@@ -413,6 +413,30 @@ requires(!std::is_same_v<std::remove_cvref_t<T>, float>) std::decay_t<T> value(T
     return std::forward<T>(v);
 }
 
+// printf's values: an element of watched memory and a float register are passed as the
+// numbers they hold (as objects, through `...`, printf would read garbage), a watched pointer
+// as the address it points to.
+template <class T>
+const T& printable(const T& v) {
+    return v;
+}
+template <class T>
+std::remove_cv_t<T> printable(const ref<T>& element) {
+    return element;
+}
+inline double printable(const reg& r) {
+    return static_cast<float>(r);
+}
+template <class T>
+const void* printable(const ptr<T>& p) {
+    return p.region() && p.region()->base ? p.region()->base + p.offset() * p.region()->elem_size
+                                          : nullptr;
+}
+template <class... A>
+int print(const char* format, const A&... values) {
+    return std::printf(format, printable(values)...);
+}
+
 // ---- Kernels: how the runner finds and calls them ------------------------------------------
 enum class ParamType : std::uint8_t { Pointer, Integer, Unsupported };
 struct Param {
@@ -437,7 +461,8 @@ void register_kernel(const KernelEntry& entry);
 template <class P>
 struct param_of {
     static constexpr Param value{
-        std::is_integral_v<P> ? ParamType::Integer : ParamType::Unsupported, elem_of<P>(), false};
+        std::is_integral_v<P> ? ParamType::Integer : ParamType::Unsupported,
+        std::is_same_v<P, reg> ? Elem::Float : elem_of<P>(), false}; // `float x`: a reg
     static P make(const Arg& a) {
         if constexpr (std::is_integral_v<P>)
             return static_cast<P>(a.value);
@@ -498,6 +523,7 @@ struct Registered {
 #define __all_sync(mask, pred) (::pplab::sim::vote(2, (mask), (pred), __LINE__) != 0u)
 #define __threadfence() ((void)0)
 #define __threadfence_block() ((void)0)
+#define printf(...) ::pplab::sim::print(__VA_ARGS__)
 
 using ::pplab::sim::uint3;
 using dim3 = ::pplab::sim::uint3;

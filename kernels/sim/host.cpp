@@ -231,6 +231,8 @@ void read_runner(const RunFolder& run, ChildExit e, const Limits& limits, const 
     if (e.exited && e.code == kCrashExit) {
         res.status = RunResult::Status::Crashed;
         const std::string where = where_stopped(run, res);
+        // The line is the last one seen, not where it crashed: said, not marked as a limit's.
+        res.stopped_line = 0;
         res.message = "the kernel crashed (segmentation fault)" +
                       (where.empty() ? "" : ", last seen" + where) +
                       ": a recursion too deep for a thread's stack (one that never ends?), or a "

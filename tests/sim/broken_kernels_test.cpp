@@ -250,7 +250,8 @@ TEST_P(WorkingForm, GivesTheChaptersTrace) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Students, WorkingForm,
-                         ::testing::Values("heap-new.cu", "heap-malloc.cu", "pointers.cu"),
+                         ::testing::Values("heap-new.cu", "heap-malloc.cu", "pointers.cu",
+                                           "printf.cu"),
                          [](const ::testing::TestParamInfo<std::string>& p) {
                              return test_name(p.param);
                          });
@@ -312,6 +313,28 @@ TEST(BrokenKernel, AnEndlessRecursionSaysWhereItCrashed) {
     EXPECT_NE(res.message.find("a recursion too deep for a thread's stack"), std::string::npos)
         << res.message;
     expect_in_the_chapters_words(res.message);
+}
+
+// A signature that is not the chapter's names each parameter's type as the student wrote it,
+// a float among them (pplab makes float variables registers of its own).
+TEST(BrokenKernel, AChangedSignatureIsSpeltAsWritten) {
+    const Broken b{"float-parameter.cu", Algorithm::ReduceTree, 100, 64, ""};
+    const Request r =
+        simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 3, 0), b.block);
+    const sim::RunResult res = sim::run_kernel(r, kernel_source(b));
+    ASSERT_EQ(res.status, sim::RunResult::Status::Faulted) << res.message;
+    EXPECT_NE(res.message.find("yours takes (const float*, float*, float)"), std::string::npos)
+        << res.message;
+}
+
+// printf prints what the kernel holds: an element of shared memory and a float variable are
+// numbers (passed as pplab's objects they printed garbage, often 0).
+TEST(WorkingForm, PrintfPrintsTheValuesTheKernelHolds) {
+    const std::string source = read_text_file(std::string(PPLAB_SIM_KERNELS) + "/forms/printf.cu");
+    const Request r = simtest::request(Algorithm::ReduceTree, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 64);
+    const sim::RunResult res = sim::run_kernel(r, source);
+    ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
+    EXPECT_EQ(res.printed, "block 0: 55.0 = 55.0\n");
 }
 
 } // namespace
