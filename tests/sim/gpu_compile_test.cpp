@@ -40,6 +40,17 @@ TEST_F(GpuCompile, EveryListingCompilesWithNvcc) {
     }
 }
 
+// The forms students write that the simulator runs (the device heap, pointers into shared
+// memory, references, auto, printf) are CUDA C++ as nvcc reads it, not a dialect of pplab's.
+TEST_F(GpuCompile, TheWorkingFormsCompileWithNvcc) {
+    const Request r = normalize(simtest::request(Algorithm::ReduceTree, {1, 2, 3}, 64));
+    for (const char* file : {"heap-new.cu", "heap-malloc.cu", "pointers.cu", "printf.cu"}) {
+        const std::string text = read_text_file(std::string(PPLAB_SIM_KERNELS) + "/forms/" + file);
+        const sim::GpuRun g = sim::run_on_gpu(r, text, compile_only());
+        EXPECT_EQ(g.status, sim::GpuRun::Status::Compiled) << file << ": " << g.message;
+    }
+}
+
 TEST_F(GpuCompile, ACompileErrorNamesTheStudentsLine) {
     const Request r = normalize(simtest::request(Algorithm::ReduceTree, {1, 2, 3}, 64));
     std::string text = simtest::listing_text(r);

@@ -1,5 +1,8 @@
 // reduceTree that prints its block's total: printf is given a float from shared memory, a float
-// register, an int and a string, and prints each as the number or text it is.
+// register, an int and a string, and prints each as the number or text it is. (nvcc needs
+// <cstdio> for printf.)
+#include <cstdio>
+
 __global__ void reduceTree(const float* in, float* out, int n)
 {
     __shared__ float s[TILE];
