@@ -64,6 +64,18 @@ std::string closest_cuda_name(std::string_view name) {
     return best;
 }
 
+// What to add to "'x' was not declared in this scope": a warp primitive CUDA 9 replaced, or
+// the CUDA name two edits away; "" when there is nothing to say.
+std::string undeclared_hint(const std::string& name) {
+    static constexpr std::array<std::string_view, 7> kRemoved = {
+        "__shfl", "__shfl_up", "__shfl_down", "__shfl_xor", "__ballot", "__any", "__all"};
+    if (std::find(kRemoved.begin(), kRemoved.end(), name) != kRemoved.end())
+        return ": CUDA 9 replaced it with " + name +
+               "_sync, which takes the lanes' mask first: " + name + "_sync(0xffffffff, ...)";
+    const std::string near = closest_cuda_name(name);
+    return near.empty() ? "" : ": did you mean " + near + "?";
+}
+
 // The simulator's types as the student wrote them: ptr<const float> is const float*, an element
 // of watched memory (ref<float>) and a float register (reg) are floats.
 std::string as_written(std::string message) {
@@ -89,6 +101,9 @@ bool in_the_chapters_words(CompileError& e, const std::vector<std::string>& line
     static const std::regex constant(R"(not usable in a constant expression|is not a constant)");
     static const std::regex own_memory(
         R"(^conversion from '(?![^']*(?:ptr|ref)<)[^']*' to non-scalar type '(?:::)?pplab::sim::ptr<)");
+    static const std::regex shuffle_call(
+        R"(^(?:call of overloaded|no matching function for call to) '(shfl(?:_up|_down|_xor)?)\()");
+    static const std::regex atomic_call(R"(^no matching function for call to '(atomic\w+)\()");
     static const std::regex pointer_cast(R"(^invalid cast from type '(?:::)?pplab::sim::ptr<)");
     std::smatch m;
     const auto first_code = here.find_first_not_of(" \t");
@@ -103,10 +118,20 @@ bool in_the_chapters_words(CompileError& e, const std::vector<std::string>& line
         e.line = previous;
         e.column = static_cast<int>(line_at(lines, previous).size()) + 1;
     } else if (std::regex_match(e.message, m, undeclared)) {
-        const std::string near = closest_cuda_name(m[1].str());
-        if (near.empty())
+        const std::string hint = undeclared_hint(m[1].str());
+        if (hint.empty())
             return false;
-        e.message += ": did you mean " + near + "?";
+        e.message += hint;
+    } else if (std::regex_search(e.message, m, shuffle_call)) {
+        const std::string name = "__" + m[1].str() + "_sync";
+        e.message = name + " takes the lanes' mask, a 32-bit value (float, int or unsigned) and " +
+                    (m[1] == "shfl" ? "the lane to read" : "the lane distance") + ": " + name +
+                    "(0xffffffff, val, " + (m[1] == "shfl" ? "0" : "offset") + ")";
+    } else if (std::regex_search(e.message, m, atomic_call)) {
+        e.message = m[1].str() +
+                    " takes the address of an element of shared or global memory and a value of "
+                    "its type: " +
+                    m[1].str() + "(&s[i], v)";
     } else if (std::regex_search(e.message, constant) &&
                here.find("__shared__") != std::string::npos) {
         e.message = "a __shared__ array's size must be a constant the compiler knows (TILE, a "
@@ -137,6 +162,7 @@ std::vector<CompileError> compiler_errors(const std::string& log, std::string_vi
     static const std::regex located(R"(^kernel\.cu:(\d+):(\d+): (?:fatal )?error: (.*)$)");
     static const std::regex from_here(R"(^kernel\.cu:(\d+):(\d+):\s+required from here)");
     static const std::regex elsewhere(R"(^[^:]+:\d+:\d+: (?:fatal )?error: (.*)$)");
+    static const std::regex in_macro(R"(^kernel\.cu:(\d+):(\d+): note: in expansion of macro)");
     std::istringstream in(log);
     std::string line;
     int required_line = 0, required_column = 0;
@@ -150,6 +176,12 @@ std::vector<CompileError> compiler_errors(const std::string& log, std::string_vi
         } else if (std::regex_match(line, m, elsewhere)) {
             errors.push_back({required_line, required_line > 0 ? required_column : 0, m[1]});
             required_line = 0;
+        } else if (std::regex_search(line, m, in_macro) && !errors.empty() &&
+                   errors.back().line == 0) {
+            // An error inside one of CUDA's names the header spells as a macro
+            // (__shfl_down_sync): the student's line that used it.
+            errors.back().line = std::stoi(m[1]);
+            errors.back().column = std::stoi(m[2]);
         }
     }
     if (errors.empty())

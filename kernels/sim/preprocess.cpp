@@ -733,6 +733,10 @@ private:
                 fail(line, first.column, "this __shared__ array's [ is never closed");
             count = close > end + 1 ? one_line(end + 1, close - 1) : "";
             end = close + 1;
+            if (is(end, "="))
+                fail(toks_[end].line, toks_[end].column,
+                     "a __shared__ array cannot be given values where it is declared: set them in "
+                     "the kernel (every thread helps), then __syncthreads()");
             if (is(end, "["))
                 fail(toks_[end].line, toks_[end].column,
                      "two-dimensional __shared__ arrays are not supported by pplab's simulator: "

@@ -267,7 +267,8 @@ void Session::shared_frames(const Launch& l, const BlockObservation& o, const St
         note("steps " + l.kernel,
              "block " + std::to_string(o.block) + " of " + l.kernel + " changed its first " +
                  "__shared__ array in " + std::to_string(o.shared.size()) +
-                 " steps between barriers where the chapter's kernel takes " +
+                 (o.shared.size() == 1 ? " step" : " steps") +
+                 " between barriers where the chapter's kernel takes " +
                  std::to_string(steps.size()) + ": the steps it did not take are shown as ?");
     if (!o.shared.empty()) {
         const int si = l.segment(steps.front().first);

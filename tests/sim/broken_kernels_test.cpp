@@ -278,7 +278,10 @@ TEST_P(RefusedKernel, SaysWhyOnTheStudentsLine) {
             words = text.substr(at + 11);
         }
     ASSERT_GT(line, 0) << f.file << " has no // REFUSED mark";
-    const Request r = simtest::request(f.algorithm, generate(Generator::RandomInt, 100, 3, 0), 64);
+    const bool histogram = info(f.algorithm).family == Family::Histogram;
+    const Request r = simtest::request(
+        f.algorithm,
+        generate(histogram ? Generator::UniformBytes : Generator::RandomInt, 100, 3, 0), 64);
     const sim::RunResult res = sim::run_kernel(r, source);
     ASSERT_EQ(res.status, sim::RunResult::Status::CompileFailed) << simtest::hazards_text(res);
     EXPECT_EQ(res.errors.front().line, line) << simtest::hazards_text(res);
@@ -293,7 +296,11 @@ INSTANTIATE_TEST_SUITE_P(
                       Refusal{"float4.cu"}, Refusal{"reference-parameter.cu"},
                       Refusal{"missing-semicolon.cu"}, Refusal{"misspelt-barrier.cu"},
                       Refusal{"shared-sized-by-n.cu"}, Refusal{"pointer-to-own-array.cu"},
-                      Refusal{"pointer-cast.cu"}),
+                      Refusal{"pointer-cast.cu"},
+                      Refusal{"shuffle-without-mask.cu", Algorithm::ReduceShuffle},
+                      Refusal{"shuffle-before-cuda-9.cu", Algorithm::ReduceShuffle},
+                      Refusal{"atomic-without-address.cu", Algorithm::HistPrivatised},
+                      Refusal{"shared-initialised.cu", Algorithm::HistPrivatised}),
     [](const ::testing::TestParamInfo<Refusal>& p) { return test_name(p.param.file); });
 
 // A recursion that never ends runs into the guard page below its thread's stack: the run ends
