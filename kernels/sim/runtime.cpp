@@ -1100,7 +1100,7 @@ struct Runtime::Impl {
             throw std::bad_alloc();
         }
         auto b = std::make_unique<HeapBlock>();
-        b->name = *name ? name : "the memory " + what;
+        b->name = *name ? name : "memory"; // `return new float[n];` names nothing
         b->how = how;
         b->line = line;
         b->region = poisoned(b->storage, b->name, {elem, elem_size, count}, Space::Heap,
