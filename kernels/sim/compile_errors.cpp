@@ -104,6 +104,9 @@ bool in_the_chapters_words(CompileError& e, const std::vector<std::string>& line
     static const std::regex shuffle_call(
         R"(^(?:call of overloaded|no matching function for call to) '(shfl(?:_up|_down|_xor)?)\()");
     static const std::regex atomic_call(R"(^no matching function for call to '(atomic\w+)\()");
+    static const std::regex number_as_pointer(
+        R"(^invalid type argument of unary '\*' \(have '(unsigned )?int'\)|^invalid types '(unsigned )?int\[|^no match for 'operator\[\]' \(operand types are '(unsigned )?int')");
+    static const std::regex index_name(R"(\b(threadIdx|blockIdx|blockDim|gridDim)\.[xyz]\b)");
     static const std::regex pointer_cast(R"(^invalid cast from type '(?:::)?pplab::sim::ptr<)");
     std::smatch m;
     const auto first_code = here.find_first_not_of(" \t");
@@ -141,6 +144,10 @@ bool in_the_chapters_words(CompileError& e, const std::vector<std::string>& line
         e.message = "a pointer to a thread's own variable or array (float* p = &v, or = vals) is "
                     "not supported by pplab's simulator: use the variable, or index the array, "
                     "itself";
+    } else if (std::regex_search(e.message, number_as_pointer) &&
+               std::regex_search(here, m, index_name)) {
+        e.message = m[0].str() + " is a number (an index), not a pointer: index an array with " +
+                    "it, as in in[" + m[0].str() + "]";
     } else if (std::regex_search(e.message, pointer_cast)) {
         e.message = "a cast from one pointer type to another ((int*)p, reinterpret_cast) is not "
                     "supported by pplab's simulator: a pointer keeps the type of the memory it "

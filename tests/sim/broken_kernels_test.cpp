@@ -296,7 +296,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Refusal{"float4.cu"}, Refusal{"reference-parameter.cu"},
                       Refusal{"missing-semicolon.cu"}, Refusal{"misspelt-barrier.cu"},
                       Refusal{"shared-sized-by-n.cu"}, Refusal{"pointer-to-own-array.cu"},
-                      Refusal{"pointer-cast.cu"},
+                      Refusal{"pointer-cast.cu"}, Refusal{"index-as-pointer.cu"},
                       Refusal{"shuffle-without-mask.cu", Algorithm::ReduceShuffle},
                       Refusal{"shuffle-before-cuda-9.cu", Algorithm::ReduceShuffle},
                       Refusal{"atomic-without-address.cu", Algorithm::HistPrivatised},
