@@ -47,6 +47,7 @@ namespace pplab::sim {
 namespace {
 
 using record::Step;
+constexpr long long kDeviceHeapBytes = 8ll << 20; // cudaLimitMallocHeapSize's default
 constexpr float kUnknown = std::numeric_limits<float>::quiet_NaN();
 
 struct Expected {
@@ -664,6 +665,13 @@ RunnerOutput Session::run(Recording& recording) {
             }
         }
     }
+    // CUDA's device heap holds 8 MiB unless the host raises it; past that new and malloc give
+    // nullptr on a GPU, where pplab, bounded only by the run's memory limit, went on.
+    if (const long long peak = rt_.heap_peak(); peak > kDeviceHeapBytes)
+        note("heap", "your kernel held " + std::to_string(peak >> 20) +
+                         " MiB from new and malloc at once; a GPU's device heap holds 8 MiB "
+                         "unless the host raises cudaLimitMallocHeapSize, and there new and "
+                         "malloc would give nullptr");
     // After a fault the steps not taken say nothing more than the hazard that stopped them.
     if (ok)
         out.notes = notes_;

@@ -331,6 +331,7 @@ struct Runtime::Impl {
     std::unique_ptr<SharedArray> dynamic;
     // The device heap, over the whole run as on a GPU (region.id: the index here).
     std::vector<std::unique_ptr<HeapBlock>> heap;
+    long long heap_held = 0, heap_peak = 0; // bytes
     std::uint32_t epoch = 1;
     std::vector<std::uint32_t> warp_sync;
     std::vector<float> interval_start;
@@ -1106,6 +1107,8 @@ struct Runtime::Impl {
         b->region = poisoned(b->storage, b->name, {elem, elem_size, count}, Space::Heap,
                              static_cast<int>(heap.size()));
         heap.push_back(std::move(b));
+        heap_held += count * elem_size;
+        heap_peak = std::max(heap_peak, heap_held);
         return &heap.back()->region;
     }
 
@@ -1136,6 +1139,7 @@ struct Runtime::Impl {
                               std::to_string(b.line) + ", so it is given back with " +
                               given_back_with(b.how) + ", not " + with);
         b.given_back_line = line;
+        heap_held -= static_cast<long long>(b.storage.size());
         std::vector<unsigned char>().swap(b.storage);
         b.region.base = nullptr;
     }
@@ -1232,6 +1236,9 @@ std::uint64_t Runtime::Impl::atomic(AtomicOp op, const Region* r, long long inde
 }
 
 Runtime::Runtime() : impl_(new Impl(*this)) {}
+long long Runtime::heap_peak() const {
+    return impl_->heap_peak;
+}
 Runtime::~Runtime() {
     delete impl_;
 }

@@ -93,6 +93,8 @@ public:
     // What the kernel did, counted as it ran, over every launch so far (additions excepted:
     // they are not observed).
     const Counters& counted() const { return counted_; }
+    // The most bytes the kernel held from new and malloc at once, over every launch so far.
+    long long heap_peak() const;
 
     struct Impl;
 

@@ -251,7 +251,7 @@ TEST_P(WorkingForm, GivesTheChaptersTrace) {
 
 INSTANTIATE_TEST_SUITE_P(Students, WorkingForm,
                          ::testing::Values("heap-new.cu", "heap-malloc.cu", "pointers.cu",
-                                           "printf.cu"),
+                                           "printf.cu", "heap-past-8-mib.cu"),
                          [](const ::testing::TestParamInfo<std::string>& p) {
                              return test_name(p.param);
                          });
@@ -342,6 +342,25 @@ TEST(WorkingForm, PrintfPrintsTheValuesTheKernelHolds) {
     const sim::RunResult res = sim::run_kernel(r, source);
     ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
     EXPECT_EQ(res.printed, "block 0: 55.0 = 55.0\n");
+}
+
+// What a GPU's device heap (8 MiB unless the host raises it) would not hold runs here, bounded
+// by the run's memory limit only, and a note says so; a kernel holding little has no such note.
+TEST(WorkingForm, HoldingMoreThanTheDeviceHeapIsNoted) {
+    const auto heap_notes = [](const std::string& file) {
+        const std::string source =
+            read_text_file(std::string(PPLAB_SIM_KERNELS) + "/forms/" + file);
+        const Request r =
+            simtest::request(Algorithm::ReduceTree, generate(Generator::RandomInt, 100, 3, 0), 64);
+        const sim::RunResult res = sim::run_kernel(r, source);
+        EXPECT_TRUE(res.ok()) << simtest::hazards_text(res);
+        return std::count_if(res.notes.begin(), res.notes.end(), [](const std::string& n) {
+            return n.find("your kernel held 16 MiB from new and malloc at once; a GPU's device "
+                          "heap holds 8 MiB") != std::string::npos;
+        });
+    };
+    EXPECT_EQ(heap_notes("heap-past-8-mib.cu"), 1);
+    EXPECT_EQ(heap_notes("heap-new.cu"), 0);
 }
 
 } // namespace
