@@ -201,13 +201,18 @@ void expect_in_the_chapters_words(const std::string& message) {
         EXPECT_EQ(message.find(internal), std::string::npos) << internal << " in: " << message;
 }
 
+// A kernel file under kernels/ (broken/NAME, forms/NAME) run as reduce-tree over 100 whole
+// numbers in blocks of 64.
+sim::RunResult run_tree(const std::string& path) {
+    const Request r =
+        simtest::request(Algorithm::ReduceTree, generate(Generator::RandomInt, 100, 3, 0), 64);
+    return sim::run_kernel(r, read_text_file(std::string(PPLAB_SIM_KERNELS) + "/" + path));
+}
+
 // The heap hazards say where the memory came from, and where it was given back.
 TEST(BrokenKernel, HeapHazardsSayWhereTheMemoryCameFrom) {
     const auto message = [](const std::string& file) {
-        const Broken b{file, Algorithm::ReduceTree, 100, 64, ""};
-        const Request r =
-            simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 3, 0), b.block);
-        const sim::RunResult res = sim::run_kernel(r, kernel_source(b));
+        const sim::RunResult res = run_tree("broken/" + file);
         EXPECT_EQ(res.status, sim::RunResult::Status::Faulted) << simtest::hazards_text(res);
         expect_in_the_chapters_words(res.message);
         return res.message;
@@ -310,10 +315,7 @@ TEST(BrokenKernel, AnEndlessRecursionSaysWhereItCrashed) {
 #if defined(PPLAB_TEST_ASAN)
     GTEST_SKIP() << "an AddressSanitizer build reports the crash itself";
 #endif
-    const Broken b{"endless-recursion.cu", Algorithm::ReduceTree, 100, 64, ""};
-    const Request r =
-        simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 3, 0), b.block);
-    const sim::RunResult res = sim::run_kernel(r, kernel_source(b));
+    const sim::RunResult res = run_tree("broken/endless-recursion.cu");
     ASSERT_EQ(res.status, sim::RunResult::Status::Crashed) << res.message;
     EXPECT_NE(res.message.find("last seen at line 13 (thread 0 of block 0"), std::string::npos)
         << res.message;
@@ -325,10 +327,7 @@ TEST(BrokenKernel, AnEndlessRecursionSaysWhereItCrashed) {
 // A signature that is not the chapter's names each parameter's type as the student wrote it,
 // a float among them (pplab makes float variables registers of its own).
 TEST(BrokenKernel, AChangedSignatureIsSpeltAsWritten) {
-    const Broken b{"float-parameter.cu", Algorithm::ReduceTree, 100, 64, ""};
-    const Request r =
-        simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 3, 0), b.block);
-    const sim::RunResult res = sim::run_kernel(r, kernel_source(b));
+    const sim::RunResult res = run_tree("broken/float-parameter.cu");
     ASSERT_EQ(res.status, sim::RunResult::Status::Faulted) << res.message;
     EXPECT_NE(res.message.find("yours takes (const float*, float*, float)"), std::string::npos)
         << res.message;
@@ -348,11 +347,7 @@ TEST(WorkingForm, PrintfPrintsTheValuesTheKernelHolds) {
 // by the run's memory limit only, and a note says so; a kernel holding little has no such note.
 TEST(WorkingForm, HoldingMoreThanTheDeviceHeapIsNoted) {
     const auto heap_notes = [](const std::string& file) {
-        const std::string source =
-            read_text_file(std::string(PPLAB_SIM_KERNELS) + "/forms/" + file);
-        const Request r =
-            simtest::request(Algorithm::ReduceTree, generate(Generator::RandomInt, 100, 3, 0), 64);
-        const sim::RunResult res = sim::run_kernel(r, source);
+        const sim::RunResult res = run_tree("forms/" + file);
         EXPECT_TRUE(res.ok()) << simtest::hazards_text(res);
         return std::count_if(res.notes.begin(), res.notes.end(), [](const std::string& n) {
             return n.find("your kernel held 16 MiB from new and malloc at once; a GPU's device "
