@@ -99,8 +99,6 @@ bool in_the_chapters_words(CompileError& e, const std::vector<std::string>& line
     static const std::regex semicolon(R"(^expected '([,;])' (or ';' )?before)");
     static const std::regex undeclared(R"(^'([A-Za-z_]\w*)' was not declared in this scope$)");
     static const std::regex constant(R"(not usable in a constant expression|is not a constant)");
-    static const std::regex own_memory(
-        R"(^conversion from '(?![^']*(?:ptr|ref)<)[^']*' to non-scalar type '(?:::)?pplab::sim::ptr<)");
     static const std::regex shuffle_call(
         R"(^(?:call of overloaded|no matching function for call to) '(shfl(?:_up|_down|_xor)?)\()");
     static const std::regex atomic_call(R"(^no matching function for call to '(atomic\w+)\()");
@@ -140,10 +138,6 @@ bool in_the_chapters_words(CompileError& e, const std::vector<std::string>& line
         e.message = "a __shared__ array's size must be a constant the compiler knows (TILE, a "
                     "#define, a constexpr int), not a value the kernel is given: for a size "
                     "chosen at the launch write extern __shared__ float s[];";
-    } else if (std::regex_search(e.message, own_memory)) {
-        e.message = "a pointer to a thread's own variable or array (float* p = &v, or = vals) is "
-                    "not supported by pplab's simulator: use the variable, or index the array, "
-                    "itself";
     } else if (std::regex_search(e.message, number_as_pointer) &&
                std::regex_search(here, m, index_name)) {
         e.message = m[0].str() + " is a number (an index), not a pointer: index an array with " +

@@ -21,8 +21,9 @@ struct uint3 {
     unsigned x = 0, y = 0, z = 0;
 };
 
-// Heap: memory a thread took with new or malloc (CUDA's device heap, in global memory).
-enum class Space : std::uint8_t { Global, Shared, Heap };
+// Heap: memory a thread took with new or malloc (CUDA's device heap, in global memory); Own: a
+// thread's own array or variable that a pointer points into (registers or local memory).
+enum class Space : std::uint8_t { Global, Shared, Heap, Own };
 enum class Elem : std::uint8_t { Float, Int, UInt, UChar, Other };
 
 template <class T>
@@ -85,6 +86,8 @@ enum class Taken : std::uint8_t { NewArray, NewOne, Malloc };
 const Region* heap_take(Taken how, const char* name, Elem elem, int elem_size, long long count,
                         int line);
 void heap_give_back(Taken how, const Region* r, long long offset, int line);
+// A thread's own array of `count` elements (-1: a pointer of unknown extent, `&vals[2]`).
+const Region* own_memory(void* base, Elem elem, int elem_size, long long count);
 
 template <class T>
 std::uint64_t to_bits(T v) {
@@ -182,6 +185,24 @@ public:
     template <class U>
     requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>) ptr(const ptr<U>& o)
         : region_(o.region()), offset_(o.offset()), line_(o.line()) {}
+    // `&v` of a float variable (a reg): one element of the thread's own.
+    template <class R>
+    requires(
+        std::is_same_v<std::remove_cv_t<R>, class reg>&& std::is_same_v<std::remove_cv_t<T>, float>)
+        ptr(R* r)
+        : region_(own_memory(const_cast<float*>(&r->value_), Elem::Float, 4, 1)) {}
+    // A thread's own array (`float* p = vals`): its bounds are checked, nothing is recorded.
+    template <std::size_t N>
+    ptr(T (&array)[N])
+        : region_(own_memory(const_cast<std::remove_cv_t<T>*>(array), elem_of<T>(), sizeof(T),
+                             static_cast<long long>(N))) {}
+    // `&vals[2]`, `&k`: a raw address, of an extent nobody knows (taken as it comes, so that
+    // an array goes to the constructor above, and 0 and NULL still mean nullptr).
+    template <class P>
+    requires(std::is_same_v<std::remove_cvref_t<P>, T*>) ptr(P&& raw)
+        : region_(
+              raw ? own_memory(const_cast<std::remove_cv_t<T>*>(raw), elem_of<T>(), sizeof(T), -1)
+                  : nullptr) {}
 
     // Each use in the student's source is rewritten to `name.at(line)`: the variable itself,
     // so `p += 4` and `p = q` still change it, now knowing the line of its latest use.
@@ -238,6 +259,9 @@ private:
 // A float variable of the kernel. Its writes are noted, so a snapshot of "each thread's
 // register" (the accumulation's rounds, the lanes after a shuffle) reads what the code holds.
 class reg {
+    template <class T>
+    friend class ptr;
+
 public:
     reg() = default;
     reg(float v) : value_(v) { note(); }

@@ -20,6 +20,7 @@
 #include <memory>
 #include <new>
 #include <stdexcept>
+#include <tuple>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define PPLAB_SIM_ASAN 1
@@ -332,6 +333,8 @@ struct Runtime::Impl {
     // The device heap, over the whole run as on a GPU (region.id: the index here).
     std::vector<std::unique_ptr<HeapBlock>> heap;
     long long heap_held = 0, heap_peak = 0; // bytes
+    // The regions of pointers into threads' own memory, this block's, by (address, size, count).
+    std::map<std::tuple<const void*, int, long long>, Region> own;
     std::uint32_t epoch = 1;
     std::vector<std::uint32_t> warp_sync;
     std::vector<float> interval_start;
@@ -462,6 +465,7 @@ struct Runtime::Impl {
         obs.round_close.assign(static_cast<std::size_t>(spec->block), kUndefined);
         obs.shuffles.assign(static_cast<std::size_t>((spec->block + 31) / 32), {});
         shared.clear();
+        own.clear();
         primary = nullptr;
         dynamic.reset();
         epoch = 1;
@@ -878,6 +882,8 @@ struct Runtime::Impl {
     std::string where_from(const Region* r) {
         if (r->space == Space::Shared)
             return std::string("the shared array ") + r->name;
+        if (r->space == Space::Own)
+            return "the thread's own array";
         if (r->space == Space::Global)
             return std::string("the buffer ") + r->name;
         const HeapBlock& b = heap_block(r);
@@ -894,6 +900,8 @@ struct Runtime::Impl {
                                " gave it back on line " + std::to_string(b.given_back_line) +
                                ": memory given back is no longer the kernel's",
                            b.given_back_line);
+        if (r->space == Space::Own && r->count < 0)
+            return; // `&vals[2]`: where its array ends is not known
         if (index < 0 || index >= r->count)
             bad_access(r, index, line, what,
                        ": outside the " + std::to_string(r->count) + " elements of " +
@@ -1011,7 +1019,9 @@ struct Runtime::Impl {
     std::uint64_t load(const Region* r, long long index, int line) {
         check(r, index, line, "read of");
         Thread& t = *self;
-        if (r->space == Space::Shared) {
+        if (r->space == Space::Own) {
+            // a thread's own memory: nothing to count or record
+        } else if (r->space == Space::Shared) {
             shared_read(array_of(r), index, line);
             ++owner.counted_.shared_reads;
         } else {
@@ -1029,6 +1039,11 @@ struct Runtime::Impl {
     void store(const Region* r, long long index, std::uint64_t bits, int line) {
         check(r, index, line, "write to");
         Thread& t = *self;
+        if (r->space == Space::Own) {
+            std::memcpy(r->base + index * r->elem_size, &bits,
+                        static_cast<std::size_t>(r->elem_size));
+            return; // a thread's own memory: nothing to count or record
+        }
         close_accumulation(t);
         if (r->space == Space::Shared) {
             shared_write(array_of(r), index, bits, line, false);
@@ -1222,6 +1237,8 @@ std::uint64_t Runtime::Impl::atomic(AtomicOp op, const Region* r, long long inde
             obs.atomics.push_back({t.round, -1, index, delta, obs.block, t.tid});
     } else if (r->space == Space::Heap) {
         ++owner.counted_.global_atomics;
+    } else if (r->space == Space::Own) {
+        // an atomic on a thread's own memory: nobody else sees it
     } else {
         ++owner.counted_.global_atomics;
         note_line(obs.output_lines, line);
@@ -1334,6 +1351,16 @@ const Region* shared_array(int site, const char* name, Elem elem, int elem_size,
 }
 const Region* dynamic_shared(const char* name, Elem elem, int elem_size, int line) {
     return g_impl->declare_dynamic(name, elem, elem_size, line);
+}
+const Region* own_memory(void* base, Elem elem, int elem_size, long long count) {
+    Region& r = g_impl->own[{base, elem_size, count}];
+    r.base = static_cast<unsigned char*>(base);
+    r.count = count;
+    r.elem_size = elem_size;
+    r.elem = elem;
+    r.space = Space::Own;
+    r.name = "array";
+    return &r;
 }
 const Region* heap_take(Taken how, const char* name, Elem elem, int elem_size, long long count,
                         int line) {

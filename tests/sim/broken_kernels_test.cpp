@@ -112,7 +112,8 @@ INSTANTIATE_TEST_SUITE_P(
         Broken{"heap-out-of-bounds.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"heap-use-after-delete.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"heap-wrong-delete.cu", Algorithm::ReduceTree, 100, 64, ""},
-        Broken{"heap-delete-shared.cu", Algorithm::ReduceTree, 100, 64, ""}),
+        Broken{"heap-delete-shared.cu", Algorithm::ReduceTree, 100, 64, ""},
+        Broken{"own-array-out-of-bounds.cu", Algorithm::ReduceTree, 100, 64, ""}),
     [](const ::testing::TestParamInfo<Broken>& p) { return test_name(p.param.file); });
 
 // A run under a small memory limit (384 MiB), with time to reach it.
@@ -256,7 +257,7 @@ TEST_P(WorkingForm, GivesTheChaptersTrace) {
 
 INSTANTIATE_TEST_SUITE_P(Students, WorkingForm,
                          ::testing::Values("heap-new.cu", "heap-malloc.cu", "pointers.cu",
-                                           "printf.cu", "heap-past-8-mib.cu"),
+                                           "printf.cu", "heap-past-8-mib.cu", "own-memory.cu"),
                          [](const ::testing::TestParamInfo<std::string>& p) {
                              return test_name(p.param);
                          });
@@ -300,8 +301,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Refusal{"malloc-without-cast.cu"}, Refusal{"shared-struct.cu"},
                       Refusal{"float4.cu"}, Refusal{"reference-parameter.cu"},
                       Refusal{"missing-semicolon.cu"}, Refusal{"misspelt-barrier.cu"},
-                      Refusal{"shared-sized-by-n.cu"}, Refusal{"pointer-to-own-array.cu"},
-                      Refusal{"pointer-cast.cu"}, Refusal{"index-as-pointer.cu"},
+                      Refusal{"shared-sized-by-n.cu"}, Refusal{"pointer-cast.cu"},
+                      Refusal{"index-as-pointer.cu"},
                       Refusal{"shuffle-without-mask.cu", Algorithm::ReduceShuffle},
                       Refusal{"shuffle-before-cuda-9.cu", Algorithm::ReduceShuffle},
                       Refusal{"atomic-without-address.cu", Algorithm::HistPrivatised},
