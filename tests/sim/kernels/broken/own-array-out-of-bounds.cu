@@ -2,12 +2,10 @@
 __global__ void reduceTree(const float* in, float* out, int n)
 {
     __shared__ float s[TILE];
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    float pair[2];
-    float* p = pair;
-    p[0] = (i < n) ? in[i] : 0.0f;
-    p[1] = 0.0f;
-    s[threadIdx.x] = p[0] + p[2]; // HAZARD out-of-bounds
+    int offsets[2] = {0, 1};
+    const int* next = offsets;
+    const int i = blockIdx.x * blockDim.x + threadIdx.x + next[2]; // HAZARD out-of-bounds
+    s[threadIdx.x] = (i < n) ? in[i] : 0.0f;
     __syncthreads();
     if (threadIdx.x == 0) out[blockIdx.x] = s[0];
 }
