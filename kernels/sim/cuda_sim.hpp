@@ -420,6 +420,25 @@ decltype(auto) at(T&& v, int line) {
         return std::forward<T>(v);
 }
 
+// A float variable, or an element of watched memory, standing alone as an operand of ?:
+// (`c ? sum : 0.0f`): its value, so that both operands have one type.
+inline float plain(const reg& r) {
+    return r;
+}
+template <class T>
+std::remove_cv_t<T> plain(const ref<T>& element) {
+    return element;
+}
+template <class T>
+struct is_element : std::false_type {};
+template <class T>
+struct is_element<ref<T>> : std::true_type {};
+template <class T>
+requires(!std::is_same_v<std::remove_cvref_t<T>, reg> &&
+         !is_element<std::remove_cvref_t<T>>::value) T && plain(T&& v) {
+    return std::forward<T>(v);
+}
+
 // `auto x = e` takes e's value: an element of watched memory is read once (not kept as a
 // watch on the element), and a float is a register as `float x = e` makes it.
 template <class T>

@@ -346,11 +346,30 @@ private:
         if (const auto it = tracked_.find(std::string(t.text));
             !member && it != tracked_.end() && !is(i_ + 1, "(")) {
             const std::string where = std::to_string(t.line);
-            replace(i_, i_,
-                    it->second ? "::pplab::sim::at(" + it->first + ", " + where + ")"
-                               : it->first + ".at(" + where + ")");
+            std::string use = it->second == Use::Pointer ? it->first + ".at(" + where + ")"
+                              : it->second == Use::Unwritten
+                                  ? "::pplab::sim::at(" + it->first + ", " + where + ")"
+                                  : it->first;
+            if (it->second != Use::Pointer && ternary_operand())
+                use = "::pplab::sim::plain(" + use + ")";
+            if (use != it->first)
+                replace(i_, i_, use);
         }
         ++i_;
+    }
+
+    // A name standing alone as an operand of ?: (`c ? sum : 0.0f`, `c ? 0.0f : sum`). A float
+    // register converts to float and a float to a register, so such a ?: would have no one
+    // type: the register is given as its value.
+    bool ternary_operand() const {
+        const Token* p = previous();
+        if (!p || p->kind != Kind::Punct)
+            return false;
+        if (p->text == "?")
+            return is(i_ + 1, ":");
+        const auto ends = [&](std::string_view e) { return is(i_ + 1, e); };
+        return p->text == ":" && p == &toks_[else_colon_] &&
+               (ends(")") || ends(";") || ends(",") || ends("]") || ends("}") || ends(":"));
     }
 
     // ---- the device heap: new, delete, malloc, free -------------------------------------------
@@ -530,7 +549,7 @@ private:
             replace(name, name + 1, std::string(toks_[name].text) + " = ::pplab::sim::value(");
             insert_before_[end] += ")";
         }
-        tracked_[std::string(toks_[name].text)] = true;
+        tracked_[std::string(toks_[name].text)] = Use::Unwritten;
         i_ = is(name + 1, "=") && !star && !amp ? name + 2 : name + 1;
         return true;
     }
@@ -546,7 +565,7 @@ private:
             fail(toks_[k].line, toks_[k].column,
                  "a kernel's parameters cannot be references: pass a pointer (float* out)");
         replace(i_, k, "auto&&");
-        tracked_[std::string(toks_[k + 1].text)] = true;
+        tracked_[std::string(toks_[k + 1].text)] = Use::Unwritten;
         i_ = k + 2;
         return true;
     }
@@ -554,6 +573,14 @@ private:
     void punctuation(const Token& t) {
         if (t.text == "{" || t.text == ";")
             kernel_signature_ = false;
+        if (t.text == "?") {
+            ++ternaries_;
+        } else if (t.text == ":" && ternaries_ > 0) {
+            --ternaries_;
+            else_colon_ = i_;
+        } else if (t.text == ";" || t.text == "{" || t.text == "}") {
+            ternaries_ = 0;
+        }
         if (t.text == "{") {
             ++depth_;
         } else if (t.text == "}") {
@@ -671,13 +698,14 @@ private:
                      "arrays of pointers are not supported by pplab's simulator");
             replace(i_, name, "::pplab::sim::ptr<" + type + "> " + std::string(toks_[name].text));
             if (after->text != "(")
-                tracked_[std::string(toks_[name].text)] = false;
+                tracked_[std::string(toks_[name].text)] = Use::Pointer;
             i_ = name + 1;
             return true;
         }
         if (type_first == type_last && toks_[type_first].text == "float" && is_ident(k) &&
             !is(k + 1, "(") && !is(k + 1, "[")) {
             replace(i_, type_last, quals + post_quals + "::pplab::sim::reg");
+            tracked_[std::string(toks_[k].text)] = Use::Register;
             i_ = type_last + 1;
             return true;
         }
@@ -765,7 +793,7 @@ private:
             text = "::pplab::sim::ref<" + type + "> " + name + " = ::pplab::sim::ptr<" + type +
                    ">(" + region + ", 0, " + where + ")[0]";
         replace(i_, end - 1, text);
-        tracked_[name] = false;
+        tracked_[name] = Use::Pointer;
         i_ = end;
     }
 
@@ -776,9 +804,13 @@ private:
     std::size_t copied_ = 0;
     int depth_ = 0;
     int sites_ = 0;
-    // The watched variables in scope: true where the type is not written (`auto`, a reference),
-    // so a use is `::pplab::sim::at(name, line)`, false for a pointer or array (`name.at(line)`).
-    std::map<std::string, bool> tracked_;
+    // The variables in scope whose uses are rewritten: a pointer or array (`name.at(line)`), one
+    // whose type is not written (`auto`, a reference: `::pplab::sim::at(name, line)`), a float
+    // register (only as a ?: operand, `::pplab::sim::plain(name)`).
+    enum class Use { Pointer, Unwritten, Register };
+    std::map<std::string, Use> tracked_;
+    int ternaries_ = 0;          // `?`s of this statement whose `:` is still to come
+    std::size_t else_colon_ = 0; // the `:` that closed the latest of them
     std::set<std::string, std::less<>> structs_;
     bool kernel_signature_ = false; // between a __global__ function's name and its body
     // token -> text written before it (loop markers, the `)` closing a delete)

@@ -255,9 +255,7 @@ TEST_P(WorkingForm, GivesTheChaptersTrace) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Students, WorkingForm,
-                         ::testing::Values("heap-new.cu", "heap-malloc.cu", "pointers.cu",
-                                           "printf.cu", "heap-past-8-mib.cu", "own-memory.cu"),
+INSTANTIATE_TEST_SUITE_P(Students, WorkingForm, ::testing::ValuesIn(simtest::working_forms()),
                          [](const ::testing::TestParamInfo<std::string>& p) {
                              return test_name(p.param);
                          });

@@ -44,8 +44,7 @@ TEST_F(GpuCompile, EveryListingCompilesWithNvcc) {
 // memory, references, auto, printf) are CUDA C++ as nvcc reads it, not a dialect of pplab's.
 TEST_F(GpuCompile, TheWorkingFormsCompileWithNvcc) {
     const Request r = normalize(simtest::request(Algorithm::ReduceTree, {1, 2, 3}, 64));
-    for (const char* file : {"heap-new.cu", "heap-malloc.cu", "heap-past-8-mib.cu", "pointers.cu",
-                             "printf.cu", "own-memory.cu"}) {
+    for (const std::string& file : simtest::working_forms()) {
         const std::string text = read_text_file(std::string(PPLAB_SIM_KERNELS) + "/forms/" + file);
         const sim::GpuRun g = sim::run_on_gpu(r, text, compile_only());
         EXPECT_EQ(g.status, sim::GpuRun::Status::Compiled) << file << ": " << g.message;

@@ -5,7 +5,10 @@
 #include "pplab/listing.hpp"
 #include "pplab/sim.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 namespace pplab::simtest {
 
@@ -49,6 +52,18 @@ inline std::string puzzle_solution(const std::string& skeleton, const std::strin
            skeleton.compare(skeleton.find_first_not_of(' ', to), 2, "//") == 0)
         to = skeleton.find('\n', to) + 1;
     return skeleton.substr(0, from) + part + skeleton.substr(to);
+}
+
+// The kernels under tests/sim/kernels/forms: forms of CUDA C++ students write that the simulator
+// runs, each computing reduceTree (the file names, sorted).
+inline std::vector<std::string> working_forms() {
+    std::vector<std::string> files;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(std::string(PPLAB_SIM_KERNELS) + "/forms"))
+        if (entry.path().extension() == ".cu")
+            files.push_back(entry.path().filename().string());
+    std::sort(files.begin(), files.end());
+    return files;
 }
 
 inline std::string counters_text(const Counters& c) {
