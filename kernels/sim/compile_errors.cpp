@@ -108,7 +108,7 @@ bool in_the_chapters_words(CompileError& e, const std::vector<std::string>& line
     static const std::regex pointer_cast(R"(^invalid cast from type '(?:::)?pplab::sim::ptr<)");
     std::smatch m;
     const auto first_code = here.find_first_not_of(" \t");
-    if (std::regex_search(e.message, semicolon) && e.line > 1 &&
+    if (std::regex_search(e.message, semicolon) && e.line > 1 && first_code != std::string::npos &&
         static_cast<std::size_t>(e.column) <= first_code + 1) {
         // The compiler stops at the next line's first word: the ; is missing before it.
         int previous = e.line - 1;

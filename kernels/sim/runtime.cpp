@@ -1108,7 +1108,8 @@ struct Runtime::Impl {
         if (count < 0)
             fatal_message(*self, line,
                           what + " is asked for " + std::to_string(count) +
-                              " elements: the size must not be negative");
+                              (how == Taken::Malloc ? " bytes" : " elements") +
+                              ": the size must not be negative");
         // More than the address space holds: the memory limit, as any allocation past it.
         if (count > (1ll << 46) / elem_size) {
             if (const std::new_handler out_of_memory = std::get_new_handler())

@@ -113,7 +113,8 @@ INSTANTIATE_TEST_SUITE_P(
         Broken{"heap-use-after-delete.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"heap-wrong-delete.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"heap-delete-shared.cu", Algorithm::ReduceTree, 100, 64, ""},
-        Broken{"own-array-out-of-bounds.cu", Algorithm::ReduceTree, 100, 64, ""}),
+        Broken{"own-array-out-of-bounds.cu", Algorithm::ReduceTree, 100, 64, ""},
+        Broken{"heap-negative-size.cu", Algorithm::ReduceTree, 100, 64, ""}),
     [](const ::testing::TestParamInfo<Broken>& p) { return test_name(p.param.file); });
 
 // A run under a small memory limit (384 MiB), with time to reach it.
@@ -224,6 +225,8 @@ TEST(BrokenKernel, HeapHazardsSayWhereTheMemoryCameFrom) {
     EXPECT_EQ(message("heap-use-after-delete.cu"),
               "line 9: read of mine[0] by thread 0 of block 0 after delete[] gave it back on "
               "line 8: memory given back is no longer the kernel's");
+    EXPECT_EQ(message("heap-negative-size.cu"),
+              "line 5: malloc is asked for -3600 bytes: the size must not be negative");
     EXPECT_EQ(message("heap-wrong-delete.cu"),
               "line 9: mine came from new[] on line 6, so it is given back with delete[], not "
               "delete");
