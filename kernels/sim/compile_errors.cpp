@@ -79,9 +79,12 @@ std::string undeclared_hint(const std::string& name) {
 // The simulator's types as the student wrote them: ptr<const float> is const float*, an element
 // of watched memory (ref<float>) and a float register (reg) are floats.
 std::string as_written(std::string message) {
-    static const std::regex pointer(R"((?:::)?pplab::sim::ptr<([^<>]*)>)");
-    static const std::regex element(R"((?:::)?pplab::sim::ref<([^<>]*)>)");
+    static const std::regex pointer(R"((?:(?:::)?pplab::sim::|\b)ptr<([^<>]*)>)");
+    static const std::regex element(R"((?:(?:::)?pplab::sim::|\b)ref<([^<>]*)>)");
     static const std::regex own(R"((?:::)?pplab::sim::(reg|uint3)\b)");
+    // `s.at(17)`, where pplab wrote each use's line: the student wrote `s`.
+    static const std::regex use_line(R"(\.(?:(?:::)?pplab::sim::(?:ptr|ref)<[^<>]*>::)?at\(\d+\))");
+    message = std::regex_replace(message, use_line, "");
     message = std::regex_replace(message, pointer, "$1*");
     message = std::regex_replace(message, element, "$1");
     return std::regex_replace(std::regex_replace(message, own, "$1"), std::regex(R"(\breg\b)"),

@@ -182,8 +182,9 @@ public:
     ptr(std::nullptr_t) {}
     ptr(const Region* region, long long offset, int line)
         : region_(region), offset_(offset), line_(line) {}
+    // float* -> const float*, volatile float* (the warp-synchronous reduction's `volatile`).
     template <class U>
-    requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>) ptr(const ptr<U>& o)
+    requires(std::is_convertible_v<U*, T*> && !std::is_same_v<U, T>) ptr(const ptr<U>& o)
         : region_(o.region()), offset_(o.offset()), line_(o.line()) {}
     // `&v` of a float variable (a reg): one element of the thread's own.
     template <class R>
@@ -545,6 +546,7 @@ struct Registered {
 // ---- CUDA's spelling -----------------------------------------------------------------------
 #define __global__
 #define __device__
+#define __constant__ // constant memory: a global the kernel only reads
 #define __host__
 #define __forceinline__ inline
 #define __noinline__

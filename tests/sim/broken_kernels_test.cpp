@@ -114,7 +114,8 @@ INSTANTIATE_TEST_SUITE_P(
         Broken{"heap-wrong-delete.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"heap-delete-shared.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"own-array-out-of-bounds.cu", Algorithm::ReduceTree, 100, 64, ""},
-        Broken{"heap-negative-size.cu", Algorithm::ReduceTree, 100, 64, ""}),
+        Broken{"heap-negative-size.cu", Algorithm::ReduceTree, 100, 64, ""},
+        Broken{"warp-synchronous.cu", Algorithm::ReduceTree, 100, 64, ""}),
     [](const ::testing::TestParamInfo<Broken>& p) { return test_name(p.param.file); });
 
 // A run under a small memory limit (384 MiB), with time to reach it.
@@ -358,6 +359,18 @@ TEST(WorkingForm, HoldingMoreThanTheDeviceHeapIsNoted) {
     };
     EXPECT_EQ(heap_notes("heap-past-8-mib.cu"), 1);
     EXPECT_EQ(heap_notes("heap-new.cu"), 0);
+}
+
+// The classic unrolled last warp (volatile, no __syncwarp) runs, and its race says what orders
+// the threads of one warp.
+TEST(BrokenKernel, AWarpSynchronousRaceNamesSyncwarp) {
+    const sim::RunResult res = run_tree("broken/warp-synchronous.cu");
+    ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
+    ASSERT_FALSE(res.hazards.empty());
+    EXPECT_NE(res.hazards.front().message.find(
+                  "(nor __syncwarp(): threads of one warp do not run in lockstep)"),
+              std::string::npos)
+        << res.hazards.front().message;
 }
 
 } // namespace
