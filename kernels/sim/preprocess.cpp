@@ -301,6 +301,28 @@ private:
                      "(in[2 * i] and in[2 * i + 1], not a float2)");
     }
 
+    // `#include <cuda_runtime.h>` and CUDA's other headers: pplab's header gives their names, so
+    // the line is left empty (the GPU run compiles the file as written). Cooperative groups are
+    // CUDA's alone.
+    bool cuda_include(const Token& t) {
+        static const std::regex include(R"(^#\s*include\s*[<"]([^>"]+)[>"])");
+        static const std::regex cuda_header(
+            R"(^(cuda|cuda_runtime|cuda_runtime_api|device_launch_parameters|device_functions|device_atomic_functions|cuda_device_runtime_api|sm_\d+_(atomic_functions|intrinsics))\.h$)");
+        std::match_results<std::string_view::const_iterator> m;
+        if (!std::regex_search(t.text.begin(), t.text.end(), m, include))
+            return false;
+        const std::string header = m[1];
+        if (header.rfind("cooperative_groups", 0) == 0)
+            fail(t.line, t.column,
+                 "cooperative groups are not supported by pplab's simulator: use __syncthreads(), "
+                 "__syncwarp() and the __shfl_*_sync functions");
+        if (!std::regex_match(header, cuda_header))
+            return false;
+        replace(i_, i_, "");
+        ++i_;
+        return true;
+    }
+
     void step() {
         if (const auto mark = insert_before_.find(i_); mark != insert_before_.end()) {
             copy_to(toks_[i_].begin);
@@ -315,6 +337,8 @@ private:
             return;
         }
         const Token& t = toks_[i_];
+        if (t.kind == Kind::Directive && cuda_include(t))
+            return;
         if (heap_form(t))
             return;
         if (t.kind == Kind::Directive || t.kind != Kind::Ident) {
