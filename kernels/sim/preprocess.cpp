@@ -299,6 +299,20 @@ private:
                  std::string(t.text) +
                      " is not supported by pplab's simulator: read the elements one by one "
                      "(in[2 * i] and in[2 * i + 1], not a float2)");
+        // A whole program pasted in: pplab launches the kernel itself.
+        static constexpr std::array<std::string_view, 9> kHostCalls = {
+            "cudaMalloc",       "cudaMallocManaged", "cudaMemcpy",
+            "cudaMemset",       "cudaFree",          "cudaDeviceSynchronize",
+            "cudaGetLastError", "cudaEventCreate",   "cudaSetDevice"};
+        const bool launch = t.text == "<" && is(i_ + 1, "<") && is(i_ + 2, "<");
+        const bool host_main = t.text == "main" && is(i_ + 1, "(") && i_ > 0 && is(i_ - 1, "int");
+        if (launch || host_main ||
+            std::find(kHostCalls.begin(), kHostCalls.end(), t.text) != kHostCalls.end())
+            fail(t.line, t.column,
+                 std::string(launch ? "a launch (<<<...>>>)" : t.text) +
+                     " is host code: pplab launches your kernel itself, with this run's n, block "
+                     "and grid, so the file holds the kernel (and its __device__ functions) "
+                     "only");
     }
 
     // `#include <cuda_runtime.h>` and CUDA's other headers: pplab's header gives their names, so

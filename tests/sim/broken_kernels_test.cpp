@@ -309,7 +309,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Refusal{"shuffle-before-cuda-9.cu", Algorithm::ReduceShuffle},
                       Refusal{"atomic-without-address.cu", Algorithm::HistPrivatised},
                       Refusal{"shared-initialised.cu", Algorithm::HistPrivatised},
-                      Refusal{"cooperative-groups.cu", Algorithm::ReduceShuffle}),
+                      Refusal{"cooperative-groups.cu", Algorithm::ReduceShuffle},
+                      Refusal{"host-code.cu"}),
     [](const ::testing::TestParamInfo<Refusal>& p) { return test_name(p.param.file); });
 
 // A recursion that never ends runs into the guard page below its thread's stack: the run ends

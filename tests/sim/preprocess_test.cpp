@@ -134,7 +134,9 @@ INSTANTIATE_TEST_SUITE_P(
         Refused{"__global__ void k(float& o)\n{\n}\n", 1, "cannot be references"},
         Refused{"struct P { float a; };\n__global__ void k(float* o)\n{\n  __shared__ P s[4];\n}\n",
                 4, "a __shared__ array of a struct (P)"},
-        Refused{"__global__ void k(float* o)\n{\n  float2 v;\n}\n", 3, "float2 is not supported"}),
+        Refused{"__global__ void k(float* o)\n{\n  float2 v;\n}\n", 3, "float2 is not supported"},
+        Refused{"__global__ void k(float* o)\n{\n  k<<<1, 32>>>(o);\n}\n", 3,
+                "a launch (<<<...>>>) is host code"}),
     [](const ::testing::TestParamInfo<Refused>& p) { return "case" + std::to_string(p.index); });
 
 // Nothing a student types makes the pre-processor throw or loop: every prefix of a real kernel
