@@ -1,11 +1,8 @@
 // A whole program pasted in, its host code with it.
 __global__ void reduceTree(const float* in, float* out, int n)
 {
-    __shared__ float s[TILE];
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    s[threadIdx.x] = (i < n) ? in[i] : 0.0f;
-    __syncthreads();
-    if (threadIdx.x == 0) out[blockIdx.x] = s[0];
+    if (threadIdx.x == 0 && blockIdx.x * blockDim.x < n)
+        out[blockIdx.x] = in[blockIdx.x * blockDim.x];
 }
 
 int main() // REFUSED main is host code: pplab launches your kernel itself
