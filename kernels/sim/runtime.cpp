@@ -932,10 +932,6 @@ struct Runtime::Impl {
                     ") and thread " + std::to_string(other_tid) + " (line " +
                     std::to_string(other_line) + ") of block " + std::to_string(obs.block) +
                     " with no __syncthreads() between them";
-        // One warp's threads do not run in lockstep (since Volta): `volatile` does not order
-        // them, __syncwarp() does.
-        if (t.warp == threads[static_cast<std::size_t>(other_tid)].warp)
-            h.message += " (nor __syncwarp(): threads of one warp do not run in lockstep)";
         hazard(std::move(h));
     }
 

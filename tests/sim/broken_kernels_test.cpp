@@ -363,17 +363,5 @@ TEST(WorkingForm, HoldingMoreThanTheDeviceHeapIsNoted) {
     EXPECT_EQ(heap_notes("heap-new.cu"), 0);
 }
 
-// The classic unrolled last warp (volatile, no __syncwarp) runs, and its race says what orders
-// the threads of one warp.
-TEST(BrokenKernel, AWarpSynchronousRaceNamesSyncwarp) {
-    const sim::RunResult res = run_tree("broken/warp-synchronous.cu");
-    ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
-    ASSERT_FALSE(res.hazards.empty());
-    EXPECT_NE(res.hazards.front().message.find(
-                  "(nor __syncwarp(): threads of one warp do not run in lockstep)"),
-              std::string::npos)
-        << res.hazards.front().message;
-}
-
 } // namespace
 } // namespace pplab
