@@ -123,11 +123,14 @@ std::pair<int, int> hazard_cell(const Trace& t, const sim::Hazard& h) {
     const auto size = static_cast<long long>(first.values.size());
     if (size == 0)
         return {-1, -1};
-    // An access outside the array the frame shows (a global one's, or past its end) is drawn on
-    // the cell of the thread that made it: where its value would have gone.
-    if (first.warp < 0 && h.kind == sim::HazardKind::OutOfBounds && h.index >= size &&
-        !h.threads.empty() && h.threads.front() < size)
+    // An access outside the array the frame shows (a global, heap or thread's own one's, or past
+    // its end) is drawn on the cell of the thread that made it: where its value would have gone.
+    const bool elsewhere = !h.memory.empty() && h.memory != "shared";
+    if (first.warp < 0 && h.kind == sim::HazardKind::OutOfBounds &&
+        (h.index >= size || elsewhere) && !h.threads.empty() && h.threads.front() < size)
         return {h.frame, h.threads.front()};
+    if (elsewhere) // not an element of the frame's shared array
+        return {-1, -1};
     const int warp = first.warp >= 0 ? static_cast<int>(h.index / size) : -1;
     for (std::size_t f = static_cast<std::size_t>(h.frame); f < t.frames.size(); ++f) {
         const Frame& fr = t.frames[f];

@@ -51,6 +51,8 @@ Hazard read_hazard(const json_fields::Reader& in, const Json& jh, std::size_t k)
     for (std::size_t t = 0; t < threads.size(); ++t)
         h.threads.push_back(in.whole_int(threads[t], name("threads").at(t), 0, kMaxBlock - 1));
     h.array = in.text(field("array"), name("array"), 256);
+    if (jh.is_object() && jh.contains("memory")) // answers written before it had one
+        h.memory = in.text(field("memory"), name("memory"), 16);
     h.index = in.whole(field("index"), name("index"), -kLong, kLong);
     h.address = in.whole(field("address"), name("address"), -kLong, kLong);
     h.frame = in.whole_int(field("frame"), name("frame"), -1, kInt);
@@ -122,6 +124,7 @@ Json hazard_to_json(const Hazard& h) {
             {"block", h.block},
             {"threads", h.threads},
             {"array", h.array},
+            {"memory", h.memory},
             {"index", h.index},
             {"address", h.address},
             {"frame", h.frame},

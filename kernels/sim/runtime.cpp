@@ -253,6 +253,13 @@ Region poisoned(std::vector<unsigned char>& storage, const std::string& name, Sh
     return r;
 }
 
+const char* memory_name(Space s) {
+    return s == Space::Shared ? "shared"
+           : s == Space::Heap ? "heap"
+           : s == Space::Own  ? "own"
+                              : "global";
+}
+
 // How the kernel took the memory, and how it must give it back, in CUDA's spelling.
 const char* taken_with(Taken how) {
     return how == Taken::NewArray ? "new[]" : how == Taken::NewOne ? "new" : "malloc";
@@ -872,6 +879,7 @@ struct Runtime::Impl {
         h.other_line = other_line;
         h.threads = {self ? self->tid : 0};
         h.array = r->name;
+        h.memory = memory_name(r->space);
         h.index = index;
         h.address = index * r->elem_size;
         h.message = std::string(what) + " " + r->name + "[" + std::to_string(index) +
@@ -925,6 +933,7 @@ struct Runtime::Impl {
         h.other_line = other_line;
         h.threads = {t.tid, other_tid};
         h.array = a.name;
+        h.memory = "shared";
         h.index = index;
         h.address = index * a.region.elem_size;
         h.message = std::string(what) + " race on " + a.name + "[" + std::to_string(index) +
@@ -945,6 +954,7 @@ struct Runtime::Impl {
             h.line = line;
             h.threads = {t.tid};
             h.array = a.name;
+            h.memory = "shared";
             h.index = index;
             h.address = index * a.region.elem_size;
             h.message = "thread " + std::to_string(t.tid) + " of block " +

@@ -217,6 +217,27 @@ TEST_F(YourKernelTab, AFaultIsDrawnAndARunWithNoTraceLeavesTheLastGoodOne) {
 }
 
 // Puzzle statements and messages break at spaces only: "0." and "s[TILE/2-1]" stay whole.
+// A fault in memory that is not the canvas's shared array (here memory from new, read past its
+// one element) is drawn on the cell of the thread that made it, not on the cell its index
+// would name in the shared array.
+TEST_F(YourKernelTab, AFaultOutsideSharedMemoryIsDrawnOnItsThreadsCell) {
+    replace("in[i]", "in[i] + (new float[1])[1]");
+    your_kernel_run(st);
+    wait();
+    ASSERT_TRUE(st.your.last);
+    const sim::RunResult& fault = st.your.last->result;
+    ASSERT_EQ(fault.status, sim::RunResult::Status::Faulted) << fault.message;
+    const sim::Hazard& h = fault.hazards.front();
+    ASSERT_EQ(h.memory, "heap") << h.message;
+    ASSERT_EQ(h.index, 1);
+    ASSERT_EQ(h.threads, std::vector<int>{0});
+    your_kernel_show_hazard(st, h);
+    window.still();
+    const std::vector<scene::HazardMark> marks = hazard_marks(st);
+    ASSERT_EQ(marks.size(), 1u);
+    EXPECT_EQ(marks.front().cell, 0) << "thread 0's cell, not s[1]";
+}
+
 TEST(YourKernelText, WrapsAtSpacesOnlyNeverInsideAToken) {
     const auto chars = [](std::string_view s) { return static_cast<float>(s.size()); };
     EXPECT_EQ(wrap_at_spaces("i = 0. then s[TILE/2-1] grows", 10, chars),

@@ -93,6 +93,15 @@ TEST_P(BrokenKernel, ReportedAsTheRightKindAtTheRightLine) {
     if (kind == "race" || kind == "out-of-bounds") {
         EXPECT_GE(first.index, 0);
     }
+    if (kind == "race") { // races are on shared memory only, as racecheck's
+        EXPECT_EQ(first.memory, "shared");
+    }
+    if (kind == "out-of-bounds") { // the fixture's name says which memory
+        const std::string memory = b.file.rfind("heap-", 0) == 0  ? "heap"
+                                   : b.file.rfind("own-", 0) == 0 ? "own"
+                                                                  : "global";
+        EXPECT_EQ(first.memory, memory) << first.message;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(

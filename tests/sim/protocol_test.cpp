@@ -76,5 +76,25 @@ TEST(RunnerAnswer, StepLinesBeyondTheTracesStepsAreRefused) {
     EXPECT_THROW((void)sim::output_from_json(none, 1003), InputError);
 }
 
+// A hazard says which memory its array is in (only a shared array's cells are drawn); an answer
+// written before hazards said so still reads, with none.
+TEST(RunnerAnswer, AHazardsMemoryCrossesAndMayBeAbsent) {
+    sim::RunnerOutput out;
+    sim::Hazard h;
+    h.kind = sim::HazardKind::OutOfBounds;
+    h.threads = {3};
+    h.array = "scratch";
+    h.memory = "heap";
+    h.index = 2;
+    out.hazards = {h};
+    const std::string text = sim::output_to_json(out);
+    EXPECT_EQ(sim::output_from_json(text, 0).hazards.at(0).memory, "heap");
+    std::string before = text;
+    const auto at = before.find("\"memory\":\"heap\",");
+    ASSERT_NE(at, std::string::npos) << text;
+    before.erase(at, 16);
+    EXPECT_EQ(sim::output_from_json(before, 0).hazards.at(0).memory, "");
+}
+
 } // namespace
 } // namespace pplab

@@ -64,12 +64,16 @@ struct Hazard {
     int block = 0;
     std::vector<int> threads; // threadIdx.x of the threads involved (first: the one that acted)
     std::string array;        // the array's name ("s", "in"); empty for barriers and masks
-    long long index = -1;     // the element; -1 when not an access
-    long long address = -1;   // byte offset within the array
-    int frame = -1;           // the trace frame it belongs to (drawn there); -1: none
-    bool fatal = false;       // the run stopped here
-    int count = 1;            // how many times the same kind struck the same lines
-    std::string message;      // one sentence in the chapter's words
+    // Where the array is: "shared", "global" (the launch's buffers), "heap" (new, malloc) or
+    // "own" (a thread's own array); empty for barriers and masks. Only a shared array's cells
+    // are drawn, so only there does `index` name a cell of the canvas.
+    std::string memory;
+    long long index = -1;   // the element; -1 when not an access
+    long long address = -1; // byte offset within the array
+    int frame = -1;         // the trace frame it belongs to (drawn there); -1: none
+    bool fatal = false;     // the run stopped here
+    int count = 1;          // how many times the same kind struck the same lines
+    std::string message;    // one sentence in the chapter's words
 };
 
 struct CompileError {
