@@ -221,6 +221,16 @@ struct WriteLog {
     int gen;
 };
 
+// One element of a launch's global buffer: who last wrote and read it, and when (the block and
+// its barrier interval). Within a launch only a barrier of the same block orders two threads'
+// accesses; atomics do not race with each other.
+struct GlobalCell {
+    int writer = -1, write_block = -1, write_line = 0;
+    int reader = -1, read_block = -1, read_line = 0;
+    std::uint32_t write_epoch = 0, read_epoch = 0;
+    bool atomic = false;
+};
+
 // Memory a thread took from the device heap. Given back, its bytes go but the block stays, so
 // a later use of a pointer into it is caught and says where it was given back.
 struct HeapBlock {
@@ -340,6 +350,8 @@ struct Runtime::Impl {
     // The device heap, over the whole run as on a GPU (region.id: the index here).
     std::vector<std::unique_ptr<HeapBlock>> heap;
     long long heap_held = 0, heap_peak = 0; // bytes
+    // The launch's global buffers, element by element (racecheck's view, across blocks).
+    std::map<const Region*, std::vector<GlobalCell>> global_cells;
     // The regions of pointers into threads' own memory, this block's, by (address, size, count).
     std::map<std::tuple<const void*, int, long long>, Region> own;
     std::uint32_t epoch = 1;
@@ -1040,6 +1052,8 @@ struct Runtime::Impl {
                 input_read(t, index);
                 note_line(obs.input_lines, line);
             }
+            if (r->space == Space::Global)
+                global_access(r, index, line, false, false);
         }
         std::uint64_t bits = 0;
         std::memcpy(&bits, r->base + index * r->elem_size, static_cast<std::size_t>(r->elem_size));
@@ -1060,14 +1074,69 @@ struct Runtime::Impl {
             ++owner.counted_.shared_writes;
         } else {
             ++owner.counted_.global_writes;
-            if (r->space == Space::Global) // a thread's scratch from the heap is no output
+            if (r->space == Space::Global) { // a thread's scratch from the heap is no output
                 note_line(obs.output_lines, line);
+                global_access(r, index, line, true, false);
+            }
         }
         std::memcpy(r->base + index * r->elem_size, &bits, static_cast<std::size_t>(r->elem_size));
     }
 
     std::uint64_t atomic(AtomicOp op, const Region* r, long long index, std::uint64_t operand,
                          std::uint64_t compare, int line);
+
+    // A read or write of a launch's global buffer, against the element's last write and read
+    // by another thread: racecheck's hazards, across the blocks of the launch too.
+    void global_access(const Region* r, long long index, int line, bool write, bool atomic) {
+        std::vector<GlobalCell>& cells = global_cells[r];
+        if (cells.empty())
+            cells.resize(static_cast<std::size_t>(r->count));
+        GlobalCell& c = cells[static_cast<std::size_t>(index)];
+        const Thread& t = *self;
+        const int me = obs.block * spec->block + t.tid;
+        // Another thread's access this one is not ordered after.
+        const auto unordered = [&](int other, int block, std::uint32_t at) {
+            return other >= 0 && other != me && (block != obs.block || at == epoch);
+        };
+        if (unordered(c.writer, c.write_block, c.write_epoch) && !(atomic && c.atomic))
+            global_race(r, index, line, write ? "write-after-write" : "read-after-write", c.writer,
+                        c.write_line);
+        else if (write && !atomic && unordered(c.reader, c.read_block, c.read_epoch))
+            global_race(r, index, line, "write-after-read", c.reader, c.read_line);
+        if (write) {
+            c = {me,          obs.block, line,         c.reader, c.read_block,
+                 c.read_line, epoch,     c.read_epoch, atomic};
+        } else {
+            c.reader = me;
+            c.read_block = obs.block;
+            c.read_line = line;
+            c.read_epoch = epoch;
+        }
+    }
+    void global_race(const Region* r, long long index, int line, const char* what, int other,
+                     int other_line) {
+        const Thread& t = *self;
+        const int other_block = other / spec->block, other_tid = other % spec->block;
+        Hazard h;
+        h.kind = HazardKind::Race;
+        h.line = line;
+        h.other_line = other_line;
+        h.threads = {t.tid, other_tid};
+        h.array = r->name;
+        h.memory = "global";
+        h.index = index;
+        h.address = index * r->elem_size;
+        h.message = std::string(what) + " race on " + r->name + "[" + std::to_string(index) +
+                    "]: thread " + std::to_string(t.tid) + " of block " +
+                    std::to_string(obs.block) + " (line " + std::to_string(line) + ") and thread " +
+                    std::to_string(other_tid) + " of block " + std::to_string(other_block) +
+                    " (line " + std::to_string(other_line) + ")" +
+                    (other_block == obs.block
+                         ? " with no __syncthreads() between them"
+                         : ": threads of different blocks are not ordered within a launch (an "
+                           "atomic, or a second launch, is)");
+        hazard(std::move(h));
+    }
 
     const Region* declare_shared(int site, const char* name, Elem elem, int elem_size,
                                  long long count, int line) {
@@ -1253,6 +1322,7 @@ std::uint64_t Runtime::Impl::atomic(AtomicOp op, const Region* r, long long inde
     } else {
         ++owner.counted_.global_atomics;
         note_line(obs.output_lines, line);
+        global_access(r, index, line, true, true);
         close_accumulation(t);
         const double operand_value =
             r->elem == Elem::Float ? from_bits<float>(operand) : static_cast<double>(delta);
@@ -1276,6 +1346,7 @@ bool Runtime::launch(const LaunchSpec& spec,
     impl_->spec = &spec;
     impl_->faulted = false;
     impl_->seen.clear();
+    impl_->global_cells.clear();
     g_impl = impl_;
     for (int k = 0; k < spec.grid; ++k) {
         const int b = spec.block_order.empty() ? k : spec.block_order[static_cast<std::size_t>(k)];

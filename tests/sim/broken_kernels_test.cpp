@@ -93,8 +93,8 @@ TEST_P(BrokenKernel, ReportedAsTheRightKindAtTheRightLine) {
     if (kind == "race" || kind == "out-of-bounds") {
         EXPECT_GE(first.index, 0);
     }
-    if (kind == "race") { // races are on shared memory only, as racecheck's
-        EXPECT_EQ(first.memory, "shared");
+    if (kind == "race") { // the fixture's name says which memory
+        EXPECT_EQ(first.memory, b.file.rfind("global-", 0) == 0 ? "global" : "shared");
     }
     if (kind == "out-of-bounds") { // the fixture's name says which memory
         const std::string memory = b.file.rfind("heap-", 0) == 0  ? "heap"
@@ -124,7 +124,9 @@ INSTANTIATE_TEST_SUITE_P(
         Broken{"heap-delete-shared.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"own-array-out-of-bounds.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"heap-negative-size.cu", Algorithm::ReduceTree, 100, 64, ""},
-        Broken{"warp-synchronous.cu", Algorithm::ReduceTree, 100, 64, ""}),
+        Broken{"warp-synchronous.cu", Algorithm::ReduceTree, 100, 64, ""},
+        Broken{"global-histogram-race.cu", Algorithm::HistGlobal, 1000, 64, ""},
+        Broken{"global-every-block-writes-one.cu", Algorithm::ReduceTree, 100, 64, ""}),
     [](const ::testing::TestParamInfo<Broken>& p) { return test_name(p.param.file); });
 
 // A run under a small memory limit (384 MiB), with time to reach it.
@@ -370,6 +372,18 @@ TEST(WorkingForm, HoldingMoreThanTheDeviceHeapIsNoted) {
     };
     EXPECT_EQ(heap_notes("heap-past-8-mib.cu"), 1);
     EXPECT_EQ(heap_notes("heap-new.cu"), 0);
+}
+
+// Two blocks writing one element of global memory race: no barrier orders them, and the message
+// says what does.
+TEST(BrokenKernel, BlocksRacingForAGlobalElementAreToldWhatOrdersThem) {
+    const sim::RunResult res = run_tree("broken/global-every-block-writes-one.cu");
+    ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
+    ASSERT_FALSE(res.hazards.empty());
+    EXPECT_EQ(res.hazards.front().message,
+              "write-after-write race on out[0]: thread 0 of block 1 (line 13) and thread 0 of "
+              "block 0 (line 13): threads of different blocks are not ordered within a launch "
+              "(an atomic, or a second launch, is)");
 }
 
 } // namespace
