@@ -381,8 +381,8 @@ TEST(BrokenKernel, BlocksRacingForAGlobalElementAreToldWhatOrdersThem) {
     ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
     ASSERT_FALSE(res.hazards.empty());
     EXPECT_EQ(res.hazards.front().message,
-              "write-after-write race on out[0]: thread 0 of block 1 (line 13) and thread 0 of "
-              "block 0 (line 13): threads of different blocks are not ordered within a launch "
+              "write-after-write race on out[0]: thread 0 of block 1 (line 6) and thread 0 of "
+              "block 0 (line 6): threads of different blocks are not ordered within a launch "
               "(an atomic, or a second launch, is)");
 }
 
