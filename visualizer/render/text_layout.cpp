@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <utility>
 
 namespace pplab::render {
 
@@ -130,11 +131,65 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
     return out;
 }
 
+namespace {
+
+// Whether the segment a-b passes through `r` (clipped to it, Liang-Barsky).
+bool segment_crosses(scene::Vec2 a, scene::Vec2 b, const scene::Rect& r) {
+    float t0 = 0, t1 = 1;
+    const float dx = b.x - a.x, dy = b.y - a.y;
+    for (const auto& [p, q] : {std::pair{-dx, a.x - r.x}, std::pair{dx, r.right() - a.x},
+                               std::pair{-dy, a.y - r.y}, std::pair{dy, r.bottom() - a.y}}) {
+        if (p == 0) {
+            if (q < 0)
+                return false; // parallel to this edge, outside it
+            continue;
+        }
+        const float t = q / p;
+        if (p < 0)
+            t0 = std::max(t0, t);
+        else
+            t1 = std::min(t1, t);
+        if (t0 > t1)
+            return false;
+    }
+    return true;
+}
+
+// A label an arrow drawn runs through goes on a chip, as a row's name kept at the edge does:
+// the chip hides the arrow under the text (reduce-full's "warp 0" between the registers and the
+// first shuffle was read through its arrows). Values need none: their cells cover the arrows.
+void chip_crossed_labels(std::vector<TextRun>& runs, const scene::Scene& s, const scene::Camera& c,
+                         float w, float h, const scene::Rect& picture) {
+    for (const scene::Arrow& a : s.arrows) {
+        const scene::Vec2 from = c.to_screen(a.from, w, h), to = c.to_screen(a.to, w, h);
+        const float half = a.width * c.scale / 2; // the line's half width, pixels
+        bool drawn = false, checked = false;
+        for (TextRun& r : runs) {
+            if (r.kind == TextKind::Cell || r.chip)
+                continue;
+            const scene::Rect near = scene::inflate(r.rect, half, half);
+            if (std::max(from.x, to.x) < near.x || std::min(from.x, to.x) > near.right() ||
+                std::max(from.y, to.y) < near.y || std::min(from.y, to.y) > near.bottom() ||
+                !segment_crosses(from, to, near))
+                continue;
+            if (!checked) { // as the renderer filters it: an arrow left out crosses nothing
+                drawn = scene::source_drawn(a, c, w, h, picture);
+                checked = true;
+            }
+            r.chip = r.chip || drawn;
+        }
+    }
+}
+
+} // namespace
+
 std::vector<TextRun> scene_text(const FontAtlas& font, const scene::Scene& s,
                                 const scene::Camera& c, float w, float h, scene::Rect clip,
                                 scene::Rect names) {
     const TextArea area{c, w, h, scene::kMinTextPx * s.text_scale, clip, names};
-    return lay_out_text(font, area, s.cells, s.labels);
+    std::vector<TextRun> runs = lay_out_text(font, area, s.cells, s.labels);
+    chip_crossed_labels(runs, s, c, w, h, clip.empty() ? scene::Rect{0, 0, w, h} : clip);
+    return runs;
 }
 
 void measure_labels(scene::Scene& s, const FontAtlas& font) {

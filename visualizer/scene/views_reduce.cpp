@@ -21,6 +21,16 @@ float warp_x(int w) {
     return static_cast<float>(w) * (kWarpSize * kPitch + kWarpGap);
 }
 
+// A warp's name over its first row, its text clear of the arrowheads that land on the row
+// (reduce-full's "warp 0" sat on lane 0's head): the shafts above run under it, on its chip.
+void warp_name(Composer& c, float x, float row_y, int w) {
+    constexpr float kSize = 0.8f;
+    constexpr float kHeads = 0.4f; // the longest head (0.28) and its gap to the cell (0.05)
+    // A text's box reaches a quarter of its em under the baseline.
+    c.note({x, row_y - kHeads - 0.25f * c.world(c.label_px(kSize))}, "warp " + std::to_string(w),
+           c.pal.muted, Align::Left, kSize);
+}
+
 // The input strip over `width`, the selected block's slice outlined, a funnel to `below`.
 float input_strip(Composer& c, float y, float width, int block_size, bool funnel_to_row,
                   const Grid& row) {
@@ -243,8 +253,7 @@ void view_shuffle(Composer& c) {
     float y = input_strip(c, 0, view_width, block_dim, true, lanes);
     for (int w = 0; w < warps; ++w) {
         Grid g = unit_row(warp_x(w), y, kWarpSize);
-        c.note({g.x, y - 0.5f * c.label_em}, "warp " + std::to_string(w), c.pal.muted, Align::Left,
-               0.8f);
+        warp_name(c, g.x, y, w);
         for (int level = 0; level <= 5; ++level) {
             g.y = y + static_cast<float>(level) * kRowPitch;
             const int f =
@@ -275,8 +284,7 @@ void view_full(Composer& c) {
     y += kRowPitch + 0.5f;
     for (int w = 0; w < warps; ++w) {
         Grid g = unit_row(warp_x(w), y, kWarpSize);
-        c.note({g.x, y - 0.45f * c.label_em}, "warp " + std::to_string(w), c.pal.muted, Align::Left,
-               0.8f);
+        warp_name(c, g.x, y, w);
         for (int level = 1; level <= 5; ++level) {
             g.y = y + static_cast<float>(level - 1) * kRowPitch;
             c.place(c.find(Step::Shuffle, p, level, b, w), g);
