@@ -1314,3 +1314,61 @@ TEST(Caption, WrapsAtSpacesOnlyNeverInsideAnIndex) {
 
 } // namespace
 } // namespace pplab
+
+namespace pplab {
+namespace {
+
+// Issue 9: no arrow drawn runs through a label's text unless the label is on a chip that covers
+// the arrows under it (reduce-full's "warp 0" was read through lane 0's arrows); and a label
+// other than a row's name keeps a quarter of a line clear of every other text (an out-of-bounds
+// mark's label all but touched "__syncthreads()" at 200%). Every traced algorithm x block {32,
+// 256, 1024} x n {7, 32, 1000} x presenter scale {100, 200}%, followed at the sampled steps.
+void check_labels_clear(const scene::Scene& s, const CanvasFrame& f, const std::string& where) {
+    const std::vector<scene::Arrow> drawn =
+        scene::arrows_drawn(s, f.camera, f.width, f.height, f.picture);
+    for (const render::TextRun& t : f.text) {
+        if (t.kind == render::TextKind::Cell || t.chip)
+            continue;
+        for (const scene::Arrow& a : drawn)
+            EXPECT_FALSE(crosses(f.camera.to_screen(a.from, f.width, f.height),
+                                 f.camera.to_screen(a.to, f.width, f.height), t.rect))
+                << where << ": an arrow crosses '" << t.text << "', which has no chip";
+    }
+    const auto row_name = [&](const render::TextRun& t) {
+        return t.kind == render::TextKind::Label &&
+               std::any_of(s.labels.begin(), s.labels.end(), [&](const scene::Label& l) {
+                   return l.kind == scene::LabelKind::Row && l.text == t.text;
+               });
+    };
+    for (const render::TextRun& t : f.text) {
+        if (t.kind == render::TextKind::Cell || row_name(t))
+            continue;
+        for (const render::TextRun& o : f.text) {
+            if (&o == &t)
+                continue;
+            const float gap = 0.25f * std::max(t.px, o.px) - kTolerancePx;
+            EXPECT_FALSE(overlaps(inflate(o.rect, gap, gap), t.rect))
+                << where << ": '" << t.text << "' " << text(t.rect) << " within a quarter line of '"
+                << o.text << "' " << text(o.rect);
+        }
+    }
+}
+
+int check_clear_labels(const scene::Model& m, const std::string& config) {
+    return follow_in_windows(m, config, {1.0f, 2.0f}, sampled_steps(m),
+                             [](const scene::Scene& s, const CanvasFrame& f, std::size_t, float,
+                                const std::string& where) { check_labels_clear(s, f, where); });
+}
+
+class LabelsClear : public ::testing::TestWithParam<Algorithm> {};
+
+TEST_P(LabelsClear, OfArrowsUnlessOnAChipAndAQuarterLineFromOtherTexts) {
+    EXPECT_GT(
+        on_every_core(GetParam(), configs_of({32, 256, 1024}, {7, 32, 1000}), check_clear_labels),
+        0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Traced, LabelsClear, ::testing::ValuesIn(kTraced), named);
+
+} // namespace
+} // namespace pplab

@@ -123,8 +123,14 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
         r.rect = {x, box.y, tw, box.h};
         r.kind = l.kind == scene::LabelKind::Line ? TextKind::LineLabel : TextKind::Label;
         r.chip = moved;
-        const bool covers = std::any_of(out.begin(), out.end(),
-                                        [&](const TextRun& o) { return overlaps(o.rect, r.rect); });
+        // A row's name only yields where it would cover a text; any other label keeps a quarter
+        // of a line clear of every text (an out-of-bounds mark's label all but touched
+        // "__syncthreads()" at 200%).
+        const bool covers = std::any_of(out.begin(), out.end(), [&](const TextRun& o) {
+            const float gap =
+                l.kind == scene::LabelKind::Row ? 0.0f : kLabelGapLines * std::max(o.px, r.px);
+            return overlaps(scene::inflate(o.rect, gap, gap), r.rect);
+        });
         if (!covers)
             out.push_back(std::move(r));
     }

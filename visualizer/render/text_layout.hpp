@@ -17,6 +17,9 @@ namespace pplab::render {
 
 // Pixels a label keeps from the edges of the area it is laid out in.
 inline constexpr float kTextEdgePx = 4.0f;
+// The room a label other than a row's name keeps from every other text, in lines (em heights)
+// of the larger of the two.
+inline constexpr float kLabelGapLines = 0.25f;
 
 enum class TextKind : std::uint8_t { Cell, Label, LineLabel, Mover };
 
