@@ -20,6 +20,7 @@
 
 #include "render/canvas_layout.hpp"
 #include "render/gl_renderer.hpp"
+#include "scene/overlay.hpp"
 
 #include "pplab/backend.hpp"
 
@@ -1369,6 +1370,84 @@ TEST_P(LabelsClear, OfArrowsUnlessOnAChipAndAQuarterLineFromOtherTexts) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Traced, LabelsClear, ::testing::ValuesIn(kTraced), named);
+
+} // namespace
+} // namespace pplab
+
+namespace pplab {
+namespace {
+
+// A student's reduceTree that reads past the end (in[i + 32]): the out-of-bounds mark's label
+// under the load row is drawn whole, a quarter of a line from its cell, "__syncthreads()" and
+// every other text, and no arrow (the barrier's line) runs through it unless it is on a chip. The
+// canvas built as the window builds it (scene, the student's marks, the framing), the zoom settled;
+// the mark on the first thread and on the block's last (its label runs towards the barrier's name).
+TEST(OutOfBoundsMark, LabelWholeAndClearOfTheBarriersName) {
+    const scene::Palette pal = scene::palette(scene::Theme::Light);
+    int labels = 0;
+    for (const int block : {8, 32, 256})
+        for (const int n : {32, 1000}) {
+            std::string refused;
+            const auto m = traced(Algorithm::ReduceTree, block, n, refused);
+            ASSERT_TRUE(m) << refused;
+            const auto& frames = m->trace().frames;
+            const auto load = std::find_if(frames.begin(), frames.end(), [](const Frame& f) {
+                return f.step == Step::Load && f.block == 0;
+            });
+            ASSERT_NE(load, frames.end());
+            const int frame = static_cast<int>(load - frames.begin());
+            for (const int thread : {0, std::min(block, n) - 1}) {
+                const std::string label =
+                    "out of bounds: thread " + std::to_string(thread) + ", line 10";
+                const std::vector<scene::HazardMark> marks = {{frame, thread, false, label}};
+                for (const Window w : kWindows)
+                    for (const float scale : kScales) {
+                        const ui::WindowLayout l = window_for(*m, w, scale, false);
+                        render::CanvasRequest r;
+                        r.width = l.canvas.w;
+                        r.height = l.canvas.h;
+                        r.scale = scale;
+                        r.interactive = true;
+                        scene::ViewOptions vo;
+                        vo.text_scale = scale;
+                        scene::Scene s;
+                        CanvasFrame f;
+                        for (int round = 0; round < 6; ++round) { // as the window settles
+                            s = scene::build(*m, static_cast<std::size_t>(frame), vo);
+                            scene::mark_hazards(s, marks, pal);
+                            render::measure_labels(s, font());
+                            f = render::frame_canvas(font(), s, *m, static_cast<std::size_t>(frame),
+                                                     r);
+                            vo.pixels_per_unit = f.camera.scale;
+                        }
+                        const std::string where =
+                            "block " + std::to_string(block) + " n " + std::to_string(n) +
+                            " thread " + std::to_string(thread) + " in " + std::to_string(w.width) +
+                            "x" + std::to_string(w.height) + " at " +
+                            std::to_string(static_cast<int>(scale * 100)) + "%";
+                        const bool drawn =
+                            std::any_of(f.text.begin(), f.text.end(),
+                                        [&](const render::TextRun& t) { return t.text == label; });
+                        EXPECT_TRUE(drawn) << where << ": the mark's label is left out";
+                        labels += drawn;
+                        for (const render::TextRun& t : f.text) {
+                            if (t.text != label)
+                                continue;
+                            const float gap = 0.25f * t.px - kTolerancePx;
+                            for (const scene::Cell& c : s.cells)
+                                EXPECT_FALSE(
+                                    c.ref &&
+                                    overlaps(inflate(on_screen(f, c.rect), gap, gap), t.rect))
+                                    << where << ": the label " << text(t.rect)
+                                    << " within a quarter line of a cell at "
+                                    << text(on_screen(f, c.rect));
+                        }
+                        check_labels_clear(s, f, where);
+                    }
+            }
+        }
+    EXPECT_GT(labels, 0);
+}
 
 } // namespace
 } // namespace pplab

@@ -99,6 +99,10 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
         const scene::Rect box{x, at.y - px * 0.8f, tw, px * 1.05f};
         if (box.y < canvas.y + kEdge || box.bottom() > canvas.bottom() - kEdge)
             continue;
+        if (l.turn_x && (x < canvas.x || x + tw > canvas.right())) {
+            const float turned = cam.to_screen({*l.turn_x, l.pos.y}, w, h).x;
+            x = l.align == scene::Align::Left ? turned - tw : turned;
+        }
         // A name whose row is on screen stays with it at the edge (in the names' column when
         // there is one); other labels only when they are on screen whole.
         const bool inside = x >= canvas.x && x + tw <= canvas.right();

@@ -87,6 +87,7 @@ Composer::Composer(const Model& model, std::size_t frame_, const ViewOptions& o,
       input_(pass_input(model, cur.pass)) {
     s.background = pal.background;
     s.text_scale = o.text_scale;
+    s.pixels_per_unit = o.pixels_per_unit;
     s.caption = m.dataflow().caption(frame);
     label_size =
         std::clamp(kLabelPx * opt.text_scale / std::max(opt.pixels_per_unit, 1e-3f), 0.42f, 1.7f);

@@ -6,10 +6,21 @@ namespace pplab::scene {
 
 namespace {
 
+constexpr float kMarkPx = 14.0f; // a mark's label, pixels at presenter scale 100%
+
 void add_legend(Scene& s, const Rgba& c, const std::string& text) {
     const LegendItem item{c, text};
     if (std::find(s.legend.begin(), s.legend.end(), item) == s.legend.end())
         s.legend.push_back(item);
+}
+
+// The middle of the row of cells that shows `frame` (world x).
+float row_middle(const Scene& s, int frame) {
+    Rect row;
+    for (const Cell& c : s.cells)
+        if (c.ref && c.ref->frame == frame)
+            row = unite(row, c.rect);
+    return row.center().x;
 }
 
 } // namespace
@@ -59,7 +70,7 @@ void mark_answers(Scene& s, const std::vector<AnswerRow>& rows, const Palette& p
                 Label l;
                 l.text = "you: " + (given.empty() ? std::string("—") : given);
                 l.size = 0.36f * c.rect.h;
-                l.px = 14.0f * s.text_scale; // legible under a cell of any size
+                l.px = kMarkPx * s.text_scale; // legible under a cell of any size
                 l.pos = {c.rect.center().x, c.rect.bottom() + 0.42f * c.rect.h};
                 l.align = Align::Center;
                 l.color = pal.wrong;
@@ -87,6 +98,7 @@ void mark_answers(Scene& s, const std::vector<AnswerRow>& rows, const Palette& p
 void mark_hazards(Scene& s, const std::vector<HazardMark>& marks, const Palette& pal) {
     std::vector<Label> labels;
     std::vector<float> rows; // where each label's row of cells ends
+    Rect marked;             // the marked cells among those the step writes
     for (const HazardMark& m : marks) {
         const Rgba accent = m.race ? pal.race : pal.hazard;
         bool drawn = false;
@@ -98,21 +110,36 @@ void mark_hazards(Scene& s, const std::vector<HazardMark>& marks, const Palette&
             c.border_width = 0.16f * side;
             (m.race ? c.marks.race : c.marks.hazard) = true;
             if (!drawn && m.cell >= 0) {
-                // Labels under one row stack downwards, so that none hides another.
-                const float below = c.rect.bottom() + 0.42f * c.rect.h;
+                // Labels under one row stack downwards, so that none hides another; each a
+                // quarter of its line clear of the cell and of the label above (at 200% a
+                // label placed in cell heights all but touched its cell and the barrier's
+                // line under it).
+                const float px = kMarkPx * s.text_scale;
+                const float line =
+                    s.pixels_per_unit > 0 ? px / s.pixels_per_unit : 0.36f * c.rect.h;
+                const float below = c.rect.bottom() + std::max(1.05f * line, 0.42f * c.rect.h);
                 const auto same_row = std::count(rows.begin(), rows.end(), below);
                 rows.push_back(below);
                 Label l;
                 l.text = m.label;
                 l.size = 0.36f * c.rect.h;
-                l.px = 14.0f * s.text_scale;
-                // From the cell's left edge: centred, a long label would run into the row's
-                // name on the left, and the layout would drop it.
-                l.pos = {c.rect.x, below + 0.45f * c.rect.h * static_cast<float>(same_row)};
-                l.align = Align::Left;
+                l.px = px;
+                // From the cell's edge on the side of the row's middle (the other where the
+                // picture's edge would cut it): centred, a long label would run into the row's
+                // name on the left or the barrier's on the right ("__syncthreads()" after a load),
+                // and the layout would leave it out.
+                const bool right_half = c.rect.center().x > row_middle(s, m.frame);
+                l.pos = {right_half ? c.rect.right() : c.rect.x,
+                         below + std::max(1.3f * line, 0.45f * c.rect.h) *
+                                     static_cast<float>(same_row)};
+                l.align = right_half ? Align::Right : Align::Left;
+                l.turn_x = right_half ? c.rect.x : c.rect.right();
                 l.color = accent;
                 labels.push_back(std::move(l));
                 s.focus = unite(s.focus, inflate(c.rect, 0.8f, 0.8f));
+                if (c.rect.x >= s.written.x && c.rect.right() <= s.written.right() &&
+                    c.rect.y >= s.written.y && c.rect.bottom() <= s.written.bottom())
+                    marked = unite(marked, c.rect);
             }
             drawn = true;
         }
@@ -122,6 +149,10 @@ void mark_hazards(Scene& s, const std::vector<HazardMark>& marks, const Palette&
                                                         : "your kernel's hazard");
     }
     s.labels.insert(s.labels.end(), labels.begin(), labels.end());
+    // A camera showing part of the step keeps the marks in it, not its first cells (thread 31's
+    // read past the end was off to the right of "showing threads 0–14 of 32").
+    if (!marked.empty())
+        s.written = marked;
 }
 
 } // namespace pplab::scene

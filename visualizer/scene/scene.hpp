@@ -120,6 +120,10 @@ struct Label {
     float px = 0;
     LabelKind kind = LabelKind::Note;
     float em_width = 0; // the text's width in ems once measured with the font; 0: estimated
+    // A note beside a cell (aligned Left or Right from its edge) that would leave the picture
+    // there is drawn from this x instead, aligned the other way: a student's mark on a cell at
+    // the picture's edge is read whole. Empty: none.
+    std::optional<float> turn_x = std::nullopt;
 };
 
 // A colour's meaning, drawn by the canvas in screen space (a corner of the view), so that it
@@ -148,6 +152,9 @@ struct Scene {
     // them at its legible number of pixels per cell (histogram bars are wider than one unit).
     float value_width = 1;
     float row_stretch = 1; // ViewOptions::row_stretch it was built with
+    // ViewOptions::pixels_per_unit it was built for: what is added later in pixels (a student's
+    // marks) is spaced by it.
+    float pixels_per_unit = 0;
 };
 
 // The smallest text drawn, in pixels at presenter scale 100%: anything smaller is left out
