@@ -1433,6 +1433,7 @@ TEST(OutOfBoundsMark, LabelWholeAndClearOfTheBarriersName) {
                         for (const render::TextRun& t : f.text) {
                             if (t.text != label)
                                 continue;
+                            EXPECT_FALSE(t.chip) << where << ": a line runs under the label";
                             const float gap = 0.25f * t.px - kTolerancePx;
                             for (const scene::Cell& c : s.cells)
                                 EXPECT_FALSE(

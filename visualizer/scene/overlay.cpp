@@ -23,6 +23,29 @@ float row_middle(const Scene& s, int frame) {
     return row.center().x;
 }
 
+// A mark's label's line height in world units: its pixels at the zoom the scene was built
+// for; in cell heights where that is unknown.
+float mark_line(const Scene& s, const Rect& cell) {
+    return s.pixels_per_unit > 0 ? kMarkPx * s.text_scale / s.pixels_per_unit : 0.36f * cell.h;
+}
+
+// The baseline of the `nth` mark's label under `cell`'s row: each a quarter of its line clear
+// of the cell, of the label above it, and of a line drawn under the row (a barrier: at 200% a
+// label placed in cell heights all but touched its cell and sat on "__syncthreads()"'s line).
+float mark_baseline(const Scene& s, const Rect& cell, int nth) {
+    const float line = mark_line(s, cell);
+    float y = cell.bottom() + std::max(1.05f * line, 0.42f * cell.h) +
+              std::max(1.3f * line, 0.45f * cell.h) * static_cast<float>(nth);
+    for (const Arrow& a : s.arrows) {
+        if (!a.source.empty() || a.from.y != a.to.y || a.from.y <= cell.bottom() ||
+            std::min(a.from.x, a.to.x) > cell.right() || std::max(a.from.x, a.to.x) < cell.x)
+            continue;
+        if (a.from.y > y - 1.05f * line && a.from.y < y + 0.5f * line) // the box and a quarter
+            y = a.from.y + a.width / 2 + 1.05f * line;
+    }
+    return y;
+}
+
 } // namespace
 
 void mark_answers(Scene& s, const std::vector<AnswerRow>& rows, const Palette& pal) {
@@ -110,33 +133,28 @@ void mark_hazards(Scene& s, const std::vector<HazardMark>& marks, const Palette&
             c.border_width = 0.16f * side;
             (m.race ? c.marks.race : c.marks.hazard) = true;
             if (!drawn && m.cell >= 0) {
-                // Labels under one row stack downwards, so that none hides another; each a
-                // quarter of its line clear of the cell and of the label above (at 200% a
-                // label placed in cell heights all but touched its cell and the barrier's
-                // line under it).
-                const float px = kMarkPx * s.text_scale;
-                const float line =
-                    s.pixels_per_unit > 0 ? px / s.pixels_per_unit : 0.36f * c.rect.h;
-                const float below = c.rect.bottom() + std::max(1.05f * line, 0.42f * c.rect.h);
+                // Labels under one row stack downwards, so that none hides another.
+                const float below = c.rect.bottom();
                 const auto same_row = std::count(rows.begin(), rows.end(), below);
                 rows.push_back(below);
                 Label l;
                 l.text = m.label;
                 l.size = 0.36f * c.rect.h;
-                l.px = px;
+                l.px = kMarkPx * s.text_scale;
                 // From the cell's edge on the side of the row's middle (the other where the
                 // picture's edge would cut it): centred, a long label would run into the row's
                 // name on the left or the barrier's on the right ("__syncthreads()" after a load),
                 // and the layout would leave it out.
                 const bool right_half = c.rect.center().x > row_middle(s, m.frame);
                 l.pos = {right_half ? c.rect.right() : c.rect.x,
-                         below + std::max(1.3f * line, 0.45f * c.rect.h) *
-                                     static_cast<float>(same_row)};
+                         mark_baseline(s, c.rect, static_cast<int>(same_row))};
                 l.align = right_half ? Align::Right : Align::Left;
                 l.turn_x = right_half ? c.rect.x : c.rect.right();
                 l.color = accent;
                 labels.push_back(std::move(l));
-                s.focus = unite(s.focus, inflate(c.rect, 0.8f, 0.8f));
+                s.focus = unite(s.focus, inflate(unite(c.rect, {c.rect.x, l.pos.y, c.rect.w,
+                                                                0.3f * mark_line(s, c.rect)}),
+                                                 0.8f, 0.8f));
                 if (c.rect.x >= s.written.x && c.rect.right() <= s.written.right() &&
                     c.rect.y >= s.written.y && c.rect.bottom() <= s.written.bottom())
                     marked = unite(marked, c.rect);
