@@ -152,9 +152,10 @@ void mark_hazards(Scene& s, const std::vector<HazardMark>& marks, const Palette&
                 l.turn_x = right_half ? c.rect.x : c.rect.right();
                 l.color = accent;
                 labels.push_back(std::move(l));
-                s.focus = unite(s.focus, inflate(unite(c.rect, {c.rect.x, l.pos.y, c.rect.w,
-                                                                0.3f * mark_line(s, c.rect)}),
-                                                 0.8f, 0.8f));
+                // The cell with room around it, and its label down to the text's foot.
+                s.focus = unite(s.focus, inflate(c.rect, 0.8f, 0.8f));
+                s.focus = unite(s.focus, {c.rect.x, c.rect.y, c.rect.w,
+                                          l.pos.y + 0.3f * mark_line(s, c.rect) - c.rect.y});
                 if (c.rect.x >= s.written.x && c.rect.right() <= s.written.right() &&
                     c.rect.y >= s.written.y && c.rect.bottom() <= s.written.bottom())
                     marked = unite(marked, c.rect);
