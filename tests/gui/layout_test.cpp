@@ -1323,7 +1323,8 @@ namespace {
 // the arrows under it (reduce-full's "warp 0" was read through lane 0's arrows); and a label
 // other than a row's name keeps a quarter of a line clear of every other text (an out-of-bounds
 // mark's label all but touched "__syncthreads()" at 200%). Every traced algorithm x block {32,
-// 256, 1024} x n {7, 32, 1000} x presenter scale {100, 200}%, followed at the sampled steps.
+// 256, 1024} x n {7, 32, 1000, 65536} x presenter scale {100, 200}%, followed at the sampled
+// steps; and the notice over them at the legend's size.
 void check_labels_clear(const scene::Scene& s, const CanvasFrame& f, const std::string& where) {
     const std::vector<scene::Arrow> drawn =
         scene::arrows_drawn(s, f.camera, f.width, f.height, f.picture);
@@ -1355,10 +1356,28 @@ void check_labels_clear(const scene::Scene& s, const CanvasFrame& f, const std::
     }
 }
 
+// The notice's lines as the window draws them: at the legend's size, never shrunk under the
+// legible minimum to fit one line (three clauses read at 8 px in 1280x720 at 200%), and inside
+// its band.
+void check_notice_legible(const CanvasFrame& f, float scale, const std::string& where) {
+    const std::vector<render::TextRun> runs = render::lay_out_text(
+        font(), render::pixel_area(f.width, f.height), f.overlay_cells, f.overlay_labels);
+    for (const render::TextRun& t : runs) {
+        EXPECT_GE(t.px, scene::kMinTextPx * scale - 0.01f)
+            << where << ": '" << t.text << "' shrunk to " << t.px << " px";
+        if (!f.notice.empty() && t.rect.y < f.notice_box.bottom()) {
+            EXPECT_TRUE(inside(t.rect, f.notice_box)) << where << ": '" << t.text << "'";
+        }
+    }
+}
+
 int check_clear_labels(const scene::Model& m, const std::string& config) {
     return follow_in_windows(m, config, {1.0f, 2.0f}, sampled_steps(m),
-                             [](const scene::Scene& s, const CanvasFrame& f, std::size_t, float,
-                                const std::string& where) { check_labels_clear(s, f, where); });
+                             [](const scene::Scene& s, const CanvasFrame& f, std::size_t,
+                                float scale, const std::string& where) {
+                                 check_labels_clear(s, f, where);
+                                 check_notice_legible(f, scale, where);
+                             });
 }
 
 class LabelsClear : public ::testing::TestWithParam<Algorithm> {};

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
@@ -607,6 +608,32 @@ float wanted_stretch(const scene::Scene& s, const CanvasRequest& r, const Canvas
     return std::clamp(std::min(wanted, room), 1.0f, kMost);
 }
 
+constexpr std::string_view kClauseGap = " · "; // between the notice's clauses
+
+// The notice's lines no wider than `width` at `px`: its clauses whole where they fit, one
+// after another (shrunk to one line, three clauses read at 8 px in 1280x720 at 200%).
+std::vector<std::string> notice_lines(const FontAtlas& font, const std::string& notice, float px,
+                                      float width) {
+    std::vector<std::string> lines;
+    for (std::size_t at = 0; at <= notice.size();) {
+        std::size_t end = notice.find(kClauseGap, at);
+        if (end == std::string::npos)
+            end = notice.size();
+        const std::string clause = notice.substr(at, end - at);
+        at = end + kClauseGap.size();
+        const std::string joined =
+            lines.empty() ? clause : lines.back() + std::string(kClauseGap) + clause;
+        if (!lines.empty() && font.width(joined) * px <= width)
+            lines.back() = joined;
+        else
+            for (std::string& l : font.width(clause) * px <= width
+                                      ? std::vector<std::string>{clause}
+                                      : wrap(font, clause, px, width))
+                lines.push_back(std::move(l));
+    }
+    return lines;
+}
+
 // The camera, the notice, the legend and the texts.
 CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
                    std::size_t frame, const CanvasRequest& r) {
@@ -620,7 +647,9 @@ CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Mo
         return f;
     const scene::Palette pal = scene::palette(r.theme);
     const LegendStyle st(r.scale);
-    f.notice_box = {0, 0, r.width, st.line + st.pad};
+    const float text_w = r.width - 2 * st.pad;
+    const std::size_t rows = notice_lines(font, notice, st.px, text_w).size();
+    f.notice_box = {0, 0, r.width, static_cast<float>(rows) * st.line + st.pad};
     lay_out(f, font, s, r, {0, f.notice_box.bottom(), r.width, r.height - f.notice_box.bottom()});
     // Said for the camera finally chosen (the first guess when that shows all of the step).
     if (std::string now = notice_text(font, s, m, frame, r, f); !now.empty())
@@ -629,13 +658,19 @@ CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Mo
     band.rect = f.notice_box;
     band.fill = pal.panel;
     f.overlay_cells.insert(f.overlay_cells.begin(), band);
-    scene::Label l;
-    l.pos = {st.pad, f.notice_box.y + st.pad * 0.5f + st.line * 0.5f + st.px * 0.3f};
-    l.text = notice;
-    l.size = l.px = st.px;
-    l.color = pal.muted;
-    l.max_width = r.width - 2 * st.pad; // pixels: the overlay's camera is the identity
-    f.overlay_labels.insert(f.overlay_labels.begin(), l);
+    std::vector<std::string> lines = notice_lines(font, notice, st.px, text_w);
+    for (; lines.size() > rows; lines.pop_back()) // the band's lines: the last takes the rest
+        lines[lines.size() - 2] += std::string(kClauseGap) + lines.back();
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        scene::Label l;
+        l.pos = {st.pad, f.notice_box.y + st.pad * 0.5f + st.line * (static_cast<float>(i) + 0.5f) +
+                             st.px * 0.3f};
+        l.text = lines[i];
+        l.size = l.px = st.px;
+        l.color = pal.muted;
+        l.max_width = text_w; // pixels: the overlay's camera is the identity
+        f.overlay_labels.insert(f.overlay_labels.begin() + static_cast<long>(i), l);
+    }
     f.notice = std::move(notice);
     return f;
 }

@@ -166,9 +166,12 @@ Composition compose(const FontAtlas& font, const scene::Model& m, std::size_t fr
     }
     c.overlay_labels = c.captions;
     for (scene::Label& l : canvas.frame.overlay_labels) {
+        // The notice's lines speak about the canvas, as a caption does.
+        const bool notice =
+            !canvas.frame.notice.empty() && l.pos.y < canvas.frame.notice_box.bottom();
         l.pos = {l.pos.x + at.x, l.pos.y + at.y};
-        if (&l == &canvas.frame.overlay_labels.front() && !canvas.frame.notice.empty())
-            c.captions.push_back(l); // the notice speaks about the canvas, as a caption does
+        if (notice)
+            c.captions.push_back(l);
         c.overlay_labels.push_back(std::move(l));
     }
     return c;
