@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <stb_image.h>
 
 #include <unistd.h>
@@ -345,6 +346,35 @@ TEST_F(Exports, RunsAreWrittenAFewPicturesPerFrame) {
     for (const auto& e : fs::directory_iterator(dir))
         EXPECT_EQ(e.path().filename().string().find(".part"), std::string::npos)
             << "a temporary left behind: " << e.path();
+}
+
+// The Export and Timing windows keep their title bars (name, close box) on screen under the
+// menu bar at every presenter scale, in a projector's 1280x720 and in 1920x1080: centred on a
+// third of the height, the Export window rose above the screen's top at 200% in 1280x720.
+TEST(FloatingWindows, TitleBarsStayOnScreenAtEveryScale) {
+    for (const auto& [w, h] : {std::pair{1280, 720}, std::pair{1920, 1080}})
+        for (const float scale : {1.0f, 1.5f, 2.0f}) {
+            test::HeadlessWindow window(w, h);
+            App& app = window.app();
+            app.state().view.presenter_scale = scale;
+            window.settle();
+            app.exporter().open_for(ExportKind::Png, app.state());
+            app.timing().open = true;
+            for (int i = 0; i < 4; ++i) // a window that fits its contents settles in two
+                window.frame();
+            const ImGuiWindow* bar = ImGui::FindWindowByName("##MainMenuBar");
+            ASSERT_NE(bar, nullptr);
+            for (const char* name : {"Export", "Timing"}) {
+                const ImGuiWindow* f = ImGui::FindWindowByName(name);
+                ASSERT_NE(f, nullptr) << name;
+                const std::string where = std::string(name) + " in " + std::to_string(w) + "x" +
+                                          std::to_string(h) + " at " +
+                                          std::to_string(static_cast<int>(scale * 100)) + "%";
+                EXPECT_GE(f->Pos.y, bar->Pos.y + bar->Size.y - 0.5f) << where << ": under the menu";
+                EXPECT_GE(f->Pos.x, 0.0f) << where;
+                EXPECT_LE(f->Pos.y + f->TitleBarHeight(), static_cast<float>(h)) << where;
+            }
+        }
 }
 
 } // namespace
