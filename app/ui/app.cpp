@@ -17,6 +17,7 @@ namespace pplab::ui {
 namespace {
 
 constexpr float kMinScale = 0.75f, kMaxScale = 3.0f, kScaleStep = 0.25f;
+constexpr const char* kPresentOffer = "▣ P"; // present mode offered at the menu bar's end
 
 } // namespace
 
@@ -218,43 +219,52 @@ void App::menu() {
         drawer("Kernel source ▾", st_.view.source_drawer);
     if (layout_.toolbar.empty())
         CanvasPanel::toolbar(st_);
-    // The kernel's name, then the presenter scale, where the row has room for them.
+    // The presenter scale (as long as the row has room: "200%" at least, beside the present
+    // offer where the transport has none), then the kernel's name where there is room left.
     const ImGuiStyle& style = ImGui::GetStyle();
-    std::string scale =
-        "presenter scale " +
-        std::to_string(static_cast<int>(std::lround(st_.view.presenter_scale * 100))) + "%";
-    if (st_.view.presenter_scale > 1.25f)
-        scale += " · P: present"; // larger text: the canvas alone reads best from the back
-    const float scale_w = ImGui::CalcTextSize(scale.c_str()).x + style.ItemSpacing.x * 2;
-    backend_note(scale_w);
+    const Metrics m = metrics(st_.view.presenter_scale);
+    const float offer_w =
+        present_offered_here()
+            ? ImGui::CalcTextSize(kPresentOffer).x + style.ItemSpacing.x * 2 + style.WindowPadding.x
+            : 0.0f;
+    const std::string scale =
+        scale_readout(m, imgui_text_width(), st_.view.presenter_scale,
+                      ImGui::GetContentRegionAvail().x - offer_w - style.ItemSpacing.x);
+    const float scale_w =
+        scale.empty() ? 0.0f : ImGui::CalcTextSize(scale.c_str()).x + style.ItemSpacing.x * 2;
+    backend_note(scale_w + offer_w);
     if (st_.model) {
         const AlgorithmInfo& ai = info(st_.model->request().algorithm);
         const std::string title = (st_.your.on_canvas ? "Your kernel: " : "") +
                                   std::string(ai.title) + "  " + std::string(ai.section);
-        if (ImGui::CalcTextSize(title.c_str()).x + scale_w + style.ItemSpacing.x * 4 <
+        if (ImGui::CalcTextSize(title.c_str()).x + scale_w + offer_w + style.ItemSpacing.x * 4 <
             ImGui::GetContentRegionAvail().x) {
             ImGui::SameLine(0, style.ItemSpacing.x * 3);
             ImGui::TextUnformatted(title.c_str());
         }
     }
-    if (scale_w < ImGui::GetContentRegionAvail().x) {
-        ImGui::SameLine(ImGui::GetWindowWidth() - scale_w);
+    scale_shown_.clear();
+    if (!scale.empty() && scale_w + offer_w < ImGui::GetContentRegionAvail().x) {
+        ImGui::SameLine(ImGui::GetWindowWidth() - scale_w - offer_w);
         ImGui::TextDisabled("%s", scale.c_str());
-    } else {
-        present_offer();
+        scale_shown_ = scale;
     }
+    if (offer_w > 0)
+        present_offer();
     ImGui::EndMainMenuBar();
 }
 
-// Large text in a small window (1280x720 at 200%): the presenter scale and the transport's
-// offer have no room; present mode is still one click away, at the menu bar's end (only
-// there: one offer at a time).
+bool App::present_offered_here() const {
+    return st_.view.presenter_scale > 1.25f &&
+           *present_button(metrics(st_.view.presenter_scale), imgui_text_width(),
+                           layout_.transport.w, false) == '\0';
+}
+
+// Large text in a small window (1280x720 at 200%): the transport's row has no room for its
+// offer; present mode is still one click away, at the menu bar's end (only there: one offer at
+// a time).
 void App::present_offer() {
-    const Metrics m = metrics(st_.view.presenter_scale);
-    if (st_.view.presenter_scale <= 1.25f ||
-        *present_button(m, imgui_text_width(), layout_.transport.w, false) != '\0')
-        return; // small text, or the transport offers it
-    const char* offer = "▣ P";
+    const char* offer = kPresentOffer;
     // A menu bar item takes its text and the bar's item spacing around it; the bar keeps the
     // window's padding at its end.
     const ImGuiStyle& style = ImGui::GetStyle();

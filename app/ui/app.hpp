@@ -58,6 +58,8 @@ public:
     const WindowLayout& layout() const { return layout_; }
     TimingPanel& timing() { return timing_; }
     ExportPanel& exporter() { return export_; }
+    // The presenter scale as the menu bar said it in the last frame ("" where it had no room).
+    const std::string& scale_shown() const { return scale_shown_; }
 
 private:
     void adopt_results();
@@ -72,6 +74,9 @@ private:
     void classroom_menu();
     // The back end's note in the menu bar (the whole on hover), when `keep` pixels stay free.
     void backend_note(float keep);
+    // Whether present mode is offered at the menu bar's end: larger text, and no room for the
+    // offer in the transport's row.
+    bool present_offered_here() const;
     void present_offer();
     void timing_and_export_menus();
     void apply_style();
@@ -89,6 +94,7 @@ private:
     YourKernelPanel your_kernel_;
     TimingPanel timing_;
     ExportPanel export_;
+    std::string scale_shown_;
     Settings submitted_;
     std::uint64_t latest_job_ = 0;
     bool fonts_dirty_ = true;

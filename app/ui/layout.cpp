@@ -126,6 +126,17 @@ float menu_bar_width(const Metrics& m, const TextWidth& measure) {
     return w;
 }
 
+std::string scale_readout(const Metrics& m, const TextWidth& measure, float scale, float room) {
+    const std::string percent = std::to_string(static_cast<int>(std::lround(scale * 100))) + "%";
+    std::vector<std::string> forms = {"presenter scale " + percent, percent};
+    if (scale > 1.25f)
+        forms.insert(forms.begin(), forms.front() + " · P: present");
+    for (const std::string& form : forms)
+        if (measure(form, m.font) + m.item_spacing * 2 <= room)
+            return form;
+    return {};
+}
+
 float toolbar_width(const Metrics& m, const TextWidth& measure, bool block_selector) {
     float w = 0;
     for (const char* mode : kCameraModeNames)

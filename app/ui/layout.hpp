@@ -51,6 +51,11 @@ using TextWidth = std::function<float(std::string_view text, float px)>;
 // Pixels one row needs: the menus (with the drawers' buttons and the presenter scale), the
 // camera modes with the block selector of a launch of several blocks, the transport.
 float menu_bar_width(const Metrics& m, const TextWidth& measure);
+// The presenter scale as the menu bar says it in `room` pixels (its item spacing included):
+// "presenter scale 200% · P: present" above 125% (the canvas alone reads best from the back),
+// else "presenter scale 100%"; shorter where the bar has less room, down to "200%"; empty
+// where even that does not fit. Said at every scale: the teacher pressing Ctrl + sees the step.
+std::string scale_readout(const Metrics& m, const TextWidth& measure, float scale, float room);
 float toolbar_width(const Metrics& m, const TextWidth& measure, bool block_selector);
 // `offer`: the label of the button that offers present mode (none: ""); the transport draws
 // it only where its one row has room for it (it never costs the canvas a second row). While

@@ -377,5 +377,26 @@ TEST(FloatingWindows, TitleBarsStayOnScreenAtEveryScale) {
         }
 }
 
+// The menu bar says the presenter scale at every scale the View menu offers, in a 1600x1000
+// window (on a 1920x1080 screen) and in 1920x1080: at 200% it said nothing where
+// "presenter scale 200% · P: present" did not fit and "presenter scale 200%" would have. In
+// 1280x720 up to 150%; past 200% the menus alone overflow the row (not done).
+TEST(MenuBar, SaysThePresenterScale) {
+    for (const auto& [w, h] : {std::pair{1280, 720}, std::pair{1600, 1000}, std::pair{1920, 1080}})
+        for (const float scale : {0.75f, 1.0f, 1.25f, 1.5f, 1.75f, 2.0f}) {
+            if (w == 1280 && scale > 1.5f)
+                continue; // the menus and the present offer take the row
+            test::HeadlessWindow window(w, h);
+            App& app = window.app();
+            app.state().view.presenter_scale = scale;
+            window.frame();
+            window.frame();
+            const std::string percent = std::to_string(static_cast<int>(scale * 100)) + "%";
+            const std::string& shown = app.scale_shown();
+            EXPECT_NE(shown.find(percent), std::string::npos)
+                << w << "x" << h << " at " << percent << ": '" << shown << "'";
+        }
+}
+
 } // namespace
 } // namespace pplab::ui
