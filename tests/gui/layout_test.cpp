@@ -161,8 +161,9 @@ void check_canvas(const scene::Scene& s, const CanvasFrame& f, const scene::Mode
                       << (first == s.cells.end() ? "none" : text(on_screen(f, first->rect)))
                       << " camera " << f.camera.scale << " @ " << f.camera.center.x << ","
                       << f.camera.center.y << " detail " << text(s.detail) << " focus "
-                      << text(s.focus) << " bounds " << text(s.bounds) << " names " << text(f.names)
-                      << " legend " << text(f.legend_box) << " notice " << f.notice;
+                      << text(s.focus) << " written " << text(s.written) << " bounds "
+                      << text(s.bounds) << " names " << text(f.names) << " legend "
+                      << text(f.legend_box) << " notice " << f.notice;
     }
     if (f.legend_box.empty())
         return;
@@ -1467,6 +1468,37 @@ TEST(OutOfBoundsMark, LabelWholeAndClearOfTheBarriersName) {
             }
         }
     EXPECT_GT(labels, 0);
+}
+
+} // namespace
+} // namespace pplab
+
+namespace pplab {
+namespace {
+
+// The histograms with 256 bins (the CLI's default; the window's is 16) followed in the window:
+// everything check_canvas holds, the step's own cells on screen first of all (hist-per-warp's
+// charts, 256 bars each in a warp's width, were read at 976 pixels a unit and the follow view
+// framed the room under the counts: at 200% in 1280x720 the canvas showed its legend alone).
+TEST(Histograms, With256BinsTheStepIsOnScreen) {
+    int framings = 0;
+    for (const Algorithm a :
+         {Algorithm::HistGlobal, Algorithm::HistPrivatised, Algorithm::HistPerWarp})
+        for (const int block : {32, 1024})
+            for (const int n : {7, 1000}) {
+                ui::Settings set = ui::switch_algorithm(ui::Settings{}, a);
+                set.block = block;
+                set.n = n;
+                set.bins = 256;
+                const scene::Model m(make_cpu_backend()->trace(set.request()));
+                const std::string config = std::string(info(a).id) + " block " +
+                                           std::to_string(block) + " n " + std::to_string(n);
+                framings += follow_in_windows(
+                    m, config, {1.0f, 2.0f}, sampled_steps(m),
+                    [&](const scene::Scene& s, const CanvasFrame& f, std::size_t frame, float scale,
+                        const std::string& where) { check_canvas(s, f, m, frame, scale, where); });
+            }
+    EXPECT_GT(framings, 0);
 }
 
 } // namespace

@@ -127,6 +127,21 @@ float row_label_width(const Scene& s) {
     return widest;
 }
 
+namespace {
+
+// The foot of the lowest cell the step writes, or of the rows it touches: not the room around
+// them (hist-per-warp's 256 bins, read at 976 pixels a unit, framed that room alone, its counts
+// just above the picture).
+float lowest_written(const Scene& s) {
+    float lowest = -1e30f;
+    for (const Cell& c : s.cells)
+        if (c.role == CellRole::Written && c.rect.bottom() <= s.focus.bottom())
+            lowest = std::max(lowest, c.rect.bottom());
+    return lowest > -1e30f ? lowest : s.focus.bottom();
+}
+
+} // namespace
+
 Camera follow(const Scene& s, float w, float h, float margin, float closest, float readable,
               bool names_beside) {
     readable /= std::max(s.value_width, 1e-3f); // per value cell, not per world unit
@@ -151,13 +166,21 @@ Camera follow(const Scene& s, float w, float h, float margin, float closest, flo
     // own cells out; the names of the rows in a column on the left.
     Camera c;
     c.scale = std::min(readable, closest);
-    const float left = margin + (names_beside ? 0.0f : row_label_width(s) + 0.6f * readable);
+    // The names' gap to their cells: 0.6 of a legible cell's pixels, not of a unit's (256 bins
+    // in a warp's chart, a unit read at 976 pixels, left the cells off the picture's right).
+    const float left =
+        margin + (names_beside
+                      ? 0.0f
+                      : row_label_width(s) + 0.6f * readable * std::min(s.value_width, 1.0f));
     const float view = std::max(w - left - margin, 1.0f) / c.scale; // world units across
-    const float first = std::clamp(s.detail.x, s.written.right() - view, s.written.x);
+    // Its own cells from their first where they are wider than the view (std::clamp wanted its
+    // low bound under its high one: hist-per-warp's written bins stood off to the right).
+    const float first =
+        std::clamp(s.detail.x, s.written.x + std::min(s.written.w, view) - view, s.written.x);
     c.center.x = first + (w / 2 - left) / c.scale;
     c.center.y = s.focus.center().y;
     if (s.focus.h * c.scale > h - 2 * margin) // taller than the canvas: the step's own row,
-        c.center.y = s.focus.bottom() - (h / 2 - margin) / c.scale; // the lowest, in view
+        c.center.y = lowest_written(s) + (margin - h / 2) / c.scale; // the lowest, in view
     c = no_empty_band(c);
     if (names_beside) {
         const float edge = c.center.x - w / 2 / c.scale;
