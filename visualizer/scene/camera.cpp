@@ -129,9 +129,9 @@ float row_label_width(const Scene& s) {
 
 namespace {
 
-// The foot of the lowest cell the step writes, or of the rows it touches: not the room around
-// them (hist-per-warp's 256 bins, read at 976 pixels a unit, framed that room alone, its counts
-// just above the picture).
+// The foot of the lowest cell the step writes, or of the rows it touches: where the room under
+// it is taller than the picture, the follow view frames that cell, not the room (hist-per-warp's
+// 256 bins, read at 976 pixels a unit, framed the room alone, its counts just above).
 float lowest_written(const Scene& s) {
     float lowest = -1e30f;
     for (const Cell& c : s.cells)
@@ -179,8 +179,12 @@ Camera follow(const Scene& s, float w, float h, float margin, float closest, flo
         std::clamp(s.detail.x, s.written.x + std::min(s.written.w, view) - view, s.written.x);
     c.center.x = first + (w / 2 - left) / c.scale;
     c.center.y = s.focus.center().y;
-    if (s.focus.h * c.scale > h - 2 * margin) // taller than the canvas: the step's own row,
-        c.center.y = lowest_written(s) + (margin - h / 2) / c.scale; // the lowest, in view
+    if (s.focus.h * c.scale > h - 2 * margin) { // taller than the canvas: the step's own row,
+        const float lowest = lowest_written(s); // the lowest, in view
+        const float bottom =
+            s.focus.bottom() - lowest > (h - 2 * margin) / c.scale ? lowest : s.focus.bottom();
+        c.center.y = bottom - (h / 2 - margin) / c.scale;
+    }
     c = no_empty_band(c);
     if (names_beside) {
         const float edge = c.center.x - w / 2 / c.scale;
