@@ -231,6 +231,16 @@ ui::WindowLayout window_for(const scene::Model& m, Window w, float scale, bool p
     return ui::window_layout(r);
 }
 
+// The canvas request the window makes for its layout `l` at a presenter scale.
+render::CanvasRequest window_request(const ui::WindowLayout& l, float scale) {
+    render::CanvasRequest r;
+    r.width = l.canvas.w;
+    r.height = l.canvas.h;
+    r.scale = scale;
+    r.interactive = true;
+    return r;
+}
+
 // Whether a wrapped caption ends in a line of one short word ("atomics", "0") alone.
 bool ends_in_lone_short_word(const std::vector<std::string>& lines) {
     constexpr std::size_t kShort = 9;       // bytes
@@ -302,11 +312,7 @@ int check_in_window(const scene::Model& m, Window w, float scale, const std::str
     const bool long_captions = m.request().algorithm == Algorithm::ScanFast;
     check_window(l, w, scale, at.str(), long_captions);
     check_captions(m, l, w, scale, at.str());
-    render::CanvasRequest r;
-    r.width = l.canvas.w;
-    r.height = l.canvas.h;
-    r.scale = scale;
-    r.interactive = true;
+    render::CanvasRequest r = window_request(l, scale);
     scene::ViewOptions vo; // each step starts from the zoom the one before settled at
     int checked = 0;
     const std::vector<int> steps = sampled_steps(m);
@@ -923,12 +929,8 @@ int follow_in_windows(const scene::Model& m, const std::string& config,
             for (const bool present : {false, true}) {
                 if (present && scale < 1.5f)
                     continue;
-                const ui::WindowLayout l = window_for(m, w, scale, present);
-                render::CanvasRequest r;
-                r.width = l.canvas.w;
-                r.height = l.canvas.h;
-                r.scale = scale;
-                r.interactive = true;
+                const render::CanvasRequest r =
+                    window_request(window_for(m, w, scale, present), scale);
                 scene::ViewOptions vo;
                 for (const int step : steps) {
                     const std::size_t frame = m.frame_at(step, 0);
@@ -1422,12 +1424,8 @@ TEST(OutOfBoundsMark, LabelWholeAndClearOfTheBarriersName) {
                 const std::vector<scene::HazardMark> marks = {{frame, thread, false, label}};
                 for (const Window w : kWindows)
                     for (const float scale : kScales) {
-                        const ui::WindowLayout l = window_for(*m, w, scale, false);
-                        render::CanvasRequest r;
-                        r.width = l.canvas.w;
-                        r.height = l.canvas.h;
-                        r.scale = scale;
-                        r.interactive = true;
+                        const render::CanvasRequest r =
+                            window_request(window_for(*m, w, scale, false), scale);
                         scene::ViewOptions vo;
                         vo.text_scale = scale;
                         scene::Scene s;
