@@ -1374,12 +1374,27 @@ void check_notice_legible(const CanvasFrame& f, float scale, const std::string& 
     }
 }
 
+// A legend card in a corner of the picture keeps clear of every line drawn, by its padding (half
+// its text's size): at 200% a card ended where "__syncthreads()"'s line began.
+void check_legend_clear(const scene::Scene& s, const CanvasFrame& f, float scale,
+                        const std::string& where) {
+    if (f.legend_box.empty() || f.legend_docked)
+        return;
+    const Rect clear = inflate(f.legend_box, 0.5f * render::kLegendPx * scale - 1.0f,
+                               0.5f * render::kLegendPx * scale - 1.0f);
+    for (const scene::Arrow& a : scene::arrows_drawn(s, f.camera, f.width, f.height, f.picture))
+        EXPECT_FALSE(crosses(f.camera.to_screen(a.from, f.width, f.height),
+                             f.camera.to_screen(a.to, f.width, f.height), clear))
+            << where << ": a line runs by the legend " << text(f.legend_box);
+}
+
 int check_clear_labels(const scene::Model& m, const std::string& config) {
     return follow_in_windows(m, config, {1.0f, 2.0f}, sampled_steps(m),
                              [](const scene::Scene& s, const CanvasFrame& f, std::size_t,
                                 float scale, const std::string& where) {
                                  check_labels_clear(s, f, where);
                                  check_notice_legible(f, scale, where);
+                                 check_legend_clear(s, f, scale, where);
                              });
 }
 

@@ -461,8 +461,9 @@ void draw_legend(CanvasFrame& f, const LegendLayout& l, const scene::Scene& s,
     }
 }
 
-// Whether `box` (canvas pixels) would hide a cell or a text of the picture.
-bool covers_picture(const scene::Scene& s, const CanvasFrame& f, const Rect& box) {
+// Whether `box` (canvas pixels) would hide a cell, a text or a line of the picture, or come
+// within `gap` pixels of a line.
+bool covers_picture(const scene::Scene& s, const CanvasFrame& f, const Rect& box, float gap) {
     for (const std::vector<scene::Cell>* layer : {&s.cells, &s.panels})
         for (const scene::Cell& c : *layer)
             if (shows_something(c)) {
@@ -473,8 +474,17 @@ bool covers_picture(const scene::Scene& s, const CanvasFrame& f, const Rect& box
                 if (seen.w >= 0 && seen.h >= 0 && overlaps(seen, box))
                     return true;
             }
-    return std::any_of(f.text.begin(), f.text.end(),
-                       [&](const TextRun& t) { return overlaps(t.rect, box); });
+    if (std::any_of(f.text.begin(), f.text.end(),
+                    [&](const TextRun& t) { return overlaps(t.rect, box); }))
+        return true;
+    // Nor a line drawn, nor with its edge on one (at 200% a corner card ended where
+    // "__syncthreads()"'s line began, the two read as one).
+    const Rect clear = scene::inflate(box, gap, gap);
+    for (const scene::Arrow& a : scene::arrows_drawn(s, f.camera, f.width, f.height, f.picture))
+        if (scene::segment_crosses(f.camera.to_screen(a.from, f.width, f.height),
+                                   f.camera.to_screen(a.to, f.width, f.height), clear))
+            return true;
+    return false;
 }
 
 // The camera for `area`, the drawing's part of it (less the rows' names column and the rows
@@ -520,7 +530,7 @@ void place_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
             continue;
         for (const scene::Vec2 at : {scene::Vec2{x0, y1}, {x1, y1}, {x1, y0}, {x0, y0}}) {
             const Rect box{at.x, at.y, card.size.x, card.size.y};
-            if (!covers_picture(s, f, box)) {
+            if (!covers_picture(s, f, box, st.pad)) {
                 f.legend_box = box;
                 draw_legend(f, card, s, pal, st);
                 return;

@@ -143,28 +143,6 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
 
 namespace {
 
-// Whether the segment a-b passes through `r` (clipped to it, Liang-Barsky).
-bool segment_crosses(scene::Vec2 a, scene::Vec2 b, const scene::Rect& r) {
-    float t0 = 0, t1 = 1;
-    const float dx = b.x - a.x, dy = b.y - a.y;
-    for (const auto& [p, q] : {std::pair{-dx, a.x - r.x}, std::pair{dx, r.right() - a.x},
-                               std::pair{-dy, a.y - r.y}, std::pair{dy, r.bottom() - a.y}}) {
-        if (p == 0) {
-            if (q < 0)
-                return false; // parallel to this edge, outside it
-            continue;
-        }
-        const float t = q / p;
-        if (p < 0)
-            t0 = std::max(t0, t);
-        else
-            t1 = std::min(t1, t);
-        if (t0 > t1)
-            return false;
-    }
-    return true;
-}
-
 // A label an arrow drawn runs through goes on a chip, as a row's name kept at the edge does:
 // the chip hides the arrow under the text (reduce-full's "warp 0" between the registers and the
 // first shuffle was read through its arrows). Values need none: their cells cover the arrows.
@@ -180,7 +158,7 @@ void chip_crossed_labels(std::vector<TextRun>& runs, const scene::Scene& s, cons
             const scene::Rect near = scene::inflate(r.rect, half, half);
             if (std::max(from.x, to.x) < near.x || std::min(from.x, to.x) > near.right() ||
                 std::max(from.y, to.y) < near.y || std::min(from.y, to.y) > near.bottom() ||
-                !segment_crosses(from, to, near))
+                !scene::segment_crosses(from, to, near))
                 continue;
             if (!checked) { // as the renderer filters it: an arrow left out crosses nothing
                 drawn = scene::source_drawn(a, c, w, h, picture);

@@ -1,6 +1,7 @@
 #include "scene.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace pplab::scene {
 
@@ -26,6 +27,28 @@ Rect unite(const Rect& a, const Rect& b) {
 
 Rect inflate(const Rect& r, float dx, float dy) {
     return {r.x - dx, r.y - dy, r.w + 2 * dx, r.h + 2 * dy};
+}
+
+// Liang-Barsky: the segment clipped to each edge in turn.
+bool segment_crosses(Vec2 a, Vec2 b, const Rect& r) {
+    float t0 = 0, t1 = 1;
+    const float dx = b.x - a.x, dy = b.y - a.y;
+    for (const auto& [p, q] : {std::pair{-dx, a.x - r.x}, std::pair{dx, r.right() - a.x},
+                               std::pair{-dy, a.y - r.y}, std::pair{dy, r.bottom() - a.y}}) {
+        if (p == 0) {
+            if (q < 0)
+                return false; // parallel to this edge, outside it
+            continue;
+        }
+        const float t = q / p;
+        if (p < 0)
+            t0 = std::max(t0, t);
+        else
+            t1 = std::min(t1, t);
+        if (t0 > t1)
+            return false;
+    }
+    return true;
 }
 
 const Cell* hit_test(const Scene& s, Vec2 world) {

@@ -34,6 +34,8 @@ struct Rect {
 // The smallest rectangle holding both (an empty rectangle holds nothing).
 Rect unite(const Rect& a, const Rect& b);
 Rect inflate(const Rect& r, float dx, float dy);
+// Whether the segment a-b passes through `r`.
+bool segment_crosses(Vec2 a, Vec2 b, const Rect& r);
 
 struct Rgba {
     float r = 0, g = 0, b = 0, a = 1;
