@@ -1492,7 +1492,8 @@ namespace {
 // The histograms with 256 bins (the CLI's default; the window's is 16) followed in the window:
 // everything check_canvas holds, the step's own cells on screen first of all (hist-per-warp's
 // charts, 256 bars each in a warp's width, were read at 976 pixels a unit and the follow view
-// framed the room under the counts: at 200% in 1280x720 the canvas showed its legend alone).
+// framed the room under the counts: at 200% in 1280x720 the canvas showed its legend alone);
+// and the bars' axis a line at that zoom (it was a slab 49 pixels thick over the bin numbers).
 TEST(Histograms, With256BinsTheStepIsOnScreen) {
     int framings = 0;
     for (const Algorithm a :
@@ -1509,7 +1510,15 @@ TEST(Histograms, With256BinsTheStepIsOnScreen) {
                 framings += follow_in_windows(
                     m, config, {1.0f, 2.0f}, sampled_steps(m),
                     [&](const scene::Scene& s, const CanvasFrame& f, std::size_t frame, float scale,
-                        const std::string& where) { check_canvas(s, f, m, frame, scale, where); });
+                        const std::string& where) {
+                        check_canvas(s, f, m, frame, scale, where);
+                        for (const scene::Cell& p : s.panels) // an axis: a line, not a slab
+                            if (p.rect.h <= 0.05f && p.rect.w > 1) {
+                                EXPECT_LE(p.rect.h * f.camera.scale, 3.0f * scale)
+                                    << where << ": an axis " << p.rect.h * f.camera.scale
+                                    << " px thick";
+                            }
+                    });
             }
     EXPECT_GT(framings, 0);
 }

@@ -294,8 +294,10 @@ void Composer::place_bars(const std::vector<int>& frames, const Grid& g, float h
         placed_[f] = p;
     std::vector<Rect> tops; // where arrows land: each bar's top
     const float bw = g.cell_w;
-    Cell base; // the axis the bars stand on
-    base.rect = {g.x - 0.1f, g.y + height, g.span(0, bin_count).w + 0.2f, 0.05f};
+    Cell base; // the axis the bars stand on: a line at any zoom (hist-per-warp's 256 bins, read
+               // at 976 pixels a unit, drew it as a slab 49 pixels thick over the bars' feet)
+    base.rect = {g.x - 0.1f, g.y + height, g.span(0, bin_count).w + 0.2f,
+                 std::min(0.05f, world(2.5f * opt.text_scale))};
     base.fill = pal.muted;
     base.role = CellRole::Panel;
     s.panels.push_back(base);
