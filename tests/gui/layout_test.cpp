@@ -1388,6 +1388,21 @@ void check_legend_clear(const scene::Scene& s, const CanvasFrame& f, float scale
             << where << ": a line runs by the legend " << text(f.legend_box);
 }
 
+// A legend entry wrapped on lines never leaves one short word alone on its last ("written by
+// this" over "step" in a card at 200%).
+void check_legend_lines(const CanvasFrame& f, const std::string& where) {
+    for (const render::LegendEntry& e : f.legend) {
+        std::vector<std::string> lines;
+        for (const scene::Label& l : f.overlay_labels)
+            if (e.rect.contains(l.pos) && e.text.find(l.text) != std::string::npos)
+                lines.push_back(l.text);
+        if (!lines.empty()) {
+            EXPECT_FALSE(ends_in_lone_short_word(lines))
+                << where << ": '" << lines.back() << "' alone under '" << e.text << "'";
+        }
+    }
+}
+
 int check_clear_labels(const scene::Model& m, const std::string& config) {
     return follow_in_windows(m, config, {1.0f, 2.0f}, sampled_steps(m),
                              [](const scene::Scene& s, const CanvasFrame& f, std::size_t,
@@ -1395,6 +1410,7 @@ int check_clear_labels(const scene::Model& m, const std::string& config) {
                                  check_labels_clear(s, f, where);
                                  check_notice_legible(f, scale, where);
                                  check_legend_clear(s, f, scale, where);
+                                 check_legend_lines(f, where);
                              });
 }
 

@@ -402,7 +402,11 @@ LegendLayout legend_layout(const FontAtlas& font, const scene::Scene& s, const L
     float x = st.pad, y = st.pad, widest = 0;
     const float room = text_w + st.swatch + st.gap;
     for (const scene::LegendItem& item : s.legend) {
-        std::vector<std::string> lines = wrap(font, item.text, st.px, text_w);
+        // A short last word kept with the one before it ("written by this" over "step" in a
+        // card at 200%).
+        std::vector<std::string> lines = wrap(font, glue_last_word(item.text), st.px, text_w);
+        for (std::string& l : lines)
+            l = plain_spaces(std::move(l));
         float tw = 0;
         for (const std::string& l : lines)
             tw = std::max(tw, font.width(l) * st.px);

@@ -36,14 +36,6 @@ std::string counters_line(const scene::Model& m, std::size_t frame) {
 
 namespace {
 
-// The no-break spaces did their work in the wrapping; the font draws a plain one.
-std::string plain_spaces(std::string line) {
-    for (std::size_t at = line.find("\u00a0"); at != std::string::npos;
-         at = line.find("\u00a0", at))
-        line.replace(at, 2, " ");
-    return line;
-}
-
 // The counters line in lines no wider than `width`, broken between two counters only.
 std::vector<std::string> counter_lines(const FontAtlas& font, const std::string& counters, float px,
                                        float width) {

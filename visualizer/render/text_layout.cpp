@@ -195,6 +195,13 @@ std::string glue_last_word(std::string caption) {
     return caption;
 }
 
+std::string plain_spaces(std::string line) {
+    for (std::size_t at = line.find("\u00a0"); at != std::string::npos;
+         at = line.find("\u00a0", at))
+        line.replace(at, 2, " ");
+    return line;
+}
+
 std::vector<std::string> wrap(const FontAtlas& font, const std::string& text, float size,
                               float width) {
     std::vector<std::string> lines;

@@ -68,6 +68,8 @@ void measure_labels(scene::Scene& s, const FontAtlas& font);
 // A caption ready to wrap: a short last word ("block 0", "of atomics") kept with the word
 // before it by a no-break space, so no line holds one short word alone.
 std::string glue_last_word(std::string caption);
+// The no-break spaces did their work in the wrapping; the font draws a plain one.
+std::string plain_spaces(std::string line);
 
 std::vector<std::string> wrap(const FontAtlas& font, const std::string& text, float size,
                               float width);
