@@ -1403,14 +1403,27 @@ void check_legend_lines(const CanvasFrame& f, const std::string& where) {
     }
 }
 
+// Every text of the overlay (the notice's lines, the legend's) is drawn: none is dropped as too
+// close to another (a docked legend's second line was, at 150%, under a quarter line's gap
+// meant for the scene's labels).
+void check_overlay_drawn(const CanvasFrame& f, const std::string& where) {
+    const std::vector<render::TextRun> runs = render::lay_out_text(
+        font(), render::pixel_area(f.width, f.height), f.overlay_cells, f.overlay_labels);
+    for (const scene::Label& l : f.overlay_labels)
+        EXPECT_TRUE(std::any_of(runs.begin(), runs.end(),
+                                [&](const render::TextRun& t) { return t.text == l.text; }))
+            << where << ": '" << l.text << "' left out of the overlay";
+}
+
 int check_clear_labels(const scene::Model& m, const std::string& config) {
-    return follow_in_windows(m, config, {1.0f, 2.0f}, sampled_steps(m),
+    return follow_in_windows(m, config, {1.0f, 1.5f, 2.0f}, sampled_steps(m),
                              [](const scene::Scene& s, const CanvasFrame& f, std::size_t,
                                 float scale, const std::string& where) {
                                  check_labels_clear(s, f, where);
                                  check_notice_legible(f, scale, where);
                                  check_legend_clear(s, f, scale, where);
                                  check_legend_lines(f, where);
+                                 check_overlay_drawn(f, where);
                              });
 }
 

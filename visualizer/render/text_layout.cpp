@@ -38,6 +38,9 @@ TextArea pixel_area(float w, float h) {
     area.width = w;
     area.height = h;
     area.min_px = 0;
+    // The overlay's texts are spaced by their own layouts: a docked legend's lines 1.3 of their
+    // size apart (a quarter line's gap dropped its second line at 150%).
+    area.gap_lines = 0;
     return area;
 }
 
@@ -132,7 +135,7 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
         // "__syncthreads()" at 200%).
         const bool covers = std::any_of(out.begin(), out.end(), [&](const TextRun& o) {
             const float gap =
-                l.kind == scene::LabelKind::Row ? 0.0f : kLabelGapLines * std::max(o.px, r.px);
+                l.kind == scene::LabelKind::Row ? 0.0f : area.gap_lines * std::max(o.px, r.px);
             return overlaps(scene::inflate(o.rect, gap, gap), r.rect);
         });
         if (!covers)

@@ -41,6 +41,7 @@ struct TextArea {
     scene::Rect clip;  // pixels: the part of the area text may take; empty: all of it
     scene::Rect names; // pixels: a column left of `clip` for the names of rows that begin
                        // left of it; empty: such a name is kept at the clip's edge on a chip
+    float gap_lines = kLabelGapLines; // a label (not a row's name) this clear of other texts
 };
 
 // The camera of an area laid out in its own pixels (an overlay: captions, legend).
