@@ -276,7 +276,7 @@ void App::present_offer() {
     if (ImGui::MenuItem(offer))
         st_.view.present = true;
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("present mode (P): caption, canvas and transport alone");
+        tooltip("present mode (P): caption, canvas and transport alone");
 }
 
 void App::backend_note(float keep) {

@@ -1,4 +1,5 @@
 #include "panels.hpp"
+#include "style.hpp"
 
 #include "pplab/io.hpp"
 #include "scene/view.hpp"
@@ -63,7 +64,7 @@ void CanvasPanel::toolbar(State& st) {
         if (ImGui::RadioButton(kCameraModeNames[i], st.view.camera == kModeValues[i]))
             st.view.camera = kModeValues[i];
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s", kModeTips[i]);
+            ui::tooltip("%s", kModeTips[i]);
     }
     const int grid = block_count(st);
     if (grid <= 1 || !st.model)
@@ -91,8 +92,8 @@ void CanvasPanel::toolbar(State& st) {
     ImGui::PopStyleColor(2);
     if (ImGui::IsItemHovered() &&
         st.model->steps().at(static_cast<std::size_t>(st.playback.step)).block >= 0)
-        ImGui::SetTooltip("this step is about %s %d: choosing another %s goes to its own",
-                          shown.named, b, shown.named);
+        ui::tooltip("this step is about %s %d: choosing another %s goes to its own", shown.named, b,
+                    shown.named);
     ImGui::SameLine();
     if (ImGui::ArrowButton("##next_block", ImGuiDir_Right))
         choose(std::min(grid - 1, shown.shown + 1));

@@ -3,6 +3,7 @@
 #include "classroom_panel.hpp"
 #include "layout.hpp"
 #include "panels.hpp"
+#include "style.hpp"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -193,7 +194,7 @@ void draw_hand_trace(State& st) {
             h.text += frame_label(f, parts) + ": \n";
     }
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("every level's label, for the values to be written after it");
+        tooltip("every level's label, for the values to be written after it");
     error_line(st, h.error);
     ImGui::Spacing();
     verdicts(st);

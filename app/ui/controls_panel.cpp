@@ -1,4 +1,5 @@
 #include "panels.hpp"
+#include "style.hpp"
 
 #include "pplab/request.hpp"
 
@@ -30,7 +31,7 @@ void algorithm_section(Settings& s, const AlgorithmInfo& ai, const Metrics& m) {
                                         ImGuiComboFlags_HeightLargest |
                                             (shown.arrow ? 0 : ImGuiComboFlags_NoArrowButton));
     if (!open && shown.text != whole && ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", whole.c_str());
+        tooltip("%s", whole.c_str());
     if (open) {
         std::string heading;
         for (const AlgorithmInfo& i : algorithms()) {
@@ -72,7 +73,7 @@ void launch_section(Settings& s, const AlgorithmInfo& ai, float field_w, const M
                 s.block = b;
         ImGui::EndCombo();
     } else if (cut && ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("%s", block_size_text(s.block, ai.single_block).c_str());
+        tooltip("%s", block_size_text(s.block, ai.single_block).c_str());
     }
     if (ai.grid_stride) {
         // 0 is "as many as ELEMS_PER_THREAD asks": the field shows that number, "8 (auto)",
@@ -84,8 +85,8 @@ void launch_section(Settings& s, const AlgorithmInfo& ai, float field_w, const M
                                s.grid == 0 && auto_grid > 0 ? "%d (auto)" : "%d"))
             s.grid = std::clamp(grid, 0, 65535);
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("0: about %d elements per thread (the chapter's ELEMS_PER_THREAD)",
-                              kElemsPerThread);
+            tooltip("0: about %d elements per thread (the chapter's ELEMS_PER_THREAD)",
+                    kElemsPerThread);
     }
 }
 
@@ -108,7 +109,7 @@ void pitfall_toggle_row(Settings& s, float field_w) {
             ImGui::SetNextItemWidth(field_w);
             ImGui::SliderInt("Lanes in", &s.active_lanes, 1, kWarpSize - 1);
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("lanes 0 to this minus one call warpReduce; the rest do not");
+                tooltip("lanes 0 to this minus one call warpReduce; the rest do not");
         }
     }
 }
@@ -158,7 +159,7 @@ void input_section(State& st, const AlgorithmInfo& ai, float field_w) {
         s.bins = std::clamp(s.bins, 1, 4096);
         ImGui::Checkbox("Skip empty bins in the fold", &s.skip_empty);
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("if (s_hist[b] != 0): Exercise 4");
+            tooltip("if (s_hist[b] != 0): Exercise 4");
     }
     // Hillis-Steele is inclusive by construction, scanFast exclusive.
     if (ai.family == Family::Scan && s.algorithm != Algorithm::ScanHillisSteele &&
@@ -169,10 +170,10 @@ void input_section(State& st, const AlgorithmInfo& ai, float field_w) {
         ImGui::SetNextItemWidth(field_w);
         ImGui::InputScalar(atomic ? "Arrival order" : "Schedule", ImGuiDataType_U64, &s.order_seed);
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip(atomic ? "the CPU model's stand-in for the order in which blocks "
-                                       "finish"
-                                     : "the CPU model's stand-in for the order in which tiles "
-                                       "publish and look back (a GPU run shows its own)");
+            tooltip(atomic ? "the CPU model's stand-in for the order in which blocks "
+                             "finish"
+                           : "the CPU model's stand-in for the order in which tiles "
+                             "publish and look back (a GPU run shows its own)");
         if (ImGui::Button(atomic ? "Another order" : "Another schedule"))
             ++s.order_seed;
     }

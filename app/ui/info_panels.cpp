@@ -155,7 +155,7 @@ void TransportPanel::draw(State& st, float width) {
             }
         }
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s", play && p.playing ? "pause (Space)" : kTransport[i].tip);
+            tooltip("%s", play && p.playing ? "pause (Space)" : kTransport[i].tip);
     }
     // The scrub slider: the one numbering of steps, which pictures and `pplab render --step`
     // use too.
@@ -200,9 +200,9 @@ void TransportPanel::draw(State& st, float width) {
         if (ImGui::Button(present.c_str()))
             st.view.present = !st.view.present;
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip(st.view.present ? "leave present mode (P or Escape)"
-                                              : "the caption, the canvas and the transport "
-                                                "alone, for the back of the room (P)");
+            tooltip(st.view.present ? "leave present mode (P or Escape)"
+                                    : "the caption, the canvas and the transport "
+                                      "alone, for the back of the room (P)");
     }
 }
 

@@ -2,6 +2,7 @@
 // from the back of the room), Check / Reveal / Next, the explanations of wrong cells and the
 // session's summary.
 #include "classroom_panel.hpp"
+#include "style.hpp"
 
 #include "pplab/io.hpp"
 
@@ -182,8 +183,8 @@ void draw_practice(State& st) {
         if (ImGui::Button("Copy the level above"))
             practice_copy_above(st);
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("fill in the values before this step: threads that do not work "
-                              "keep theirs");
+            tooltip("fill in the values before this step: threads that do not work "
+                    "keep theirs");
     }
     ImGui::SameLine();
     if (ImGui::Button("Stop"))

@@ -2,8 +2,10 @@
 
 #include "layout.hpp"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdarg>
 
 namespace pplab::ui {
 
@@ -92,6 +94,18 @@ std::vector<std::string> caption_wrapped(const ImFont& font, float px, float wid
     return wrap_at_spaces(text, width, [&](std::string_view piece) {
         return font.CalcTextSizeA(px, FLT_MAX, 0.0f, piece.data(), piece.data() + piece.size()).x;
     });
+}
+
+void tooltip(const char* fmt, ...) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(
+        std::min(ImGui::GetFontSize() * 28.0f, ImGui::GetIO().DisplaySize.x * 0.8f));
+    va_list args;
+    va_start(args, fmt);
+    ImGui::TextV(fmt, args);
+    va_end(args);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
 }
 
 } // namespace pplab::ui

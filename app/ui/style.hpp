@@ -38,4 +38,8 @@ std::vector<std::string> wrap_at_spaces(std::string_view text, float width,
 std::vector<std::string> caption_wrapped(const ImFont& font, float px, float width,
                                          std::string_view text);
 
+// ImGui::SetTooltip wrapped at 28 em, and never wider than most of the window: ImGui's own runs
+// on one line, off the right edge at 200% (the Run button's).
+void tooltip(const char* fmt, ...) IM_FMTARGS(1);
+
 } // namespace pplab::ui

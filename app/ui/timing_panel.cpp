@@ -6,6 +6,7 @@
 #include "timing_view.hpp"
 
 #include "pplab_ui_resources.hpp"
+#include "style.hpp"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -205,7 +206,7 @@ void TimingPanel::choices(const State& st, Family f) {
     ImGui::SameLine(0, fs * 1.5f);
     ImGui::Checkbox("Log scale", &log_scale);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("global atomics run at a few GB/s: on a log scale they stay visible");
+        tooltip("global atomics run at a few GB/s: on a log scale they stay visible");
 }
 
 void TimingPanel::draw(State& st, float x, float y, float w, float h) {

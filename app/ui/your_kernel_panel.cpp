@@ -102,7 +102,7 @@ bool line_button(const State& st, const std::string& text, int id, const scene::
     const bool clicked = ImGui::InvisibleButton("line", ImVec2(std::max(size.x, 1.0f), size.y));
     if (ImGui::IsItemHovered()) {
         ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
-        ImGui::SetTooltip("show it");
+        tooltip("show it");
     }
     ImGui::PopID();
     (void)st;
@@ -148,8 +148,8 @@ void YourKernelPanel::picker(State& st) {
         ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("start from the chapter's listing of the algorithm the controls show, "
-                          "or from a puzzle's skeleton");
+        tooltip("start from the chapter's listing of the algorithm the controls show, "
+                "or from a puzzle's skeleton");
 }
 
 void YourKernelPanel::puzzle(State& st) {
@@ -194,7 +194,7 @@ void YourKernelPanel::puzzle(State& st) {
             if (line_button(st, shown, static_cast<int>(k), pal.wrong) && v->first_hazard_line)
                 y.scroll_to_line = v->first_hazard_line;
             if (shown.size() < v->why.size() && ImGui::IsItemHovered())
-                ImGui::SetTooltip("%s", v->why.c_str());
+                tooltip("%s", v->why.c_str());
             ImGui::Unindent();
         }
     }
@@ -212,8 +212,8 @@ void YourKernelPanel::actions(State& st) {
     if (ImGui::Button(running ? "Run again" : "▶ Run"))
         your_kernel_run(st);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("compile and run your kernel with the controls' launch and input, in a "
-                          "separate process (Ctrl+Enter in the editor)");
+        tooltip("compile and run your kernel with the controls' launch and input, in a "
+                "separate process (Ctrl+Enter in the editor)");
     if (!y.puzzle.empty()) {
         ImGui::SameLine();
         if (ImGui::Button("Check on the hidden tests"))

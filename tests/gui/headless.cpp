@@ -45,6 +45,7 @@ int HeadlessWindow::frame(std::initializer_list<int> keys, bool ctrl) {
     for (const int k : keys)
         io.KeysDown[k] = true;
     io.KeyCtrl = ctrl;
+    io.MousePos = pointer_;
     ImGui_ImplOpenGL3_NewFrame();
     ImGui::NewFrame();
     app_->frame(now_);

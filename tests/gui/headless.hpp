@@ -3,6 +3,10 @@
 // the README's screenshots.
 #pragma once
 
+#include <imgui.h>
+
+#include <cfloat>
+
 #include "app.hpp"
 
 #include "render/offscreen.hpp"
@@ -27,6 +31,8 @@ public:
 
     // One frame of main.cpp's loop with `keys` held down; returns the vertices ImGui drew.
     int frame(std::initializer_list<int> keys = {}, bool ctrl = false);
+    // Where the pointer rests in the next frames (window pixels); off the window at first.
+    void point(float x, float y) { pointer_ = {x, y}; }
     // Frames until the tracer has delivered (or 20 s passed), then two more.
     void settle();
     // Frames until nothing moves (a transition, the camera), at most `limit`.
@@ -41,6 +47,7 @@ private:
     render::RenderTarget target_;
     std::unique_ptr<ui::App> app_;
     double now_ = 0;
+    ImVec2 pointer_{-FLT_MAX, -FLT_MAX};
 };
 
 } // namespace pplab::test

@@ -5,11 +5,13 @@
 
 #include <gtest/gtest.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <cfloat>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace pplab::ui {
@@ -239,6 +241,35 @@ TEST_F(Headless, PresenterScaleFollowsCtrlPlusAndMinus) {
     frame();
     frame({test::kF});
     EXPECT_TRUE(st.view.show_controls && st.view.show_source);
+}
+
+// Every tooltip stays inside the window: at 200% ImGui's own ran on one line off the right edge
+// (the Run button's). The pointer swept over the window, one frame at each point, with the
+// Your kernel tab open.
+TEST(Tooltips, StayInsideTheWindowAtEveryScale) {
+    for (const float scale : {1.0f, 2.0f}) {
+        test::HeadlessWindow window(1280, 720);
+        State& st = window.state();
+        st.view.presenter_scale = scale;
+        st.your.select_tab = true;
+        st.view.source_drawer = true; // at 200% the tabs are a drawer the menu bar opens
+        window.settle();
+        int seen = 0;
+        for (float y = 20; y < 720; y += 30)
+            for (float x = 20; x < 1280; x += 30) {
+                window.point(x, y);
+                window.frame();
+                for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+                    if (!w->Active || !std::string_view(w->Name).starts_with("##Tooltip"))
+                        continue;
+                    ++seen;
+                    EXPECT_GE(w->Pos.x, -0.5f) << "at " << scale * 100 << "%";
+                    EXPECT_LE(w->Pos.x + w->Size.x, 1280.5f)
+                        << "at " << scale * 100 << "%, pointer at " << x << ", " << y;
+                }
+            }
+        EXPECT_GT(seen, 10) << "so few tooltips that the sweep shows nothing";
+    }
 }
 
 } // namespace
