@@ -99,16 +99,20 @@ bool in_the_chapters_words(CompileError& e, const std::vector<std::string>& line
         for (auto at = e.message.find(quote); at != std::string::npos; at = e.message.find(quote))
             e.message.replace(at, quote.size(), "'");
     const std::string here = line_at(lines, e.line);
+    // GCC's words, then clang's (the sanitizers' build, or a host whose compiler is clang).
     static const std::regex semicolon(R"(^expected '([,;])' (or ';' )?before)");
-    static const std::regex undeclared(R"(^'([A-Za-z_]\w*)' was not declared in this scope$)");
+    static const std::regex semicolon_here(R"(^expected ';' (at end of declaration|after))");
+    static const std::regex undeclared(
+        R"(^'([A-Za-z_]\w*)' was not declared in this scope$|^use of undeclared identifier '([A-Za-z_]\w*)'(; did you mean '[^']*'\?)?$)");
     static const std::regex constant(R"(not usable in a constant expression|is not a constant)");
     static const std::regex shuffle_call(
-        R"(^(?:call of overloaded|no matching function for call to) '(shfl(?:_up|_down|_xor)?)\()");
-    static const std::regex atomic_call(R"(^no matching function for call to '(atomic\w+)\()");
+        R"(^(?:call of overloaded|no matching function for call to) '(shfl(?:_up|_down|_xor)?)['(])");
+    static const std::regex atomic_call(R"(^no matching function for call to '(atomic\w+)['(])");
     static const std::regex number_as_pointer(
-        R"(^invalid type argument of unary '\*' \(have '(unsigned )?int'\)|^invalid types '(unsigned )?int\[|^no match for 'operator\[\]' \(operand types are '(unsigned )?int')");
+        R"(^invalid type argument of unary '\*' \(have '(unsigned )?int'\)|^invalid types '(unsigned )?int\[|^no match for 'operator\[\]' \(operand types are '(unsigned )?int'|^indirection requires pointer operand \('(unsigned )?int' invalid\)|^subscripted value is not an array, pointer, or vector)");
     static const std::regex index_name(R"(\b(threadIdx|blockIdx|blockDim|gridDim)\.[xyz]\b)");
-    static const std::regex pointer_cast(R"(^invalid cast from type '(?:::)?pplab::sim::ptr<)");
+    static const std::regex pointer_cast(
+        R"(^(?:invalid cast|cannot cast) from type '(?:::)?pplab::sim::ptr<)");
     std::smatch m;
     const auto first_code = here.find_first_not_of(" \t");
     if (std::regex_search(e.message, semicolon) && e.line > 1 && first_code != std::string::npos &&
@@ -121,11 +125,17 @@ bool in_the_chapters_words(CompileError& e, const std::vector<std::string>& line
                     std::to_string(e.line) + ": " + as_written(e.message) + ")";
         e.line = previous;
         e.column = static_cast<int>(line_at(lines, previous).size()) + 1;
+    } else if (std::regex_search(e.message, semicolon_here)) {
+        // Clang stops where the ; belongs: on this line already.
+        e.message =
+            "a ; is missing at the end of this line (the compiler says: " + as_written(e.message) +
+            ")";
     } else if (std::regex_match(e.message, m, undeclared)) {
-        const std::string hint = undeclared_hint(m[1].str());
+        const std::string name = m[1].matched ? m[1].str() : m[2].str();
+        const std::string hint = undeclared_hint(name);
         if (hint.empty())
             return false;
-        e.message += hint;
+        e.message = "'" + name + "' was not declared in this scope" + hint;
     } else if (std::regex_search(e.message, m, shuffle_call)) {
         const std::string name = "__" + m[1].str() + "_sync";
         e.message = name + " takes the lanes' mask, a 32-bit value (float, int or unsigned) and " +

@@ -5,6 +5,7 @@
 
 #include "pplab/backend.hpp"
 #include "pplab/files.hpp"
+#include "sim/compile_errors.hpp"
 
 #include <gtest/gtest.h>
 
@@ -384,6 +385,64 @@ TEST(BrokenKernel, BlocksRacingForAGlobalElementAreToldWhatOrdersThem) {
               "write-after-write race on out[0]: thread 0 of block 1 (line 6) and thread 0 of "
               "block 0 (line 6): threads of different blocks are not ordered within a launch "
               "(an atomic, or a second launch, is)");
+}
+
+// The same mistakes as the host compiler reports them, whichever it is: GCC (the default build)
+// and clang (the sanitizers' build said clang's words as written, "use of undeclared identifier
+// '__syncthread'" without the hint). Each log is the compiler's own text for these lines.
+TEST(CompilerErrors, GccAndClangSayTheSameMistakeInTheChaptersWords) {
+    const std::string source = "__global__ void k(const float* in, float* out, int n)\n"
+                               "{\n"
+                               "    __shared__ float s[32];\n"
+                               "    const int i = threadIdx.x\n"
+                               "    __syncthread();\n"
+                               "}\n";
+    struct Case {
+        std::string log;
+        int line;
+        std::string words;
+    };
+    const std::vector<Case> cases = {
+        {"kernel.cu:5:5: error: expected ',' or ';' before '__syncthread'", 4,
+         "a ; is missing at the end of this line"},
+        {"kernel.cu:4:30: error: expected ';' at end of declaration", 4,
+         "a ; is missing at the end of this line"},
+        {"kernel.cu:5:5: error: '__syncthread' was not declared in this scope", 5,
+         "did you mean __syncthreads?"},
+        {"kernel.cu:5:5: error: use of undeclared identifier '__syncthread'; did you mean "
+         "'__syncthreads'?",
+         5, "did you mean __syncthreads?"},
+        {"kernel.cu:5:5: error: use of undeclared identifier '__shfl_down'", 5,
+         "CUDA 9 replaced it with __shfl_down_sync"},
+        {"kernel.cu:5:5: error: no matching function for call to 'shfl_down'", 5,
+         "__shfl_down_sync takes the lanes' mask"},
+        {"kernel.cu:5:5: error: no matching function for call to 'atomicAdd'", 5,
+         "atomicAdd takes the address of an element"},
+        {"kernel.cu:5:5: error: cannot cast from type 'pplab::sim::ptr<const float>' to pointer "
+         "type 'const int *'",
+         5, "a cast from one pointer type to another"},
+    };
+    for (const Case& c : cases) {
+        const std::vector<sim::CompileError> errors = sim::compiler_errors(c.log, source);
+        ASSERT_EQ(errors.size(), 1u) << c.log;
+        EXPECT_EQ(errors.front().line, c.line) << c.log;
+        EXPECT_NE(errors.front().message.find(c.words), std::string::npos)
+            << c.log << "\n  said: " << errors.front().message;
+    }
+    // threadIdx.x as a pointer, on a line that has it.
+    const std::string index_source = "__global__ void k(float* out)\n"
+                                     "{\n"
+                                     "    out[0] = *threadIdx.x;\n"
+                                     "}\n";
+    for (const std::string log :
+         {"kernel.cu:3:14: error: invalid type argument of unary '*' (have 'unsigned int')",
+          "kernel.cu:3:14: error: indirection requires pointer operand ('unsigned int' invalid)"}) {
+        const std::vector<sim::CompileError> errors = sim::compiler_errors(log, index_source);
+        ASSERT_EQ(errors.size(), 1u) << log;
+        EXPECT_NE(errors.front().message.find("threadIdx.x is a number (an index), not a pointer"),
+                  std::string::npos)
+            << log << "\n  said: " << errors.front().message;
+    }
 }
 
 } // namespace
