@@ -296,11 +296,7 @@ void App::backend_note(float keep) {
     ImGui::TextColored(ImVec4(c.r, c.g, c.b, 1), "%s", tag.c_str());
     if (ImGui::IsItemHovered()) {
         st_.note_dismissed = true;
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
-        ImGui::TextUnformatted(st_.note.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
+        tooltip("%s", st_.note.c_str());
     }
 }
 

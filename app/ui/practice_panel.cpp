@@ -71,11 +71,7 @@ bool cell_grid(State& st, std::size_t k) {
         ImGui::PopStyleVar();
         ImGui::PopStyleColor(colours);
         if (v == scene::Verdict::Wrong && ImGui::IsItemHovered()) {
-            ImGui::BeginTooltip();
-            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
-            ImGui::TextUnformatted(level.why[k][c].c_str());
-            ImGui::PopTextWrapPos();
-            ImGui::EndTooltip();
+            tooltip("%s", level.why[k][c].c_str());
         }
         if (shown)
             ImGui::TextColored(to_imgui(v == scene::Verdict::Wrong ? pal.wrong : pal.muted), "= %s",
