@@ -291,7 +291,13 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
     const bool by_tile = m.request().algorithm == Algorithm::ScanFast;
     const bool by_bin = cur.step == Step::HistZero || cur.step == Step::HistAccumulate ||
                         cur.step == Step::HistMerge || cur.step == Step::HistFold;
-    for (const scene::Cell& c : s.cells) {
+    // The values drawn.
+    std::vector<bool> drawn(s.cells.size(), false);
+    for (const TextRun& run : framed.text)
+        if (run.kind == TextKind::Cell && run.cell >= 0)
+            drawn.at(static_cast<std::size_t>(run.cell)) = true;
+    for (std::size_t at = 0; at < s.cells.size(); ++at) {
+        const scene::Cell& c = s.cells[at];
         if (!c.ref || c.ref->frame < 0)
             continue;
         if (!by_tile && (c.ref->frame < g.first || c.ref->frame > g.last))
@@ -316,7 +322,12 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
             lane_last = std::max(lane_last, c.ref->cell);
         }
         ++values;
-        legible += box.w >= kReadablePx * r.scale * 0.8f;
+        // Wide enough to read, and not a number too long for it (13373 at 200%: left out).
+        const bool too_long =
+            !c.text.empty() && !drawn[at] &&
+            c.text_size * cam.scale >= scene::kMinTextPx * s.text_scale &&
+            kCellTextFill * box.w < scene::kMinTextPx * s.text_scale * font.width(c.text);
+        legible += box.w >= 0.8f * kReadablePx * r.scale && !too_long;
     }
     if (by_tile) {
         total = m.grid(cur.pass); // tiles that have published nothing have cells too
@@ -353,9 +364,16 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
                                   : r.interactive
                                       ? "rows too close to name each: Follow, or zoom in"
                                       : "rows too close to name each at this size";
+    // Values in view without their numbers (a long one in a cell of a legible width too).
+    const std::string values_out =
+        values == 0 || legible >= values ? ""
+        : r.interactive ? "values too small to read here: hover a cell, or zoom in (wheel)"
+                        : "values too small to read at this size";
     if (std::string text = part; !text.empty()) {
         if (reads_left_out)
             text += " · " + std::string(kReadsLeftOut);
+        if (!values_out.empty())
+            text += " · " + values_out;
         if (!names_out.empty())
             text += " · " + names_out;
         const std::string hint = r.framing == Framing::Follow ? " · drag, or Fit all for the whole"
@@ -367,10 +385,8 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
         return text;
     }
     std::string text = reads_left_out ? kReadsLeftOut : "";
-    if (values > 0 && legible < values)
-        text += std::string(text.empty() ? "" : " · ") +
-                (r.interactive ? "values too small to read here: hover a cell, or zoom in (wheel)"
-                               : "values too small to read at this size");
+    if (!values_out.empty())
+        text += (text.empty() ? "" : " · ") + values_out;
     if (framed.legend_hidden) {
         text += text.empty() ? "" : " · ";
         text += "no room for the legend at this size";

@@ -8,7 +8,6 @@ namespace pplab::render {
 
 namespace {
 
-constexpr float kCellTextFill = 0.86f; // a value may use this much of its cell's width
 constexpr float kEdge = kTextEdgePx;
 
 bool overlaps(const scene::Rect& a, const scene::Rect& b) {
