@@ -360,6 +360,17 @@ TEST(WorkingForm, PrintfPrintsTheValuesTheKernelHolds) {
     EXPECT_EQ(res.printed, "block 0: 55.0 = 55.0\n");
 }
 
+// printf's format kept in a variable (`const char* format = "…"`) is read from it, as CUDA
+// reads it, and a word in a `const char*` variable is printed as text (it did not compile).
+TEST(WorkingForm, PrintfTakesItsFormatAndWordsFromVariables) {
+    const std::string source =
+        read_text_file(std::string(PPLAB_SIM_KERNELS) + "/forms/printf-format-variable.cu");
+    const Request r = simtest::request(Algorithm::ReduceTree, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 64);
+    const sim::RunResult res = sim::run_kernel(r, source);
+    ASSERT_TRUE(res.ok()) << res.message << simtest::hazards_text(res);
+    EXPECT_EQ(res.printed, "block 0: 55.0\n");
+}
+
 // What a GPU's device heap (8 MiB unless the host raises it) would not hold runs here, bounded
 // by the run's memory limit only, and a note says so; a kernel holding little has no such note.
 TEST(WorkingForm, HoldingMoreThanTheDeviceHeapIsNoted) {
