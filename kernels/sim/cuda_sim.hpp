@@ -479,8 +479,7 @@ const void* printable(const ptr<T>& p) {
 // A kernel's text (`const char* name = "block";`, a char array): the characters it points to,
 // or nullptr where no '\0' ends them inside what it points into (printf would read past it).
 template <class C>
-requires std::is_same_v < std::remove_cv_t<C>,
-char > const char* text_of(const ptr<C>& p) {
+requires(std::is_same_v<std::remove_cv_t<C>, char>) const char* text_of(const ptr<C>& p) {
     const Region* r = p.region();
     if (!r || !r->base || p.offset() < 0 || (r->count >= 0 && p.offset() >= r->count))
         return nullptr;
@@ -492,8 +491,7 @@ char > const char* text_of(const ptr<C>& p) {
 }
 // A kernel's text given to %s: its characters (as an address, %s would be handed a pointer).
 template <class C>
-requires std::is_same_v < std::remove_cv_t<C>,
-char > const char* printable(const ptr<C>& p) {
+requires(std::is_same_v<std::remove_cv_t<C>, char>) const char* printable(const ptr<C>& p) {
     const char* text = text_of(p);
     return text ? text : "(null)";
 }
@@ -503,8 +501,8 @@ int print(const char* format, const A&... values) {
 }
 // The format in a variable (`const char* fmt = "%d\n"; printf(fmt, i);`), as CUDA takes it.
 template <class C, class... A>
-requires std::is_same_v < std::remove_cv_t<C>,
-char > int print(const ptr<C>& format, const A&... values) {
+requires(std::is_same_v<std::remove_cv_t<C>, char>) int print(const ptr<C>& format,
+                                                              const A&... values) {
     const char* text = text_of(format);
     return text ? print(text, values...) : std::printf("(printf's format has no ending '\\0')\n");
 }
