@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -592,6 +593,7 @@ struct Registered {
 #define __ballot_sync(mask, pred) ::pplab::sim::vote(0, (mask), (pred), __LINE__)
 #define __any_sync(mask, pred) (::pplab::sim::vote(1, (mask), (pred), __LINE__) != 0u)
 #define __all_sync(mask, pred) (::pplab::sim::vote(2, (mask), (pred), __LINE__) != 0u)
+#define __trap() ::std::abort() // the kernel stops itself: said as an abort, with its last line
 #define __threadfence() ((void)0)
 #define __threadfence_block() ((void)0)
 #define printf(...) ::pplab::sim::print(__VA_ARGS__)

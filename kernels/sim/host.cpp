@@ -80,7 +80,8 @@ std::string runner_path() {
 
 // Where the runner said the kernel was when the time or memory limit stopped it (STOPPED.txt: "line
 // block thread pass low high"); "" when it said nothing (killed before it could).
-std::string where_stopped(const RunFolder& run, RunResult& res) {
+// `rounds`: with the lines it was going round (a limit's loop; a crash's last lines are not one).
+std::string where_stopped(const RunFolder& run, RunResult& res, bool rounds = true) {
     std::istringstream in(read_all(run / "stopped.txt"));
     int line = 0, block = -1, thread = -1, pass = 0, low = 0, high = 0;
     if (!(in >> line >> block >> thread >> pass >> low >> high))
@@ -91,7 +92,7 @@ std::string where_stopped(const RunFolder& run, RunResult& res) {
     std::string s = " at line " + std::to_string(line);
     if (block >= 0 && thread >= 0)
         s += " (thread " + std::to_string(thread) + " of block " + std::to_string(block);
-    if (low > 0 && high > low)
+    if (rounds && low > 0 && high > low)
         s += ", going round lines " + std::to_string(low) + "-" + std::to_string(high);
     if (block >= 0 && thread >= 0)
         s += ")";
@@ -208,6 +209,24 @@ std::vector<std::string> launch_mismatches(const Rewritten& rw, const Request& r
     return notes;
 }
 
+// What a failed assert() printed, in the student's words: glibc names the rewritten source
+// ("pplab-sim-runner: kernel.cu:12: void reduceTree(pplab::sim::ptr<const float>, …): Assertion
+// `s.at(12)[0] < 0.0f' failed.") -> "line 12: assert(s[0] < 0.0f) failed".
+std::string plain_asserts(const std::string& printed) {
+    static const std::regex failed(R"(^[^:\n]*: [^:\n]+:(\d+): [^\n]*: Assertion `(.*)' failed\.$)",
+                                   std::regex::multiline);
+    static const std::regex use(R"(\.at\(\d+\))");
+    std::string out;
+    std::size_t from = 0;
+    for (std::sregex_iterator m(printed.begin(), printed.end(), failed), end; m != end; ++m) {
+        out += printed.substr(from, static_cast<std::size_t>(m->position()) - from);
+        out += "line " + (*m)[1].str() + ": assert(" + std::regex_replace((*m)[2].str(), use, "") +
+               ") failed";
+        from = static_cast<std::size_t>(m->position() + m->length());
+    }
+    return out + printed.substr(from);
+}
+
 void read_runner(const RunFolder& run, ChildExit e, const Limits& limits, const Plan& plan,
                  RunResult& res) {
     if (e.exited && e.code == kStoppedExit) // its own CPU-time limit stopped it
@@ -215,6 +234,7 @@ void read_runner(const RunFolder& run, ChildExit e, const Limits& limits, const 
     res.printed = read_all(run / "printed.txt");
     if (res.printed.size() > kPrintedBytes)
         res.printed.resize(kPrintedBytes);
+    res.printed = plain_asserts(res.printed);
     if (e.cancelled) {
         res.status = RunResult::Status::Cancelled;
         res.message = "cancelled";
@@ -228,13 +248,21 @@ void read_runner(const RunFolder& run, ChildExit e, const Limits& limits, const 
                       ": a huge array, or memory allocated (new, malloc) in a loop?";
         return;
     }
-    if (e.exited && e.code == kCrashExit) {
+    if (e.exited && (e.code == kCrashExit || e.code == kDivideExit || e.code == kAbortExit)) {
         res.status = RunResult::Status::Crashed;
-        const std::string where = where_stopped(run, res);
+        const std::string where = where_stopped(run, res, false);
         // The line is the last one seen, not where it crashed: said, not marked as a limit's.
         res.stopped_line = 0;
-        res.message = "the kernel crashed (segmentation fault)" +
-                      (where.empty() ? "" : ", last seen" + where) +
+        const std::string seen = where.empty() ? "" : ", last seen" + where;
+        res.message =
+            e.code == kDivideExit
+                ? "the kernel divided an integer by zero" + seen +
+                      ": a divisor that can be 0 (an index or a stride?); a GPU does not stop "
+                      "there but gives an undefined number"
+            : e.code == kAbortExit
+                ? "the kernel stopped itself (abort or trap)" + seen +
+                      ": an assert() that failed (what it printed is above), or __trap()"
+                : "the kernel crashed (segmentation fault)" + seen +
                       ": a recursion too deep for a thread's stack (one that never ends?), or a "
                       "pointer used outside pplab's watched memory";
         return;

@@ -26,6 +26,10 @@ inline constexpr int kStoppedExit = 3;
 inline constexpr int kMemoryExit = 4;
 // ... and when the kernel crashed (a recursion past a thread's stack), STOPPED.txt written.
 inline constexpr int kCrashExit = 5;
+// ... an integer division by zero (SIGFPE; a GPU gives an undefined number instead), and an
+// abort or trap (a failed assert()), likewise.
+inline constexpr int kDivideExit = 6;
+inline constexpr int kAbortExit = 7;
 
 struct RunnerOutput {
     bool faulted = false;

@@ -724,11 +724,14 @@ extern "C" void stopped_at_time_limit(int) {
     report_and_exit(kStoppedExit);
 }
 
-// A crash (a recursion past a thread's stack into the guard page below it): said like the time
-// limit, with the line the kernel was last seen at. The handler runs on a stack of its own, the
-// fiber's being spent. An AddressSanitizer build keeps its own handler, which says more.
-extern "C" void crashed(int) {
-    report_and_exit(kCrashExit);
+// A crash (a recursion past a thread's stack into the guard page below it, a division by zero,
+// a failed assert): said like the time limit, with the line the kernel was last seen at. The
+// handler runs on a stack of its own, the fiber's being spent. An AddressSanitizer build keeps its
+// own handler, which says more.
+extern "C" void crashed(int sig) {
+    report_and_exit(sig == SIGFPE                                       ? kDivideExit
+                    : sig == SIGABRT || sig == SIGILL || sig == SIGTRAP ? kAbortExit
+                                                                        : kCrashExit);
 }
 void say_where_on_crash() {
 #if !defined(PPLAB_RUNNER_ASAN)
@@ -741,8 +744,8 @@ void say_where_on_crash() {
     on_crash.sa_handler = crashed;
     on_crash.sa_flags = SA_ONSTACK;
     sigemptyset(&on_crash.sa_mask);
-    ::sigaction(SIGSEGV, &on_crash, nullptr);
-    ::sigaction(SIGBUS, &on_crash, nullptr);
+    for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL, SIGTRAP})
+        ::sigaction(sig, &on_crash, nullptr);
 #endif
 }
 

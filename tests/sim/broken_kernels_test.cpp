@@ -341,6 +341,34 @@ TEST(BrokenKernel, AnEndlessRecursionSaysWhereItCrashed) {
     expect_in_the_chapters_words(res.message);
 }
 
+// An integer division by zero stops the simulated kernel (a GPU gives an undefined number and
+// goes on): the run says so in words, with the line last seen, not as "signal 8".
+TEST(BrokenKernel, ADivisionByZeroIsSaidInWords) {
+#if defined(PPLAB_TEST_ASAN)
+    GTEST_SKIP() << "an UndefinedBehaviorSanitizer build reports the division itself";
+#endif
+    const sim::RunResult res = run_tree("broken/divide-by-zero.cu");
+    ASSERT_EQ(res.status, sim::RunResult::Status::Crashed) << res.message;
+    EXPECT_EQ(res.message.rfind("the kernel divided an integer by zero, last seen at line ", 0), 0U)
+        << res.message;
+    EXPECT_NE(res.message.find("a GPU does not stop there"), std::string::npos) << res.message;
+    expect_in_the_chapters_words(res.message);
+}
+
+// A failed assert() (or __trap()) stops the kernel: the run says so, and what assert printed is
+// kept with what the kernel printed.
+TEST(BrokenKernel, AFailedAssertIsSaidAndItsTextKept) {
+#if defined(PPLAB_TEST_ASAN)
+    GTEST_SKIP() << "an AddressSanitizer build reports the abort itself";
+#endif
+    const sim::RunResult res = run_tree("broken/assert-fails.cu");
+    ASSERT_EQ(res.status, sim::RunResult::Status::Crashed) << res.message;
+    EXPECT_EQ(res.message.rfind("the kernel stopped itself (abort or trap)", 0), 0U) << res.message;
+    EXPECT_NE(res.printed.find("line 12: assert(s[0] < 0.0f) failed"), std::string::npos)
+        << res.printed;
+    expect_in_the_chapters_words(res.message);
+}
+
 // A signature that is not the chapter's names each parameter's type as the student wrote it,
 // a float among them (pplab makes float variables registers of its own).
 TEST(BrokenKernel, AChangedSignatureIsSpeltAsWritten) {
