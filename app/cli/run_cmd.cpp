@@ -69,6 +69,9 @@ int run_student(const RequestOptions& opts, const RunOptions& run) {
             std::cerr << "pplab: the run stopped at the fault above\n";
         else
             std::cerr << "pplab: " << res.message << "\n";
+        if (opts.backend == "cuda")
+            std::cerr << "pplab: not run on the GPU: the simulator runs a kernel first, and it "
+                         "stopped there\n";
         return kExitBadInput;
     }
     int code = 0;

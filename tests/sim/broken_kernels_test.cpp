@@ -157,14 +157,6 @@ TEST(BrokenKernel, TheSnapshotCapStopsALoopAroundABarrierThere) {
         << res.message;
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define PPLAB_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PPLAB_TEST_ASAN 1
-#endif
-#endif
-
 // Memory taken in a loop and never given back: under a small memory limit the run ends there,
 // and says the limit and where, as the time limit does.
 TEST(BrokenKernel, TheMemoryLimitStopsAnAllocatingLoopAndSaysWhere) {

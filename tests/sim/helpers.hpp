@@ -10,6 +10,16 @@
 #include <string>
 #include <vector>
 
+// An AddressSanitizer build: the runner keeps ASan's own crash handler (it says more), so the
+// tests of the simulator's own crash messages are skipped there.
+#if defined(__SANITIZE_ADDRESS__)
+#define PPLAB_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PPLAB_TEST_ASAN 1
+#endif
+#endif
+
 namespace pplab::simtest {
 
 inline std::string listing_text(const Request& r) {

@@ -175,6 +175,33 @@ TEST_F(RunCli, BackendCudaWithoutAGpuSaysWhy) {
     EXPECT_EQ(automatic.output.find("GPU"), std::string::npos) << automatic.output;
 }
 
+// A kernel the simulator stops (a division by zero) is not run on the GPU with --backend cuda,
+// and the run says why, after what stopped it; exit 2 either way.
+TEST_F(RunCli, BackendCudaSaysTheSimulatorStoppedTheKernelFirst) {
+#if defined(PPLAB_TEST_ASAN)
+    GTEST_SKIP() << "an UndefinedBehaviorSanitizer build reports the division itself";
+#endif
+    std::string text = listing_;
+    const std::string total = "if (threadIdx.x == 0) out[blockIdx.x] = s[0];";
+    const auto at = text.find(total);
+    ASSERT_NE(at, std::string::npos) << text;
+    text.replace(at, total.size(),
+                 "const int share = n / (int)threadIdx.x;\n    " +
+                     total.substr(0, total.size() - 1) + " + share;");
+    const std::string kernel = write("divides.cu", text);
+    const std::string launch = " --algo reduce-tree --n 300 --block 64";
+    const Ran cuda = pplab_run("--kernel " + kernel + launch + " --backend cuda");
+    EXPECT_EQ(cuda.code, 2) << cuda.output;
+    const auto why = cuda.output.find("divided an integer by zero");
+    const auto not_run = cuda.output.find("not run on the GPU: the simulator runs a kernel first");
+    ASSERT_NE(why, std::string::npos) << cuda.output;
+    ASSERT_NE(not_run, std::string::npos) << cuda.output;
+    EXPECT_LT(why, not_run) << cuda.output;
+    const Ran cpu = pplab_run("--kernel " + kernel + launch + " --backend cpu");
+    EXPECT_EQ(cpu.code, 2) << cpu.output;
+    EXPECT_EQ(cpu.output.find("GPU:"), std::string::npos) << cpu.output;
+}
+
 // `pplab puzzle` as a student uses it: the list, the statement and a skeleton written to a new
 // file (never over an existing one), and a check's exit code: 0 solved, 1 not yet (with what
 // failed), 2 it does not compile or names no puzzle.
