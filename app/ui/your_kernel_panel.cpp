@@ -306,9 +306,9 @@ void YourKernelPanel::findings(State& st) {
         // A fault at a hazard is said once, in the hazards' list below (click: shown).
         const bool listed = std::any_of(r.hazards.begin(), r.hazards.end(),
                                         [](const sim::Hazard& h) { return h.fatal; });
-        if (r.stopped_line > 0) {
+        if (r.stopped_line > 0 || r.last_seen_line > 0) {
             if (line_button(st, r.message, 200, pal.wrong))
-                y.scroll_to_line = r.stopped_line;
+                y.scroll_to_line = r.stopped_line > 0 ? r.stopped_line : r.last_seen_line;
         } else if (r.status != sim::RunResult::Status::CompileFailed &&
                    r.status != sim::RunResult::Status::Cancelled && !listed) {
             wrong(st, r.message);

@@ -252,6 +252,7 @@ void read_runner(const RunFolder& run, ChildExit e, const Limits& limits, const 
         res.status = RunResult::Status::Crashed;
         const std::string where = where_stopped(run, res, false);
         // The line is the last one seen, not where it crashed: said, not marked as a limit's.
+        res.last_seen_line = res.stopped_line;
         res.stopped_line = 0;
         const std::string seen = where.empty() ? "" : ", last seen" + where;
         res.message =

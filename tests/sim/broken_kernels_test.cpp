@@ -341,8 +341,11 @@ TEST(BrokenKernel, ADivisionByZeroIsSaidInWords) {
 #endif
     const sim::RunResult res = run_tree("broken/divide-by-zero.cu");
     ASSERT_EQ(res.status, sim::RunResult::Status::Crashed) << res.message;
-    EXPECT_EQ(res.message.rfind("the kernel divided an integer by zero, last seen at line ", 0), 0U)
+    EXPECT_EQ(res.message.rfind("the kernel divided an integer by zero, last seen at line 10", 0),
+              0U)
         << res.message;
+    EXPECT_EQ(res.last_seen_line, 10); // the editor goes there on a click
+    EXPECT_EQ(res.stopped_line, 0);    // not marked as a limit's line
     EXPECT_NE(res.message.find("a GPU does not stop there"), std::string::npos) << res.message;
     expect_in_the_chapters_words(res.message);
 }

@@ -101,7 +101,10 @@ struct RunResult {
     std::vector<CompileError> errors; // Status::CompileFailed
     std::string message;              // one line: what went wrong, for anything but Ran
     int stopped_line = 0; // TimedOut, OutOfMemory: the line it was last seen at (0: unknown)
-    std::string printed;  // what the kernel printed (printf), cut to 64 KiB
+    // Crashed: the line it was last seen at, which is near the crash but may not be it (0:
+    // unknown); the editor goes there on a click, without marking it as a limit's line.
+    int last_seen_line = 0;
+    std::string printed; // what the kernel printed (printf), cut to 64 KiB
     // What the kernel did, counted as it ran: barriers (per block), shared reads and writes,
     // shuffles (per warp), atomics, global reads and writes; additions are not observed.
     Counters counted;
