@@ -14,12 +14,7 @@
 
 namespace pplab::ui {
 
-namespace {
-
-constexpr float kMinScale = 0.75f, kMaxScale = 3.0f, kScaleStep = 0.25f;
-constexpr const char* kPresentOffer = "▣ P"; // present mode offered at the menu bar's end
-
-} // namespace
+namespace {} // namespace
 
 App::App(Platform platform)
     : platform_(std::move(platform)), tracer_(platform_.wake),
@@ -100,7 +95,7 @@ void App::keys() {
             s += kScaleStep;
         if (pressed_code(k.minus) || pressed_code(k.keypad_minus))
             s -= kScaleStep;
-        st_.view.presenter_scale = std::clamp(s, kMinScale, kMaxScale);
+        st_.view.presenter_scale = std::clamp(s, kMinScale, largest_scale_here());
         return;
     }
     if (io.WantTextInput)
@@ -188,8 +183,14 @@ void App::menu() {
         if (ImGui::MenuItem("Dark", nullptr, st_.view.theme == scene::Theme::Dark))
             st_.view.theme = scene::Theme::Dark;
         ImGui::Separator();
-        if (ImGui::MenuItem("Larger text", "Ctrl +", false, st_.view.presenter_scale < kMaxScale))
-            st_.view.presenter_scale = std::min(kMaxScale, st_.view.presenter_scale + kScaleStep);
+        // The scale said here too: the menu bar has no room for it in a small window at 200%.
+        const float largest = largest_scale_here();
+        ImGui::TextDisabled("presenter scale %d%%",
+                            static_cast<int>(std::lround(st_.view.presenter_scale * 100)));
+        if (ImGui::MenuItem("Larger text", "Ctrl +", false, st_.view.presenter_scale < largest))
+            st_.view.presenter_scale = std::min(largest, st_.view.presenter_scale + kScaleStep);
+        if (st_.view.presenter_scale >= largest && largest < kMaxScale)
+            ImGui::TextDisabled("the largest this window's width allows");
         if (ImGui::MenuItem("Smaller text", "Ctrl −", false, st_.view.presenter_scale > kMinScale))
             st_.view.presenter_scale = std::max(kMinScale, st_.view.presenter_scale - kScaleStep);
         ImGui::Separator();
@@ -223,10 +224,7 @@ void App::menu() {
     // offer where the transport has none), then the kernel's name where there is room left.
     const ImGuiStyle& style = ImGui::GetStyle();
     const Metrics m = metrics(st_.view.presenter_scale);
-    const float offer_w =
-        present_offered_here()
-            ? ImGui::CalcTextSize(kPresentOffer).x + style.ItemSpacing.x * 2 + style.WindowPadding.x
-            : 0.0f;
+    const float offer_w = present_offered_here() ? menu_offer_width(m, imgui_text_width()) : 0.0f;
     const std::string scale =
         scale_readout(m, imgui_text_width(), st_.view.presenter_scale,
                       ImGui::GetContentRegionAvail().x - offer_w - style.ItemSpacing.x);
@@ -252,6 +250,11 @@ void App::menu() {
     if (offer_w > 0)
         present_offer();
     ImGui::EndMainMenuBar();
+}
+
+float App::largest_scale_here() const {
+    const float width = ImGui::GetIO().DisplaySize.x;
+    return width > 0 ? largest_scale(width, imgui_text_width()) : kMaxScale;
 }
 
 bool App::present_offered_here() const {
@@ -470,6 +473,13 @@ void App::stage(double dt) {
 void App::frame(double now) {
     const double dt = last_ < 0 ? 0.0 : std::clamp(now - last_, 0.0, 0.25);
     last_ = now;
+    // A window made narrower takes the presenter scale down to what its menu bar holds (the
+    // user's own choices are held to it where they are made: Ctrl +, the View menu).
+    if (const float w = ImGui::GetIO().DisplaySize.x; w != display_width_) {
+        if (w < display_width_)
+            st_.view.presenter_scale = std::min(st_.view.presenter_scale, largest_scale_here());
+        display_width_ = w;
+    }
     if (fonts_scale_ != st_.view.presenter_scale)
         fonts_dirty_ = true;
     apply_style();

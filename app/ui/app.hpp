@@ -77,6 +77,8 @@ private:
     // Whether present mode is offered at the menu bar's end: larger text, and no room for the
     // offer in the transport's row.
     bool present_offered_here() const;
+    // The largest presenter scale the window's width serves (ui::largest_scale).
+    float largest_scale_here() const;
     void present_offer();
     void timing_and_export_menus();
     void apply_style();
@@ -95,6 +97,7 @@ private:
     TimingPanel timing_;
     ExportPanel export_;
     std::string scale_shown_;
+    float display_width_ = 0; // the window's width in the last frame
     Settings submitted_;
     std::uint64_t latest_job_ = 0;
     bool fonts_dirty_ = true;

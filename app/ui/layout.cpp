@@ -102,6 +102,7 @@ Metrics metrics(float scale) {
     m.item_spacing = scaled(kItemSpacingX);
     m.inner_spacing = scaled(kItemInnerSpacing);
     m.frame_padding_x = scaled(kFramePaddingX);
+    m.window_padding_x = scaled(kWindowPaddingX);
     return m;
 }
 
@@ -118,10 +119,47 @@ std::vector<std::string> captions_to_measure(const scene::Model& m, int block) {
     return out;
 }
 
+std::vector<std::string> menu_bar_menus(bool controls_folded, bool source_folded) {
+    std::vector<std::string> items = {"View", "Classroom", "Timing", "Export", "Help"};
+    if (controls_folded)
+        items.emplace_back("Controls ▾");
+    if (source_folded)
+        items.emplace_back("Kernel source ▾");
+    return items;
+}
+
+float menu_items_end(const Metrics& m, const TextWidth& measure,
+                     const std::vector<std::string>& items) {
+    // ImGui (BeginMenu in a menu bar) steps in half a spacing, draws the text, and the next
+    // item starts two spacings on, less the half: the last text ends 1.5 spacings short.
+    float x = std::max(m.window_padding_x, m.item_spacing);
+    for (const std::string& item : items)
+        x += measure(item, m.font) + m.item_spacing * 2;
+    return items.empty() ? x : x - std::ceil(m.item_spacing * 1.5f);
+}
+
+float menu_offer_width(const Metrics& m, const TextWidth& measure) {
+    return measure(kPresentOffer, m.font) + m.item_spacing * 2 + m.window_padding_x;
+}
+
+float largest_scale(float width, const TextWidth& measure) {
+    for (float scale = kMaxScale; scale > kMinScale; scale -= kScaleStep) {
+        const Metrics m = metrics(scale);
+        const float stage = width - 2 * m.padding_x; // both columns folded at this size
+        // The offer's item clear of the last menu's (App::present_offer): two spacings on.
+        const bool menus = menu_items_end(m, measure, menu_bar_menus(true, true)) +
+                               2 * m.item_spacing + menu_offer_width(m, measure) <=
+                           width;
+        if (menus && toolbar_width(m, measure, true) <= stage &&
+            transport_width(m, measure, false) <= stage)
+            return scale;
+    }
+    return kMinScale;
+}
+
 float menu_bar_width(const Metrics& m, const TextWidth& measure) {
-    float w = 0;
-    for (const char* item : {"View", "Classroom", "Timing", "Export", "Help", "Controls ▾",
-                             "Kernel source ▾", "presenter scale 300% · P: present"})
+    float w = measure("presenter scale 300% · P: present", m.font) + m.item_spacing * 2;
+    for (const std::string& item : menu_bar_menus(true, true))
         w += measure(item, m.font) + m.item_spacing * 2;
     return w;
 }

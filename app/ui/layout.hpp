@@ -28,6 +28,7 @@ inline constexpr float kBaseFontPx = 18.0f; // the regular font at presenter sca
 inline constexpr float kFramePaddingX = 8, kFramePaddingY = 5;
 inline constexpr float kItemSpacingX = 8, kItemSpacingY = 7;
 inline constexpr float kItemInnerSpacing = 4; // ImGui's own
+inline constexpr float kWindowPaddingX = 12;
 
 // ImGui's sizes at a presenter scale: App's style and fonts are made from these.
 struct Metrics {
@@ -38,15 +39,36 @@ struct Metrics {
     float spacing = 0;   // between items, vertically
     float padding_x = 0; // inside a window
     float padding_y = 0;
-    float item_spacing = 0;    // between items, horizontally
-    float inner_spacing = 0;   // inside an item (a radio button and its text)
-    float frame_padding_x = 0; // inside a button or slider, horizontally
+    float item_spacing = 0;     // between items, horizontally
+    float inner_spacing = 0;    // inside an item (a radio button and its text)
+    float frame_padding_x = 0;  // inside a button or slider, horizontally
+    float window_padding_x = 0; // inside ImGui's windows: the menu bar's first item is in by it
 };
 Metrics metrics(float scale);
 
 // A text's width in pixels at a font size: ImGui's measure in the window, the font atlas's in
 // the layout tests.
 using TextWidth = std::function<float(std::string_view text, float px)>;
+
+// The presenter scales the View menu steps through (Ctrl + and Ctrl −), at most: a window
+// allows up to largest_scale() of them.
+inline constexpr float kMinScale = 0.75f, kMaxScale = 3.0f, kScaleStep = 0.25f;
+// Present mode offered at the menu bar's end where the transport's row has no room for it.
+inline constexpr const char* kPresentOffer = "▣ P";
+
+// The menu bar's menus as App::menu draws them, and the drawers of the columns folded.
+std::vector<std::string> menu_bar_menus(bool controls_folded, bool source_folded);
+// Where the last of `items` ends in the menu bar, from the window's left: ImGui puts the first
+// a window's padding in, each takes its text and twice the bar's item spacing.
+float menu_items_end(const Metrics& m, const TextWidth& measure,
+                     const std::vector<std::string>& items);
+// The room the present offer takes at the bar's end: its item and the window's padding after.
+float menu_offer_width(const Metrics& m, const TextWidth& measure);
+// The largest presenter scale a window `width` pixels wide serves (in the View menu's steps):
+// the menus, both drawers and the present offer whole in the menu bar's row (the readout may
+// go into the View menu), the camera modes and the block selector in the toolbar's row, the
+// transport in one row. Past it the menus ran off the right edge (1280x720 at 225%).
+float largest_scale(float width, const TextWidth& measure);
 
 // Pixels one row needs: the menus (with the drawers' buttons and the presenter scale), the
 // camera modes with the block selector of a launch of several blocks, the transport.

@@ -36,7 +36,7 @@ ImGuiStyle window_style(scene::Theme theme, float scale) {
     style.WindowRounding = 0;
     style.FrameRounding = 4;
     style.GrabRounding = 4;
-    style.WindowPadding = ImVec2(12, 10);
+    style.WindowPadding = ImVec2(kWindowPaddingX, 10);
     style.FramePadding = ImVec2(kFramePaddingX, kFramePaddingY);
     style.ItemSpacing = ImVec2(kItemSpacingX, kItemSpacingY);
     style.ItemInnerSpacing = ImVec2(kItemInnerSpacing, kItemInnerSpacing);

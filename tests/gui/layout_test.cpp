@@ -1570,5 +1570,69 @@ TEST(Histograms, With256BinsTheStepIsOnScreen) {
     EXPECT_GT(framings, 0);
 }
 
+// The menu bar at every presenter scale a window allows (ui::largest_scale), in 1280x720 and
+// 1920x1080: each menu and drawer whole and nothing past the right edge, where ImGui itself
+// puts them (Ctrl + went on to 225% and 300%, "Kernel source ▾" ran off the edge); the present
+// offer at the row's end where the transport has none; the toolbar and the transport each in
+// their one row. 200% (a projector's) stays allowed in the smaller window.
+TEST(MenuBar, ItemsWholeAtEveryScaleTheWindowAllows) {
+    std::string refused;
+    const auto m = traced(Algorithm::ReduceTree, 32, 1000, refused);
+    ASSERT_TRUE(m) << refused;
+    const test::WindowFonts& fonts = test::window_fonts();
+    ImGui::SetCurrentContext(fonts.context());
+    ImGuiIO& io = ImGui::GetIO();
+    io.DeltaTime = 1.0f / 60;
+    for (const Window w : {Window{1280, 720}, Window{1920, 1080}}) {
+        const float largest = ui::largest_scale(static_cast<float>(w.width), window_width());
+        EXPECT_GE(largest, 2.0f) << w.width << "x" << w.height << " stops short of 200%";
+        io.DisplaySize = ImVec2(static_cast<float>(w.width), static_cast<float>(w.height));
+        for (float scale = ui::kMinScale; scale <= largest; scale += ui::kScaleStep) {
+            SCOPED_TRACE(std::to_string(scale * 100) + "% in " + std::to_string(w.width) + "x" +
+                         std::to_string(w.height));
+            const ui::Metrics mt = ui::metrics(scale);
+            const ui::WindowLayout l = window_for(*m, w, scale, false);
+            const std::vector<std::string> menus =
+                ui::menu_bar_menus(l.controls_folded, l.source_folded);
+            // ImGui's menu bar: where each menu's text ends is where the layout says.
+            ImGui::GetStyle() = ui::window_style(scene::Theme::Light, scale);
+            io.FontDefault = fonts.regular(scale);
+            ImGui::NewFrame();
+            ASSERT_TRUE(ImGui::BeginMainMenuBar());
+            std::vector<std::string> so_far;
+            float drawn_end = 0; // the last menu's highlight, half a bar spacing past its text
+            for (const std::string& menu : menus) {
+                if (ImGui::BeginMenu(menu.c_str()))
+                    ImGui::EndMenu();
+                so_far.push_back(menu);
+                drawn_end = ImGui::GetItemRectMax().x;
+                EXPECT_FLOAT_EQ(drawn_end - mt.item_spacing,
+                                ui::menu_items_end(mt, window_width(), so_far))
+                    << "'" << menu << "'";
+            }
+            ImGui::EndMainMenuBar();
+            ImGui::EndFrame();
+            EXPECT_LE(drawn_end, static_cast<float>(w.width)) << "the menus run off the edge";
+            float end = ui::menu_items_end(mt, window_width(), menus);
+            const float toolbar = ui::toolbar_width(mt, window_width(), m->grid(0) > 1);
+            if (l.toolbar.empty()) {
+                end += mt.item_spacing + toolbar;
+            } else {
+                EXPECT_LE(toolbar, l.toolbar.w) << "the camera modes and the block selector run "
+                                                   "past the toolbar";
+            }
+            EXPECT_LE(end, static_cast<float>(w.width)) << "the toolbar runs off the menu bar";
+            const float transport = ui::transport_width(mt, window_width(), false);
+            EXPECT_LE(transport, l.transport.w) << "the transport takes a second row";
+            if (scale > 1.25f &&
+                *ui::present_button(mt, window_width(), l.transport.w, false) == 0) {
+                EXPECT_LE(end + 2 * mt.item_spacing + ui::menu_offer_width(mt, window_width()),
+                          static_cast<float>(w.width))
+                    << "no room for the present offer after the menus";
+            }
+        }
+    }
+}
+
 } // namespace
 } // namespace pplab
