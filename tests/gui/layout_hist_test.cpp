@@ -50,6 +50,11 @@ bool seen(const render::Composition& c, const scene::Cell& cell, Rect& part) {
     return part.w > kTolerancePx && part.h >= 0;
 }
 
+Rect on_screen_of(const render::CanvasFrame& f, const Rect& world) {
+    const scene::Vec2 a = f.camera.to_screen({world.x, world.y}, f.width, f.height);
+    return {a.x, a.y, world.w * f.camera.scale, world.h * f.camera.scale};
+}
+
 std::string notice(const render::Composition& c) {
     for (const scene::Label& l : c.captions)
         if (l.text.rfind("showing", 0) == 0 || l.text.rfind("tiles row off screen", 0) == 0)
@@ -189,6 +194,103 @@ TEST(ScanFastPicture, TilesRowOnScreenAtEveryLookBack) {
                 }
         }
         EXPECT_GT(looked, 0);
+    }
+}
+
+// Every histogram at blocks of 32 and 1024, n 7 and 65536, 256 bins: where part of the step's
+// bins is on screen the notice says which ("showing bins 0–15 of 256"); hist-per-warp's chart
+// of a warp said "showing warp 0 of 32" with bins 0–15 of its 256 shown.
+TEST_P(Histogram, PartOfTheBinsShownIsSaidInBins) {
+    for (const int block : {32, 1024})
+        for (const int n : {7, 65536}) {
+            const auto m = test::trace(generated(GetParam(), n, 256, block));
+            std::vector<int> steps = sampled(*m);
+            steps.push_back(std::min(1, static_cast<int>(m->steps().size()) - 1));
+            for (const int step : steps)
+                for (const Size size : kSizes)
+                    for (const float scale : kScales) {
+                        std::ostringstream where;
+                        where << "block " << block << " n " << n << " step " << step + 1 << " "
+                              << size.width << "x" << size.height << " at " << scale * 100 << "%";
+                        SCOPED_TRACE(where.str());
+                        const std::size_t frame = m->frame_at(step, 0);
+                        render::PictureOptions o;
+                        o.width = size.width;
+                        o.height = size.height;
+                        o.scale = scale;
+                        const render::Composition c = render::compose(font(), *m, frame, o);
+                        const scene::StepGroup& g =
+                            m->steps().at(static_cast<std::size_t>(m->step_of(frame)));
+                        // The bins of the step's cells (bars and counts) wholly in the picture.
+                        std::vector<bool> whole(256, false), drawn(256, false);
+                        for (const scene::Cell& cell : c.scene.cells) {
+                            Rect part;
+                            if (!cell.ref || cell.ref->frame < g.first ||
+                                cell.ref->frame > g.last || cell.ref->cell < 0 ||
+                                cell.ref->cell >= 256)
+                                continue;
+                            const auto bin = static_cast<std::size_t>(cell.ref->cell);
+                            drawn[bin] = true;
+                            if (seen(c, cell, part) && part.w >= on_screen(c, cell.rect).w - 1.0f)
+                                whole[bin] = true;
+                        }
+                        const bool some =
+                            std::find(whole.begin(), whole.end(), true) != whole.end();
+                        bool all = true;
+                        for (std::size_t b = 0; b < whole.size(); ++b)
+                            all = all && (whole[b] || !drawn[b]);
+                        if (some && !all) {
+                            EXPECT_EQ(notice(c).rfind("showing bin", 0), 0u)
+                                << "part of the bins shown, said as '" << notice(c) << "'";
+                        }
+                    }
+        }
+}
+
+// A cell's border is a line at any zoom, the window's follow view and the wheel in from it (4
+// and 16 times closer): at most scene::kBorderPx x the presenter scale (twice that for a cell
+// marked with a pitfall). A part of it fixed in world units drew slabs where 256 bins are read
+// close (hist-per-warp's count cells at 976 pixels a unit: 10 px of 56; the landing bar's 12).
+TEST_P(Histogram, BordersAreLinesAtAnyZoom) {
+    for (const int block : {32, 1024}) {
+        const auto m = test::trace(generated(GetParam(), 65536, 256, block));
+        for (const int step : sampled(*m))
+            for (const float scale : kScales) {
+                const std::size_t frame = m->frame_at(step, 0);
+                render::CanvasRequest r;
+                r.width = 1240;
+                r.height = 480;
+                r.scale = scale;
+                r.interactive = true;
+                const render::Canvas follow =
+                    render::lay_out_canvas(font(), *m, frame, r, scene::ViewOptions{});
+                for (const float zoom : {1.0f, 4.0f, 16.0f}) {
+                    std::ostringstream where;
+                    where << "block " << block << " step " << step + 1 << " at " << scale * 100
+                          << "%, " << zoom << " times the follow view's zoom";
+                    SCOPED_TRACE(where.str());
+                    render::CanvasRequest closer = r;
+                    closer.framing = render::Framing::Free;
+                    closer.camera = follow.frame.camera;
+                    closer.camera.scale *= zoom;
+                    const render::Canvas c =
+                        render::lay_out_canvas(font(), *m, frame, closer, scene::ViewOptions{});
+                    // The thickest border for its limit (one failure a picture, not one a cell).
+                    float worst = 0;
+                    Rect at;
+                    for (const scene::Cell& cell : c.scene.cells) {
+                        const bool marked = !(cell.marks == scene::Marks{}) ||
+                                            cell.role == scene::CellRole::KeepsOwn;
+                        const float over = cell.border_width * c.frame.camera.scale /
+                                           (scene::kBorderPx * scale * (marked ? 2.0f : 1.0f));
+                        if (over > worst)
+                            worst = over, at = on_screen_of(c.frame, cell.rect);
+                    }
+                    EXPECT_LE(worst, 1.001f)
+                        << "a border " << worst << " times the thickest allowed on a cell of "
+                        << text(at);
+                }
+            }
     }
 }
 

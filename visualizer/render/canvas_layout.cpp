@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string_view>
 #include <tuple>
 #include <utility>
@@ -275,6 +276,34 @@ std::pair<int, int> tiles_shown(const scene::Scene& s, const scene::Camera& cam,
     return {first, last};
 }
 
+// hist-per-warp's step over several warps' charts, each with every bin: the bins said are those
+// every warp on screen shows whole, the warps those with a bin whole (eight warps' charts, the
+// fourth cut at bin 15, said nothing counted by bins alone: warp 0's showed them all).
+struct WarpBins {
+    std::map<int, std::pair<int, int>> shown; // a warp's first and last bin wholly on screen
+    int warps = 0;
+    void add(int warp, int bin) {
+        const auto [it, added] = shown.try_emplace(warp, bin, bin);
+        it->second = {std::min(it->second.first, bin), std::max(it->second.second, bin)};
+    }
+    // "showing bins 0–14 of 256 in warps 0–3 of 8", or the part of it that is not all.
+    std::string part(int bins) const {
+        if (shown.empty())
+            return "";
+        int first = 0, last = bins - 1;
+        for (const auto& [warp, range] : shown)
+            first = std::max(first, range.first), last = std::min(last, range.second);
+        if (first > last) // the warps on screen show different bins: say the warps alone
+            first = 0, last = bins - 1;
+        const std::string by_bin = shown_part("bin", first, last, bins);
+        const std::string by_warp =
+            shown_part("warp", shown.begin()->first, shown.rbegin()->first, warps);
+        if (by_bin.empty() || by_warp.empty())
+            return by_bin + by_warp;
+        return by_bin + " in " + by_warp.substr(std::string_view("showing ").size());
+    }
+};
+
 // Which of the step's rows are on screen when not all of them are, or that its values are too
 // small to read; empty when neither.
 std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
@@ -286,11 +315,14 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
     int first = -1, last = -1, total = 0, values = 0, legible = 0;
     int lane_first = -1, lane_last = -1; // a warp's lanes on screen
     Rect tile_row;                       // scan-fast: a published tile's cell
-    const bool by_warp = cur.warp >= 0;
     // scan-fast draws one cell per tile, from every tile's publish record.
     const bool by_tile = m.request().algorithm == Algorithm::ScanFast;
     const bool by_bin = cur.step == Step::HistZero || cur.step == Step::HistAccumulate ||
                         cur.step == Step::HistMerge || cur.step == Step::HistFold;
+    // A histogram's step counts bins, also a warp's own (hist-per-warp's 256 bins said "showing
+    // warp 0 of 32" with bins 0-15 of its chart on screen).
+    const bool by_warp = cur.warp >= 0 && !by_bin;
+    WarpBins warp_bins;
     // The values drawn.
     std::vector<bool> drawn(s.cells.size(), false);
     for (const TextRun& run : framed.text)
@@ -308,6 +340,8 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
             continue;
         const int index = by_tile ? f.block : by_warp ? f.warp : c.ref->cell;
         total = std::max(total, index + 1);
+        if (by_bin && f.warp >= 0)
+            warp_bins.warps = std::max(warp_bins.warps, f.warp + 1);
         if (by_tile)
             tile_row = c.rect;
         const Rect box = on_screen(cam, c.rect, r.width, r.height);
@@ -317,6 +351,8 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
             continue;
         first = first < 0 ? index : std::min(first, index);
         last = std::max(last, index);
+        if (by_bin && f.warp >= 0)
+            warp_bins.add(f.warp, index);
         if (by_warp && f.buffer == Buffer::Lanes) {
             lane_first = lane_first < 0 ? c.ref->cell : std::min(lane_first, c.ref->cell);
             lane_last = std::max(lane_last, c.ref->cell);
@@ -352,6 +388,7 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
     // A canvas a few rows tall (1280x720 at 200%) shows the look-back's own rows: the tiles row
     // above them is said to be off screen, not left out silently.
     std::string part = by_tile && first < 0 && total > 0 ? std::string(kTilesOffScreen)
+                       : warp_bins.warps > 0             ? warp_bins.part(total)
                                                          : shown_part(what, first, last, total);
     if (by_warp && first >= 0 && first == last && lane_first >= 0) {
         // One warp on screen, its lanes cut at the edge (a block of 32 at 200%): say which.

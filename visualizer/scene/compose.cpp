@@ -143,6 +143,14 @@ Cell Composer::value_cell(const Rect& rect, float v, const Rgba& fill, CellRole 
 }
 
 Scene Composer::finish() {
+    // Borders grow with their cell up to a few pixels (twice that for a cell marked with a
+    // pitfall): a part of them fixed in world units drew a slab at a close zoom (hist-per-warp's
+    // bins read at 976 pixels a unit: 10 px of a 56 px count cell, the landing bar's 12).
+    const float cap = kBorderPx * opt.text_scale / std::max(opt.pixels_per_unit, 1e-3f);
+    for (Cell& c : s.cells) {
+        const bool marked = !(c.marks == Marks{}) || c.role == CellRole::KeepsOwn;
+        c.border_width = std::min(c.border_width, marked ? 2 * cap : cap);
+    }
     for (const auto& [f, p] : placed_) {
         if (f < 0 || p.shown != f)
             continue;

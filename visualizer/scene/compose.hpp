@@ -82,6 +82,8 @@ public:
     float label_em_x = 0.45f;
     // World units (vertically, the row stretch included) for `pixels` on screen at this zoom.
     float world(float pixels) const;
+    // Scene::value_width is the step's own row's (a chart's bins): others leave it alone.
+    bool value_width_of_step = false;
     // Arrows drawn into one frame at most: past it every k-th shows the pattern.
     std::size_t max_arrows = 2500;
     // A label's em height in pixels: the row labels' size times `factor`, never under the

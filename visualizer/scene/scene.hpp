@@ -162,6 +162,9 @@ struct Scene {
 // The smallest text drawn, in pixels at presenter scale 100%: anything smaller is left out
 // (a cell then shows its value on hover).
 inline constexpr float kMinTextPx = 11.0f;
+// The thickest a cell's border is drawn, in pixels at presenter scale 100% (a cell marked with a
+// pitfall: twice this).
+inline constexpr float kBorderPx = 3.0f;
 
 // The topmost cell showing a trace value (movers excluded) under the point, or nullptr.
 const Cell* hit_test(const Scene& s, Vec2 world);

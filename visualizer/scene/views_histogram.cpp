@@ -105,8 +105,16 @@ float chart(Composer& c, const std::vector<int>& frames, float x, float y, float
             float height, const Chart& ch) {
     const int bins = c.r.bins;
     const Grid bars = fitted(x, y, bins, width);
-    c.s.value_width =
-        c.s.value_width == 1.0f ? bars.cell_w : std::min(c.s.value_width, bars.cell_w);
+    // The values' width the camera reads: the step's own chart's, else the narrowest chart's
+    // (hist-per-warp's merge, its bins four times a warp chart's, was read at the warps' zoom:
+    // one bin of 256 on screen at 200%).
+    const bool steps_chart =
+        std::find(frames.begin(), frames.end(), static_cast<int>(c.frame)) != frames.end();
+    if (steps_chart || !c.value_width_of_step)
+        c.s.value_width = steps_chart || c.s.value_width == 1.0f
+                              ? bars.cell_w
+                              : std::min(c.s.value_width, bars.cell_w);
+    c.value_width_of_step = c.value_width_of_step || steps_chart;
     const Table t = table_under(c, y + height, ch.contention);
     Grid counts = bars;
     counts.y = t.counts;
