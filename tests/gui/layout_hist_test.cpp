@@ -294,5 +294,42 @@ TEST_P(Histogram, BordersAreLinesAtAnyZoom) {
     }
 }
 
+// The follow view reads the step's own chart at its own bins' width: none of the step's cells
+// wider than the camera's closest (render::kClosestPx a cell x the presenter scale).
+// hist-per-warp's merge, its bins four times a warp chart's, was read at the warps' zoom: 240
+// px a bin at 200%, one bin of 256 on screen.
+TEST_P(Histogram, StepsChartReadAtItsOwnBinsWidth) {
+    for (const int block : {32, 1024})
+        for (const int n : {7, 65536}) {
+            const auto m = test::trace(generated(GetParam(), n, 256, block));
+            // The first step of each kind (zero, accumulate, merge, fold) and the last.
+            std::vector<int> steps = {static_cast<int>(m->steps().size()) - 1};
+            for (int step = 0; step < static_cast<int>(m->steps().size()); ++step)
+                if (step == 0 || m->steps()[static_cast<std::size_t>(step)].step !=
+                                     m->steps()[static_cast<std::size_t>(step - 1)].step)
+                    steps.push_back(step);
+            for (const int step : steps)
+                for (const float scale : kScales) {
+                    const std::size_t frame = m->frame_at(step, 0);
+                    render::CanvasRequest r;
+                    r.width = 1240;
+                    r.height = 480;
+                    r.scale = scale;
+                    r.interactive = true;
+                    const render::Canvas c =
+                        render::lay_out_canvas(font(), *m, frame, r, scene::ViewOptions{});
+                    const scene::StepGroup& g =
+                        m->steps().at(static_cast<std::size_t>(m->step_of(frame)));
+                    float widest = 0;
+                    for (const scene::Cell& cell : c.scene.cells)
+                        if (cell.ref && cell.ref->frame >= g.first && cell.ref->frame <= g.last)
+                            widest = std::max(widest, on_screen_of(c.frame, cell.rect).w);
+                    EXPECT_LE(widest, render::kClosestPx * scale + 1.0f)
+                        << "block " << block << " n " << n << " step " << step + 1 << " at "
+                        << scale * 100 << "%: the step's cells read too close";
+                }
+        }
+}
+
 } // namespace
 } // namespace pplab
