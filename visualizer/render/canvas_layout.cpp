@@ -276,9 +276,11 @@ std::pair<int, int> tiles_shown(const scene::Scene& s, const scene::Camera& cam,
     return {first, last};
 }
 
-// hist-per-warp's step over several warps' charts, each with every bin: the bins said are those
-// every warp on screen shows whole, the warps those with a bin whole (eight warps' charts, the
-// fourth cut at bin 15, said nothing counted by bins alone: warp 0's showed them all).
+// hist-per-warp's step over several warps' charts, each with every bin: the warps whose bins
+// are all on screen where there are some ("showing warps 0–4 of 8"), else the bins every warp on
+// screen shows whole ("showing bins 0–13 of 256 in warp 0 of 32"). Counted by bins alone, eight
+// warps' charts with the fourth cut at bin 15 said nothing (warp 0's showed them all); counted
+// by the bins of every warp, warps 0–4 whole and warp 5 cut at bin 0 said "bin 0 of 16".
 struct WarpBins {
     std::map<int, std::pair<int, int>> shown; // a warp's first and last bin wholly on screen
     int warps = 0;
@@ -286,13 +288,19 @@ struct WarpBins {
         const auto [it, added] = shown.try_emplace(warp, bin, bin);
         it->second = {std::min(it->second.first, bin), std::max(it->second.second, bin)};
     }
-    // "showing bins 0–14 of 256 in warps 0–3 of 8", or the part of it that is not all.
     std::string part(int bins) const {
+        int whole_first = -1, whole_last = -1, first = 0, last = bins - 1;
+        for (const auto& [warp, range] : shown) {
+            if (range.first == 0 && range.second == bins - 1) {
+                whole_first = whole_first < 0 ? warp : whole_first;
+                whole_last = warp;
+            }
+            first = std::max(first, range.first), last = std::min(last, range.second);
+        }
         if (shown.empty())
             return "";
-        int first = 0, last = bins - 1;
-        for (const auto& [warp, range] : shown)
-            first = std::max(first, range.first), last = std::min(last, range.second);
+        if (whole_first >= 0)
+            return shown_part("warp", whole_first, whole_last, warps);
         if (first > last) // the warps on screen show different bins: say the warps alone
             first = 0, last = bins - 1;
         const std::string by_bin = shown_part("bin", first, last, bins);
