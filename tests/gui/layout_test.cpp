@@ -1634,5 +1634,34 @@ TEST(MenuBar, ItemsWholeAtEveryScaleTheWindowAllows) {
     }
 }
 
+// A legend the canvas has no room for is said, also where the notice says which part of the
+// step is shown: scan-blelloch at 200% drew its colours without the legend, the notice saying
+// "showing threads 0–15 of 32" alone. Every traced algorithm at blocks of 32 and 1024, n 7 and
+// 65536, 200%, in each window and presenting.
+TEST(Legend, LeftOutIsSaid) {
+    int hidden = 0, framings = 0;
+    for (const Algorithm a : kTraced)
+        for (const auto& [block, n] : configs_of({32, 1024}, {7, 65536})) {
+            std::string refused;
+            const auto m = traced(a, block, n, refused);
+            if (!m)
+                continue; // a block size this kernel does not take
+            const std::string config = std::string(info(a).id) + " block " + std::to_string(block) +
+                                       " n " + std::to_string(n);
+            framings += follow_in_windows(
+                *m, config, {2.0f}, sampled_steps(*m),
+                [&](const scene::Scene&, const CanvasFrame& f, std::size_t, float,
+                    const std::string& where) {
+                    if (!f.legend_hidden)
+                        return;
+                    ++hidden;
+                    EXPECT_NE(f.notice.find("no room for the legend"), std::string::npos)
+                        << where << ": the legend left out, the notice says '" << f.notice << "'";
+                });
+        }
+    EXPECT_GT(framings, 0);
+    EXPECT_GT(hidden, 0) << "no legend left out: the test checks nothing";
+}
+
 } // namespace
 } // namespace pplab

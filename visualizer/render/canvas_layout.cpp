@@ -254,6 +254,7 @@ namespace {
 
 constexpr const char* kReadsLeftOut = "arrows to or from cells off screen left out";
 constexpr const char* kTilesOffScreen = "tiles row off screen";
+constexpr const char* kLegendLeftOut = "no room for the legend at this size";
 
 // The first and last tile of scan-fast's tiles row wholly on screen, counting the tiles that
 // have published nothing (cells with no trace cell): counting only the published said "showing
@@ -419,6 +420,8 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
             text += " · " + std::string(kReadsLeftOut);
         if (!values_out.empty())
             text += " · " + values_out;
+        if (framed.legend_hidden) // said also where part of the step is shown (Blelloch at 200%)
+            text += " · " + std::string(kLegendLeftOut);
         if (!names_out.empty())
             text += " · " + names_out;
         const std::string hint = r.framing == Framing::Follow ? " · drag, or Fit all for the whole"
@@ -434,7 +437,7 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
         text += (text.empty() ? "" : " · ") + values_out;
     if (framed.legend_hidden) {
         text += text.empty() ? "" : " · ";
-        text += "no room for the legend at this size";
+        text += kLegendLeftOut;
     }
     if (!names_out.empty())
         text += (text.empty() ? "" : " · ") + names_out;
