@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -129,26 +130,47 @@ std::vector<int> sampled(const scene::Model& m) {
     return out;
 }
 
+// The pictures of `steps` at every size and scale, each checked by `check` (with where it is).
+void each_picture(
+    const scene::Model& m, const std::vector<int>& steps, const std::string& config,
+    const std::function<void(const render::Composition&, std::size_t, float)>& check) {
+    for (const int step : steps)
+        for (const Size size : kSizes)
+            for (const float scale : kScales) {
+                std::ostringstream where;
+                where << config << " step " << step + 1 << " " << size.width << "x" << size.height
+                      << " at " << scale * 100 << "%";
+                SCOPED_TRACE(where.str());
+                const std::size_t frame = m.frame_at(step, 0);
+                render::PictureOptions o;
+                o.width = size.width;
+                o.height = size.height;
+                o.scale = scale;
+                check(render::compose(font(), m, frame, o), frame, scale);
+            }
+}
+
+// The window's follow view of `frame` in a canvas of 1240x480 at a presenter scale.
+render::Canvas followed(const scene::Model& m, std::size_t frame, float scale) {
+    render::CanvasRequest r;
+    r.width = 1240;
+    r.height = 480;
+    r.scale = scale;
+    r.interactive = true;
+    return render::lay_out_canvas(font(), m, frame, r, scene::ViewOptions{});
+}
+
 class Histogram : public ::testing::TestWithParam<Algorithm> {};
 
 TEST_P(Histogram, NamesStayByTheirRowsAndCutBinsAreSaid) {
     for (const int n : {65536, 1000})
         for (const int bins : {16, 256}) {
             const auto m = test::trace(generated(GetParam(), n, bins));
-            for (const int step : sampled(*m))
-                for (const Size size : kSizes)
-                    for (const float scale : kScales) {
-                        std::ostringstream where;
-                        where << "n " << n << " bins " << bins << " step " << step + 1 << " "
-                              << size.width << "x" << size.height << " at " << scale * 100 << "%";
-                        SCOPED_TRACE(where.str());
-                        const std::size_t frame = m->frame_at(step, 0);
-                        render::PictureOptions o;
-                        o.width = size.width;
-                        o.height = size.height;
-                        o.scale = scale;
-                        check_picture(render::compose(font(), *m, frame, o), *m, frame, scale);
-                    }
+            each_picture(*m, sampled(*m),
+                         "n " + std::to_string(n) + " bins " + std::to_string(bins),
+                         [&](const render::Composition& c, std::size_t frame, float scale) {
+                             check_picture(c, *m, frame, scale);
+                         });
         }
 }
 
@@ -160,40 +182,29 @@ INSTANTIATE_TEST_SUITE_P(Pictures, Histogram,
 TEST(ScanFastPicture, TilesRowOnScreenAtEveryLookBack) {
     for (const auto& [n, block] : {std::pair{1000, 32}, std::pair{7000, 64}}) {
         const auto m = test::trace(generated(Algorithm::ScanFast, n, 256, block));
-        int looked = 0;
-        for (int step = 0; step < static_cast<int>(m->steps().size()); ++step) {
-            if (m->steps()[static_cast<std::size_t>(step)].step != Step::LookBack)
-                continue;
-            ++looked;
-            const std::size_t frame = m->frame_at(step, 0);
-            for (const Size size : kSizes)
-                for (const float scale : kScales) {
-                    std::ostringstream where;
-                    where << "n " << n << " block " << block << " step " << step + 1 << " "
-                          << size.width << "x" << size.height << " at " << scale * 100 << "%";
-                    SCOPED_TRACE(where.str());
-                    render::PictureOptions o;
-                    o.width = size.width;
-                    o.height = size.height;
-                    o.scale = scale;
-                    const render::Composition c = render::compose(font(), *m, frame, o);
-                    check_picture(c, *m, frame, scale);
-                    const bool tiles = std::any_of(
-                        c.scene.cells.begin(), c.scene.cells.end(), [&](const scene::Cell& cell) {
-                            Rect part;
-                            return cell.ref && cell.ref->frame >= 0 &&
-                                   m->trace()
-                                           .frames.at(static_cast<std::size_t>(cell.ref->frame))
-                                           .step == Step::TilePublish &&
-                                   cell.role == scene::CellRole::Value && seen(c, cell, part);
-                        });
-                    // Or, on a canvas a few rows tall, said to be off screen.
-                    EXPECT_TRUE(tiles || notice(c).rfind("tiles row off screen", 0) == 0)
-                        << "the tiles row is off the picture " << text(c.picture)
-                        << ", not said: " << notice(c);
-                }
-        }
-        EXPECT_GT(looked, 0);
+        std::vector<int> looks;
+        for (int step = 0; step < static_cast<int>(m->steps().size()); ++step)
+            if (m->steps()[static_cast<std::size_t>(step)].step == Step::LookBack)
+                looks.push_back(step);
+        EXPECT_FALSE(looks.empty());
+        const std::string config = "n " + std::to_string(n) + " block " + std::to_string(block);
+        each_picture(
+            *m, looks, config, [&](const render::Composition& c, std::size_t frame, float scale) {
+                check_picture(c, *m, frame, scale);
+                const bool tiles = std::any_of(
+                    c.scene.cells.begin(), c.scene.cells.end(), [&](const scene::Cell& cell) {
+                        Rect part;
+                        return cell.ref && cell.ref->frame >= 0 &&
+                               m->trace()
+                                       .frames.at(static_cast<std::size_t>(cell.ref->frame))
+                                       .step == Step::TilePublish &&
+                               cell.role == scene::CellRole::Value && seen(c, cell, part);
+                    });
+                // Or, on a canvas a few rows tall, said to be off screen.
+                EXPECT_TRUE(tiles || notice(c).rfind("tiles row off screen", 0) == 0)
+                    << "the tiles row is off the picture " << text(c.picture)
+                    << ", not said: " << notice(c);
+            });
     }
 }
 
@@ -206,44 +217,32 @@ TEST_P(Histogram, PartOfTheBinsShownIsSaidInBins) {
             const auto m = test::trace(generated(GetParam(), n, 256, block));
             std::vector<int> steps = sampled(*m);
             steps.push_back(std::min(1, static_cast<int>(m->steps().size()) - 1));
-            for (const int step : steps)
-                for (const Size size : kSizes)
-                    for (const float scale : kScales) {
-                        std::ostringstream where;
-                        where << "block " << block << " n " << n << " step " << step + 1 << " "
-                              << size.width << "x" << size.height << " at " << scale * 100 << "%";
-                        SCOPED_TRACE(where.str());
-                        const std::size_t frame = m->frame_at(step, 0);
-                        render::PictureOptions o;
-                        o.width = size.width;
-                        o.height = size.height;
-                        o.scale = scale;
-                        const render::Composition c = render::compose(font(), *m, frame, o);
-                        const scene::StepGroup& g =
-                            m->steps().at(static_cast<std::size_t>(m->step_of(frame)));
-                        // The bins of the step's cells (bars and counts) wholly in the picture.
-                        std::vector<bool> whole(256, false), drawn(256, false);
-                        for (const scene::Cell& cell : c.scene.cells) {
-                            Rect part;
-                            if (!cell.ref || cell.ref->frame < g.first ||
-                                cell.ref->frame > g.last || cell.ref->cell < 0 ||
-                                cell.ref->cell >= 256)
-                                continue;
-                            const auto bin = static_cast<std::size_t>(cell.ref->cell);
-                            drawn[bin] = true;
-                            if (seen(c, cell, part) && part.w >= on_screen(c, cell.rect).w - 1.0f)
-                                whole[bin] = true;
-                        }
-                        const bool some =
-                            std::find(whole.begin(), whole.end(), true) != whole.end();
-                        bool all = true;
-                        for (std::size_t b = 0; b < whole.size(); ++b)
-                            all = all && (whole[b] || !drawn[b]);
-                        if (some && !all) {
-                            EXPECT_EQ(notice(c).rfind("showing bin", 0), 0u)
-                                << "part of the bins shown, said as '" << notice(c) << "'";
-                        }
+            const std::string config = "block " + std::to_string(block) + " n " + std::to_string(n);
+            each_picture(
+                *m, steps, config, [&](const render::Composition& c, std::size_t frame, float) {
+                    const scene::StepGroup& g =
+                        m->steps().at(static_cast<std::size_t>(m->step_of(frame)));
+                    // The bins of the step's cells (bars and counts) wholly in the picture.
+                    std::vector<bool> whole(256, false), drawn(256, false);
+                    for (const scene::Cell& cell : c.scene.cells) {
+                        Rect part;
+                        if (!cell.ref || cell.ref->frame < g.first || cell.ref->frame > g.last ||
+                            cell.ref->cell < 0 || cell.ref->cell >= 256)
+                            continue;
+                        const auto bin = static_cast<std::size_t>(cell.ref->cell);
+                        drawn[bin] = true;
+                        if (seen(c, cell, part) && part.w >= on_screen(c, cell.rect).w - 1.0f)
+                            whole[bin] = true;
                     }
+                    const bool some = std::find(whole.begin(), whole.end(), true) != whole.end();
+                    bool all = true;
+                    for (std::size_t b = 0; b < whole.size(); ++b)
+                        all = all && (whole[b] || !drawn[b]);
+                    if (some && !all) {
+                        EXPECT_EQ(notice(c).rfind("showing bin", 0), 0u)
+                            << "part of the bins shown, said as '" << notice(c) << "'";
+                    }
+                });
         }
 }
 
@@ -257,19 +256,17 @@ TEST_P(Histogram, BordersAreLinesAtAnyZoom) {
         for (const int step : sampled(*m))
             for (const float scale : kScales) {
                 const std::size_t frame = m->frame_at(step, 0);
-                render::CanvasRequest r;
-                r.width = 1240;
-                r.height = 480;
-                r.scale = scale;
-                r.interactive = true;
-                const render::Canvas follow =
-                    render::lay_out_canvas(font(), *m, frame, r, scene::ViewOptions{});
+                const render::Canvas follow = followed(*m, frame, scale);
                 for (const float zoom : {1.0f, 4.0f, 16.0f}) {
                     std::ostringstream where;
                     where << "block " << block << " step " << step + 1 << " at " << scale * 100
                           << "%, " << zoom << " times the follow view's zoom";
                     SCOPED_TRACE(where.str());
-                    render::CanvasRequest closer = r;
+                    render::CanvasRequest closer;
+                    closer.width = follow.frame.width;
+                    closer.height = follow.frame.height;
+                    closer.scale = scale;
+                    closer.interactive = true;
                     closer.framing = render::Framing::Free;
                     closer.camera = follow.frame.camera;
                     closer.camera.scale *= zoom;
@@ -311,13 +308,7 @@ TEST_P(Histogram, StepsChartReadAtItsOwnBinsWidth) {
             for (const int step : steps)
                 for (const float scale : kScales) {
                     const std::size_t frame = m->frame_at(step, 0);
-                    render::CanvasRequest r;
-                    r.width = 1240;
-                    r.height = 480;
-                    r.scale = scale;
-                    r.interactive = true;
-                    const render::Canvas c =
-                        render::lay_out_canvas(font(), *m, frame, r, scene::ViewOptions{});
+                    const render::Canvas c = followed(*m, frame, scale);
                     const scene::StepGroup& g =
                         m->steps().at(static_cast<std::size_t>(m->step_of(frame)));
                     float widest = 0;
