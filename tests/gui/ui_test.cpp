@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 
 namespace pplab::ui {
@@ -269,6 +270,22 @@ TEST(Tooltips, StayInsideTheWindowAtEveryScale) {
                 }
             }
         EXPECT_GT(seen, 10) << "so few tooltips that the sweep shows nothing";
+    }
+}
+
+// Ctrl + pressed past the largest scale the window's width serves stops there: 200% in
+// 1280x720 (it went on to 300%, "Kernel source ▾" off the edge), 300% in 1920x1080.
+TEST(WindowLayout, CtrlPlusStopsAtTheLargestScaleTheWidthServes) {
+    for (const auto& [w, h, largest] :
+         {std::tuple{1280, 720, 2.0f}, std::tuple{1920, 1080, 3.0f}}) {
+        test::HeadlessWindow window(w, h);
+        window.frame();
+        for (int press = 0; press < 12; ++press) {
+            window.frame({kEqual}, true);
+            window.frame(); // the key let go: the next press is another
+        }
+        EXPECT_FLOAT_EQ(window.state().view.presenter_scale, largest) << w << "x" << h;
+        EXPECT_FLOAT_EQ(largest_scale(static_cast<float>(w), imgui_text_width()), largest);
     }
 }
 
