@@ -313,6 +313,47 @@ struct WarpBins {
     }
 };
 
+// The step's own cells all on screen, its rows cut on the left (reduce-naive n 32 at 200%: in[]
+// and sum shown from element 7, nothing said, its 5 read as in[0]): the part of the longest row
+// cut, counted by its cells ("showing elements 7–31 of 32"); "" when none is cut.
+std::string row_part_shown(const scene::Scene& s, const scene::Camera& cam, const CanvasRequest& r,
+                           const Rect& picture) {
+    struct Row {
+        std::vector<std::pair<float, bool>> cells; // x, whole inside the picture
+        bool cut = false;
+    };
+    std::map<float, Row> rows; // by their top
+    for (const scene::Cell& c : s.cells) {
+        if (!c.ref || c.rect.w < 0.5f || !shows_something(c) || c.rect.bottom() <= s.focus.y ||
+            c.rect.y >= s.focus.bottom())
+            continue;
+        const Rect box = on_screen(cam, c.rect, r.width, r.height);
+        if (box.bottom() <= picture.y || box.y >= picture.bottom())
+            continue; // a row off the top or the bottom is said (or left out) elsewhere
+        Row& row = rows[c.rect.y];
+        const bool whole = box.x >= picture.x - 1 && box.right() <= picture.right() + 1;
+        row.cells.emplace_back(c.rect.x, whole);
+        // Cut on the left: the row seems to begin at its first element (on the right, the cells
+        // plainly go on past the edge).
+        row.cut = row.cut || box.x < picture.x - 1;
+    }
+    const Row* longest = nullptr;
+    for (const auto& [top, row] : rows)
+        if (row.cut && (!longest || row.cells.size() > longest->cells.size()))
+            longest = &row;
+    if (!longest)
+        return "";
+    std::vector<std::pair<float, bool>> cells = longest->cells;
+    std::sort(cells.begin(), cells.end());
+    int first = -1, last = -1;
+    for (std::size_t i = 0; i < cells.size(); ++i)
+        if (cells[i].second) {
+            first = first < 0 ? static_cast<int>(i) : first;
+            last = static_cast<int>(i);
+        }
+    return shown_part("element", first, last, static_cast<int>(cells.size()));
+}
+
 // Which of the step's rows are on screen when not all of them are, or that its values are too
 // small to read; empty when neither.
 std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
@@ -399,6 +440,8 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
     std::string part = by_tile && first < 0 && total > 0 ? std::string(kTilesOffScreen)
                        : warp_bins.warps > 0             ? warp_bins.part(total)
                                                          : shown_part(what, first, last, total);
+    if (part.empty())
+        part = row_part_shown(s, cam, r, picture);
     if (by_warp && first >= 0 && first == last && lane_first >= 0) {
         // One warp on screen, its lanes cut at the edge (a block of 32 at 200%): say which.
         if (std::string lanes = shown_part("lane", lane_first, lane_last, kWarpSize);
