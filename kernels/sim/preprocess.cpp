@@ -264,7 +264,9 @@ private:
             if (std::regex_search(text, m, define)) {
                 constant_defined_.insert(m[1]);
                 body = m.suffix();
-                static const std::regex number(R"(^\s+\(?\s*(\d+)\s*\)?\s*(//.*)?$)");
+                // At most 18 digits: a long long holds them (a longer one is the compiler's to
+                // refuse; std::stoll threw on 26 of them, found by fuzzing).
+                static const std::regex number(R"(^\s+\(?\s*(\d{1,18})\s*\)?\s*(//.*)?$)");
                 std::smatch value;
                 const bool launch = std::find(kLaunchConstants.begin(), kLaunchConstants.end(),
                                               m[1].str()) != kLaunchConstants.end();
