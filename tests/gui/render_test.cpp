@@ -9,7 +9,10 @@
 
 #include <gtest/gtest.h>
 
+#include <glad/gl.h>
+
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 
@@ -226,6 +229,53 @@ TEST_F(Offscreen, CachedTextsAreTheSameAfterTheCacheFillsUp) {
     gl.target.bind();
     gl.renderer.draw(bare, cam, kW, kH);
     EXPECT_GT(share_changed(first, gl.target.read()), 0.05) << "the values were drawn";
+}
+
+// A text a few pixels tall keeps every stem wherever it falls between pixel centres: the glyph
+// shader's edge was as wide as the distance field's change between pixels, which is about 0
+// across a stem's ridge, so a 1-pixel stem between two pixel centres vanished ("11" at 10.8 px
+// drawn as "1:", its second stem gone, in a histogram's bin numbers).
+TEST_F(Offscreen, SmallTextKeepsEveryStemAtEveryOffset) {
+    const scene::Palette pal = scene::palette(scene::Theme::Light);
+    constexpr int kW = 640, kH = 360, kPerRow = 14;
+    constexpr float kPitchX = 44, kPitchY = 30;
+    std::vector<scene::Label> labels;
+    for (int i = 0; i < 8 * kPerRow; ++i) {
+        scene::Label l;
+        l.text = "11";
+        l.px = l.size = 10.5f + 0.1f * static_cast<float>(i / kPerRow); // 10.5 .. 11.2 px
+        l.pos = {12 + kPitchX * static_cast<float>(i % kPerRow) + 0.07f * static_cast<float>(i),
+                 24 + kPitchY * static_cast<float>(i / kPerRow) + 0.05f * static_cast<float>(i)};
+        l.color = pal.text;
+        labels.push_back(l);
+    }
+    gl.target.resize(kW, kH);
+    gl.target.bind();
+    glClearColor(pal.background.r, pal.background.g, pal.background.b, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    gl.renderer.draw_overlay({}, labels, kW, kH);
+    const Image img = gl.target.read();
+    keep(img, "small-text-stems");
+    for (const scene::Label& l : labels) {
+        // Ink per column over the text's height: each "1" has a column of stem, as dark in the
+        // second as in the first.
+        const float w = gl.renderer.font().width(l.text) * l.px;
+        const int x0 = static_cast<int>(std::floor(l.pos.x)) - 1;
+        const int x1 = static_cast<int>(std::ceil(l.pos.x + w)) + 1;
+        const int mid = static_cast<int>(std::lround(l.pos.x + w / 2));
+        const int y0 = static_cast<int>(std::floor(l.pos.y - 0.8f * l.px));
+        const int y1 = static_cast<int>(std::ceil(l.pos.y));
+        int first = 0, second = 0;
+        for (int x = x0; x <= x1; ++x) {
+            int ink = 0;
+            for (int y = y0; y <= y1; ++y)
+                ink += distance(img.at(x, y), pal.background);
+            (x < mid ? first : second) = std::max(x < mid ? first : second, ink);
+        }
+        EXPECT_GT(first, 0) << "nothing drawn at " << l.pos.x << ", " << l.pos.y;
+        EXPECT_GE(second, first / 2) << "the second stem of '11' at " << l.px << " px, x "
+                                     << l.pos.x << ": ink " << second << " against " << first;
+    }
 }
 
 // Cells with a value and cells without go through two programs (the texture read only where

@@ -10,8 +10,8 @@ namespace pplab::render {
 
 namespace {
 
-constexpr float kBakePx = 48.0f; // glyph size in the atlas; the distance field scales it
-constexpr int kPadding = 5;      // pixels of distance field around each glyph
+constexpr float kBakePx = 48.0f;           // glyph size in the atlas; the distance field scales it
+constexpr int kPadding = kDistancePadding; // pixels of distance field around each glyph
 constexpr int kAtlasWidth = 1024;
 
 // Printable ASCII and what the captions and labels use beyond it.

@@ -11,6 +11,11 @@
 
 namespace pplab::render {
 
+// The atlas's distance field reaches this many texels round each glyph: its value (0..1, 0.5
+// on the outline) changes by 128 / kDistancePadding levels of 255 a texel (the glyph shader's
+// DISTANCE_PER_TEXEL).
+inline constexpr int kDistancePadding = 5;
+
 // Positions in em (the font size), relative to the pen on the baseline, y down.
 struct Glyph {
     float advance = 0;

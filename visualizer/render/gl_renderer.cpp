@@ -207,7 +207,9 @@ GlRenderer::GlRenderer() : font_(ui_font()), gl_(std::make_unique<Programs>()) {
     gl_->valued_rects.init("quad", {4, 4, 4, 2, 4, 4, 4}, "#define VALUE\n");
     gl_->segments.init("line", {4, 4, 2});
     gl_->dashed_segments.init("line", {4, 4, 2}, "#define DASHED\n");
-    gl_->glyphs.init("glyph", {4, 4, 4});
+    gl_->glyphs.init("glyph", {4, 4, 4},
+                     "#define DISTANCE_PER_TEXEL (128.0 / " + std::to_string(kDistancePadding) +
+                         ".0 / 255.0)\n");
     gl_->runs.init("run", {4, 4, 4});
     gl_->atlas_sampler = glGetUniformLocation(gl_->glyphs.program, "u_atlas");
     gl_->runs_sampler = glGetUniformLocation(gl_->runs.program, "u_runs");
