@@ -31,8 +31,8 @@ bool CanvasPanel::Key::operator==(const Key& o) const {
            options.pixels_per_unit == o.options.pixels_per_unit &&
            options.past_arrows == o.options.past_arrows &&
            options.text_scale == o.options.text_scale &&
-           options.row_stretch == o.options.row_stretch && answers == o.answers &&
-           hazards == o.hazards;
+           options.row_stretch == o.options.row_stretch && options.room_px == o.options.room_px &&
+           answers == o.answers && hazards == o.hazards;
 }
 
 CanvasPanel::CanvasPanel() = default;
@@ -133,6 +133,7 @@ void CanvasPanel::draw(State& st, double dt) {
     vo.text_scale = st.view.presenter_scale;
     vo.pixels_per_unit = have_camera_ ? camera_.scale : 40.0f;
     vo.row_stretch = have_camera_ ? framed_.stretch : 1.0f;
+    vo.room_px = render::room_for_rows(static_cast<float>(h), st.view.presenter_scale);
     Key key{st.model.get(), frame, st.playback.t, vo, w, h, answer_rows(st), hazard_marks(st)};
     const bool rebuilt = !built_ || !(*built_ == key);
     if (rebuilt) {

@@ -465,6 +465,8 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
             text += " · " + values_out;
         if (framed.legend_hidden) // said also where part of the step is shown (Blelloch at 200%)
             text += " · " + std::string(kLegendLeftOut);
+        if (!s.left_out.empty())
+            text += " · " + s.left_out;
         if (!names_out.empty())
             text += " · " + names_out;
         const std::string hint = r.framing == Framing::Follow ? " · drag, or Fit all for the whole"
@@ -482,6 +484,8 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
         text += text.empty() ? "" : " · ";
         text += kLegendLeftOut;
     }
+    if (!s.left_out.empty())
+        text += (text.empty() ? "" : " · ") + s.left_out;
     if (!names_out.empty())
         text += (text.empty() ? "" : " · ") + names_out;
     return text;
@@ -769,12 +773,21 @@ CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Mo
     const scene::Palette pal = scene::palette(r.theme);
     const LegendStyle st(r.scale);
     const float text_w = r.width - 2 * st.pad;
-    const std::size_t rows = notice_lines(font, notice, st.px, text_w).size();
-    f.notice_box = {0, 0, r.width, static_cast<float>(rows) * st.line + st.pad};
-    lay_out(f, font, s, r, {0, f.notice_box.bottom(), r.width, r.height - f.notice_box.bottom()});
-    // Said for the camera finally chosen (the first guess when that shows all of the step).
-    if (std::string now = notice_text(font, s, m, frame, r, f); !now.empty())
-        notice = std::move(now);
+    std::size_t rows = notice_lines(font, notice, st.px, text_w).size();
+    for (int round = 0; round < 2; ++round) {
+        f.notice_box = {0, 0, r.width, static_cast<float>(rows) * st.line + st.pad};
+        lay_out(f, font, s, r,
+                {0, f.notice_box.bottom(), r.width, r.height - f.notice_box.bottom()});
+        // Said for the camera finally chosen (the first guess when that shows all of the step).
+        if (std::string now = notice_text(font, s, m, frame, r, f); !now.empty())
+            notice = std::move(now);
+        // Fewer lines for this camera (the first guess's hint no longer fits, its clause gone):
+        // the band shrinks to them once, rather than keep an empty line at 200%.
+        const std::size_t now_rows = notice_lines(font, notice, st.px, text_w).size();
+        if (now_rows >= rows || round == 1)
+            break;
+        rows = now_rows;
+    }
     scene::Cell band;
     band.rect = f.notice_box;
     band.fill = pal.panel;
@@ -798,6 +811,13 @@ CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Mo
 
 } // namespace
 
+float room_for_rows(float canvas_height, float scale) {
+    const LegendStyle st(scale);
+    constexpr float kLegendLines = 1;
+    return std::max(canvas_height - (st.line + st.pad) - (kLegendLines * st.line + 2 * st.pad),
+                    0.0f);
+}
+
 CanvasFrame frame_canvas(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
                          std::size_t frame, const CanvasRequest& r) {
     CanvasFrame f = framed(font, s, m, frame, r);
@@ -809,6 +829,7 @@ Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t 
                       const CanvasRequest& r, scene::ViewOptions vo, float anim) {
     vo.theme = r.theme;
     vo.text_scale = r.scale;
+    vo.room_px = room_for_rows(r.height, r.scale);
     if (r.framing == Framing::Free)
         vo.pixels_per_unit = r.camera.scale;
     Canvas c;

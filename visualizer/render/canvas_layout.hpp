@@ -75,6 +75,12 @@ struct CanvasFrame {
 // them are on screen (nothing to say) or none is.
 std::string shown_part(const std::string& what, int first, int last, int total);
 
+// The height a scene's rows can count on in a canvas `canvas_height` pixels tall at a presenter
+// scale: less a line of notice and a legend of two lines docked under the picture, wherever
+// they go (ViewOptions::room_px). It depends on nothing the scene draws, so the scene built
+// for it frames the same way again, and a chart's bars keep one height from step to step.
+float room_for_rows(float canvas_height, float scale);
+
 // The framing of a scene built for the camera's zoom.
 CanvasFrame frame_canvas(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
                          std::size_t frame, const CanvasRequest& r);

@@ -208,10 +208,13 @@ Scene Composer::finish() {
                 rows = unite(rows, d->second);
         }
     }
-    const float pad = 1.5f * label_size;
-    s.focus = rows.empty() ? s.bounds : inflate(rows, pad, pad);
-    s.detail = cells.empty() ? s.focus : inflate(cells, pad, pad);
-    s.written = written.empty() ? s.detail : inflate(written, pad, pad);
+    // A name's height and a half round them, in pixels at this zoom: the labels' world size
+    // is held to 0.42 units, which at 200% on 256 bins (224 pixels a unit) padded the rows with
+    // 141 pixels of nothing, and the follow view framed that under the histogram's table.
+    const float pad_x = 1.5f * label_em_x, pad_y = 1.5f * label_em;
+    s.focus = rows.empty() ? s.bounds : inflate(rows, pad_x, pad_y);
+    s.detail = cells.empty() ? s.focus : inflate(cells, pad_x, pad_y);
+    s.written = written.empty() ? s.detail : inflate(written, pad_x, pad_y);
     if (!focus_rows.empty()) {
         s.focus = focus_rows;
         s.detail = focus_cells;

@@ -149,6 +149,9 @@ struct Scene {
     std::vector<Cell> movers; // values travelling along their arrows, drawn last
     std::string caption;      // the chapter's words for the step
     std::vector<LegendItem> legend;
+    // What the view left out for want of room (ViewOptions::room_px), in the words the canvas's
+    // notice says it: "no room for the contention row at this size". Empty: nothing.
+    std::string left_out;
     float text_scale = 1; // the presenter scale it was built for: no text under 11 px times it
     // The width of the cells whose values the step is about (world units): a camera reads
     // them at its legible number of pixels per cell (histogram bars are wider than one unit).

@@ -21,6 +21,10 @@ struct ViewOptions {
     // (Fit all of a block of 1024) keeps its rows as far apart as their names need, each row a
     // band of colour rather than a hairline.
     float row_stretch = 1.0f;
+    // The height in pixels the rows can count on (render::room_for_rows: the canvas's, less its
+    // notice and legend); 0: not known. A histogram's bars take what its table leaves of it, so
+    // that they are not the row the canvas's edge cuts.
+    float room_px = 0.0f;
 };
 
 // Phases of the transition into a step, as fractions of its duration.

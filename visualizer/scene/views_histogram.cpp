@@ -124,12 +124,13 @@ float chart(Composer& c, const std::vector<int>& frames, float x, float y, float
     c.place_bars(frames, bars, height, ch.max, true);
     bin_numbers(c, bars, t.bins_baseline);
     if (ch.names) {
-        // The name at the bars' foot, its last line just above the axis: bars grow from there,
-        // so it stays by its row whatever the counts (centred on the chart, it floated above
-        // short bars, and stayed on screen with the bars off it).
+        // The name at the bars' foot, astride the axis (two lines: the name over it, what it is
+        // under it): bars grow from there, so it stays by its row whatever the counts (centred
+        // on the chart, it floated above short bars, and stayed on screen with the bars off
+        // it), and it stands no taller than short bars where the canvas is short.
         Grid foot = bars;
         foot.cell_h = 0;
-        foot.y = y + height - 1.25f * c.label_em;
+        foot.y = y + height - (c.two_line_labels ? 0.25f : 0.65f) * c.label_em;
         c.row_label(foot, ch.name, ch.sub);
         c.row_label(counts, "count", "per bin");
     }
@@ -139,6 +140,42 @@ float chart(Composer& c, const std::vector<int>& frames, float x, float y, float
         contention_row(c, frames, atomics, ch.names);
     }
     return t.bottom;
+}
+
+// Pixels a chart takes under its axis: its table, and the last row's two-line name reaching
+// below its cells (Composer::row_label).
+float table_px(const Composer& c, bool contention) {
+    const Table t = table_under(c, 0, contention);
+    const float px = 1.0f / c.world(1.0f);
+    const float name_px = 0.95f * c.label_px() + 0.3f * c.label_px(0.78f) + 4.0f;
+    return t.bottom * px + std::max(name_px - t.row_h * px / 2, 0.0f);
+}
+
+// A view's charts: the height of their bars, and whether the step's chart has its contention
+// row.
+struct ChartFit {
+    float bar_h = 0;
+    bool contention = true;
+};
+
+// Bars about 180 pixels tall at whatever zoom (a legible close-up does not make towers), less
+// where the canvas is short: bars and their table within the room the canvas keeps for rows
+// (ViewOptions::room_px). At 200% in 1280x720, 360-pixel bars were the row the canvas's edge
+// cut, and the histogram was drawn without them. Where even the shortest bars leave no room
+// for the contention row, it is left out (the counts and their bars are the histogram), and
+// the notice says so. One height for every chart of a view.
+ChartFit fit_charts(const Composer& c) {
+    constexpr float kWantedPx = 180.0f, kFewestPx = 20.0f, kGapPx = 4.0f;
+    const float s = c.opt.text_scale;
+    ChartFit fit;
+    float px = kWantedPx * s;
+    if (c.opt.room_px > 0) {
+        const float room = c.opt.room_px - 2 * kGapPx * s;
+        fit.contention = room - table_px(c, true) >= kFewestPx * s;
+        px = std::clamp(room - table_px(c, fit.contention), kFewestPx * s, px);
+    }
+    fit.bar_h = std::min(c.world(px), 11.0f); // zoomed far out, no taller than 11 units
+    return fit;
 }
 
 // The input as grid-stride rounds, coloured by bin; returns the y below it.
@@ -163,26 +200,27 @@ float data_rows(Composer& c, float width, bool global) {
 
 // histogramPerWarp: one chart per warp, side by side in rows of at most four, each titled
 // under its table; then their merge. Returns the y below the merge.
-float per_warp_charts(Composer& c, float y, float width, float bar_h) {
+float per_warp_charts(Composer& c, float y, float width, const ChartFit& fit) {
     const int warps = c.m.block_size(0) / kWarpSize, b = c.block;
     const int per_row = std::min(warps, 4);
     const float gap = 2.0f;
     const float cw = (width - gap * static_cast<float>(per_row - 1)) / static_cast<float>(per_row);
-    const float wh = std::max(bar_h * 0.6f, 3.5f);
+    const float bar_h = fit.bar_h, wh = bar_h * 0.6f;
     float mx = 0;
     for (int w = 0; w < warps; ++w)
         mx = std::max(mx, max_of(c.m, c.frames_of(Step::HistAccumulate, 0, b, w)));
     const float title_px = c.label_px(0.8f);
-    const float block_h = table_under(c, wh, true).bottom + c.world(10.0f * c.opt.text_scale) +
-                          c.world(1.4f * title_px) + 1.0f;
+    const float block_h = table_under(c, wh, fit.contention).bottom +
+                          c.world(10.0f * c.opt.text_scale) + c.world(1.4f * title_px) + 1.0f;
     for (int w = 0; w < warps; ++w) {
         const float x = static_cast<float>(w % per_row) * (cw + gap);
         const float top = y + static_cast<float>(w / per_row) * block_h;
         std::vector<int> frames = c.frames_of(Step::HistZero, 0, b, w);
         for (const int f : c.frames_of(Step::HistAccumulate, 0, b, w))
             frames.push_back(f);
-        const float below = chart(c, frames, x, top, cw, wh,
-                                  {"private", "one per warp", w % per_row == 0, true, mx});
+        const float below =
+            chart(c, frames, x, top, cw, wh,
+                  {"private", "one per warp", w % per_row == 0, fit.contention, mx});
         c.note({x, below + c.world(6.0f * c.opt.text_scale) + c.world(0.85f * title_px)},
                "warp " + std::to_string(w) + ": its own s_hist", c.pal.muted, Align::Left, 0.8f);
     }
@@ -203,19 +241,21 @@ void view_histogram(Composer& c) {
     const bool global = c.r.algorithm == Algorithm::HistGlobal;
     const float width =
         std::clamp(static_cast<float>(grid * block_size) * kPitch, 24 * kPitch, 64 * kPitch);
-    // Bars about 180 pixels tall at whatever zoom: a legible close-up does not make towers.
-    const float bar_h = std::clamp(c.world(180.0f * c.opt.text_scale), 0.5f, 11.0f);
+    const ChartFit fit = fit_charts(c);
+    const float bar_h = fit.bar_h;
     c.max_arrows = kHistogramArrows;
+    if (!fit.contention)
+        c.s.left_out = "no room for the contention row at this size";
 
     float y = data_rows(c, width, global) + 3.5f;
     if (global) {
         const std::vector<int> frames = c.frames_of(Step::HistAccumulate, 0, -1);
         chart(c, frames, 0, y, width, bar_h,
-              {"g_hist[]", "global atomics", true, true, max_of(m, frames)});
+              {"g_hist[]", "global atomics", true, fit.contention, max_of(m, frames)});
         return;
     }
     if (c.r.algorithm == Algorithm::HistPerWarp) {
-        y = per_warp_charts(c, y, width, bar_h);
+        y = per_warp_charts(c, y, width, fit);
     } else {
         std::vector<int> frames = c.frames_of(Step::HistZero, 0, b);
         for (const int f : c.frames_of(Step::HistAccumulate, 0, b))
@@ -224,9 +264,9 @@ void view_histogram(Composer& c) {
         for (int bb = 0; bb < grid; ++bb)
             if (const auto acc = c.frames_of(Step::HistAccumulate, 0, bb); !acc.empty())
                 finals.push_back(acc.back());
-        y = chart(
-                c, frames, 0, y, width, bar_h,
-                {"s_hist[]", "shared, block " + std::to_string(b), true, true, max_of(m, finals)}) +
+        y = chart(c, frames, 0, y, width, bar_h,
+                  {"s_hist[]", "shared, block " + std::to_string(b), true, fit.contention,
+                   max_of(m, finals)}) +
             3.2f;
         c.barrier(y - 1.4f, 0, width, "__syncthreads()");
     }
