@@ -21,6 +21,7 @@ struct PuzzleOptions {
     std::string kernel;
     std::string out;
     bool hint = false;
+    bool answer = false;
     bool skeleton = false;
     double timeout = 10.0;
 };
@@ -50,8 +51,12 @@ int show_puzzle(const PuzzleOptions& o) {
               << p.statement << "\n\nHidden tests (their values are not shown):\n";
     for (const sim::PuzzleTest& t : p.tests)
         std::cout << "  - " << t.what << "\n";
-    if (o.hint)
+    if (o.hint || o.answer)
         std::cout << "\nHint: " << p.hint << "\n";
+    if (o.answer)
+        std::cout << "\nThe lines that do it: " << p.answer << "\n";
+    else if (o.hint)
+        std::cout << "(pplab puzzle show " << p.id << " --answer gives the lines that do it)\n";
     if (!o.out.empty()) {
         write_new_file(o.out, p.skeleton());
         std::cout << "\nThe skeleton is in " << o.out << ": write your part, then\n  pplab puzzle "
@@ -103,7 +108,8 @@ void add_puzzle(CLI::App& app) {
     cmd->add_subcommand("list", "the puzzles, in the chapter's order")->callback(list_puzzles);
     auto* show = cmd->add_subcommand("show", "a puzzle's statement and hidden tests");
     show->add_option("id", o->id, "the puzzle (pplab puzzle list)")->required();
-    show->add_flag("--hint", o->hint, "give the hint too");
+    show->add_flag("--hint", o->hint, "give the hint too: the idea, no code");
+    show->add_flag("--answer", o->answer, "give the hint and the lines that do it");
     show->add_option("--out", o->out, "write the skeleton to FILE.cu (a new file)");
     show->add_flag("--skeleton", o->skeleton, "print only the skeleton");
     show->callback([o] { show_puzzle(*o); });

@@ -11,6 +11,8 @@
 #include "pplab/listing.hpp"
 #include "pplab/sim.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <iostream>
 #include <memory>
@@ -26,6 +28,7 @@ struct RunOptions {
     bool check = false;
     double timeout = 10.0;
     GpuRunOptions gpu;
+    bool timing_asked = false; // --time-n or --runs given
 };
 
 void print_hazards(const sim::RunResult& res, const std::string& file) {
@@ -41,11 +44,48 @@ void print_hazards(const sim::RunResult& res, const std::string& file) {
         std::cerr << "the kernel printed:\n" << res.printed;
 }
 
+// The comparison with the chapter's kernel, in the --format asked for.
+std::string check_text(const sim::Difference& d, std::size_t hazards, const std::string& format) {
+    std::string said = sim::describe(d);
+    if (hazards > 0)
+        said += "\nYour kernel also has " + std::to_string(hazards) + " hazard" +
+                (hazards == 1 ? "" : "s") +
+                " (above): what CUDA leaves undefined may give other values on a GPU.";
+    if (format == "markdown")
+        return "## Your kernel and the chapter's\n\n" + said + "\n";
+    if (format != "json")
+        return said + "\n";
+    nlohmann::json j;
+    j["same"] = d.same;
+    j["levels"] = d.frames;
+    j["levels_differing"] = d.frames_differing;
+    if (d.frame >= 0)
+        j["first_difference"] = {{"level", d.label},
+                                 {"cell", d.cell_name},
+                                 {"expected", d.expected},
+                                 {"got", d.got},
+                                 {"explanation", d.explanation}};
+    j["result_differs"] = d.result_differs;
+    if (d.result_index >= 0)
+        j["first_result_difference"] = {
+            {"index", d.result_index}, {"expected", d.result_expected}, {"got", d.result_got}};
+    j["hazards"] = hazards;
+    j["said"] = said;
+    return j.dump(2) + "\n";
+}
+
 int run_student(const RequestOptions& opts, const RunOptions& run) {
     const Request r = opts.build();
     const std::string source = read_text_file(run.kernel);
     if (opts.backend != "auto" && opts.backend != "cpu" && opts.backend != "cuda")
         throw InputError("unknown backend '" + opts.backend + "': choose auto, cpu or cuda");
+    // What cannot be done is said before anything runs or is written.
+    if (opts.backend == "cpu" && run.timing_asked)
+        throw InputError("--time-n and --runs time your kernel on the GPU: they do nothing with "
+                         "--backend cpu");
+    const std::string no_gpu = opts.backend == "cpu" ? "" : sim::gpu_missing();
+    if (opts.backend == "cuda" && !no_gpu.empty())
+        throw InputError("--backend cuda: " + no_gpu);
     sim::Limits limits;
     limits.seconds = run.timeout;
     const sim::RunResult res = sim::run_kernel(r, source, limits);
@@ -74,27 +114,36 @@ int run_student(const RequestOptions& opts, const RunOptions& run) {
                          "stopped there\n";
         return kExitBadInput;
     }
+    std::string text;
     int code = 0;
     if (!run.check) {
-        const std::string text = run.format == "json"       ? sim::to_json(res)
-                                 : run.format == "markdown" ? to_markdown(res.trace)
-                                                            : to_text(res.trace);
-        write_output(run.out, text);
+        text = run.format == "json"       ? sim::to_json(res)
+               : run.format == "markdown" ? to_markdown(res.trace)
+                                          : to_text(res.trace);
         code = res.hazards.empty() ? 0 : kExitWrong;
     } else {
         const Trace chapter = make_cpu_backend()->trace(res.trace.request);
         const sim::Difference d = sim::first_difference(res.trace, chapter);
-        std::string text = sim::describe(d) + "\n";
-        if (!res.hazards.empty())
-            text += "Your kernel also has " + std::to_string(res.hazards.size()) + " hazard" +
-                    (res.hazards.size() == 1 ? "" : "s") +
-                    " (above): what CUDA leaves undefined may give other values on a GPU.\n";
-        write_output(run.out, text);
+        text = check_text(d, res.hazards.size(), run.format);
         code = d.same && res.hazards.empty() ? 0 : kExitWrong;
     }
-    if (opts.backend == "cpu")
-        return code;
-    const int device = run_on_device(opts, run.gpu, res.trace.request, res, source, run.kernel);
+    // A file is written once the whole command has done its part (the GPU's run too): a run
+    // that fails there leaves no file behind. Standard output is read as it comes.
+    const bool to_file = !run.out.empty() && run.out != "-";
+    if (!to_file)
+        write_output(run.out, text);
+    int device = 0;
+    if (opts.backend != "cpu" && no_gpu.empty())
+        device = run_on_device(opts, run.gpu, res.trace.request, res, source, run.kernel);
+    else if (opts.backend == "auto" && run.timing_asked)
+        std::cerr << "note: not timed on the GPU: " << no_gpu << "\n";
+    if (to_file) {
+        if (device == kExitBadInput) {
+            std::cerr << "pplab: " << run.out << " not written: the run on the GPU failed\n";
+            return device;
+        }
+        write_output(run.out, text);
+    }
     return device != 0 ? device : code;
 }
 
@@ -124,7 +173,8 @@ void add_run(CLI::App& app) {
     cmd->add_option("--runs", run->gpu.runs, "timed runs on the GPU (the median is reported)")
         ->check(CLI::Range(1, 1000))
         ->capture_default_str();
-    cmd->callback([opts, run] {
+    cmd->callback([cmd, opts, run] {
+        run->timing_asked = cmd->count("--time-n") + cmd->count("--runs") > 0;
         const int code = run_student(*opts, *run);
         if (code != 0)
             throw CLI::RuntimeError(code);
@@ -143,7 +193,14 @@ void add_listing(CLI::App& app) {
         // The listing depends on the launch, not on the values: without an input, a block's worth.
         if (opts->input.empty() && opts->input_file.empty() && opts->n == 0)
             opts->n = opts->block > 0 ? opts->block : 256;
-        const std::string text = listing(opts->build()).source();
+        const Algorithm a = find_algorithm(opts->algo).algorithm;
+        if (!info(a).traced)
+            throw InputError(opts->algo +
+                             " is a production kernel (kernels/cuda/fast.cu), timed by `pplab "
+                             "bench`: there is no listing to start from. The chapter's stages "
+                             "have theirs: `pplab list` names them");
+        const Request r = opts->build();
+        const std::string text = source_with_launch_notes(listing(r), r);
         if (out->empty()) {
             print(text);
             return;

@@ -210,6 +210,7 @@ void your_kernel_pick(State& st, const std::string& puzzle) {
         y.drafts[y.origin] = y.source;
     y.puzzle = puzzle;
     y.show_hint = false;
+    y.show_answer = false;
     if (!puzzle.empty())
         st.settings = settings_for(normalize(sim::find_puzzle(puzzle).example), st.settings);
     your_kernel_fill(st);

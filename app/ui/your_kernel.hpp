@@ -55,8 +55,9 @@ struct YourKernel {
     std::map<std::string, std::string> drafts;
     bool drafts_loaded = false;
     bool show_hint = false;
-    bool select_tab = false; // the column selects the tab once (a menu item)
-    double seconds = 10.0;   // a run (each hidden test) is stopped after this: an endless loop
+    bool show_answer = false; // after the hint: the lines that do it
+    bool select_tab = false;  // the column selects the tab once (a menu item)
+    double seconds = 10.0;    // a run (each hidden test) is stopped after this: an endless loop
 
     // The run in flight, if any: the child is killed when `cancel` is set.
     std::future<KernelRun> job;

@@ -158,10 +158,15 @@ void YourKernelPanel::puzzle(State& st) {
     const scene::Palette pal = scene::palette(st.view.theme);
     if (ImGui::CollapsingHeader("The puzzle", ImGuiTreeNodeFlags_DefaultOpen)) {
         words(std::string(p.statement));
+        // The idea first; the lines that do it only when asked for again.
         if (y.show_hint) {
             ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(pal.read));
             words("Hint: " + std::string(p.hint));
+            if (y.show_answer)
+                words("The lines that do it: " + std::string(p.answer));
             ImGui::PopStyleColor();
+            if (!y.show_answer && ImGui::SmallButton("Show the answer"))
+                y.show_answer = true;
         } else if (ImGui::SmallButton("Show a hint")) {
             y.show_hint = true;
         }

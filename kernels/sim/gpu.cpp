@@ -277,6 +277,13 @@ std::string nvcc_path(std::string& why) {
     return {};
 }
 
+std::string gpu_missing() {
+    std::string why;
+    if (nvcc_path(why).empty())
+        return why;
+    return device_present() ? "" : "no NVIDIA GPU on this machine (no /dev/nvidiactl)";
+}
+
 GpuRun run_on_gpu(const Request& request, std::string_view source, const GpuOptions& o) {
     GpuRun g;
     const Algorithm a = request.algorithm;
@@ -286,9 +293,9 @@ GpuRun run_on_gpu(const Request& request, std::string_view source, const GpuOpti
     const std::string nvcc = nvcc_path(g.message);
     if (nvcc.empty())
         return g;
-    if (!o.compile_only && !device_present()) {
-        g.message = "no NVIDIA GPU on this machine (no /dev/nvidiactl)";
-        return g;
+    if (!o.compile_only) {
+        if (g.message = gpu_missing(); !g.message.empty())
+            return g;
     }
     // A trace's size is checked by normalize(); a timing size may be larger, with its block
     // already checked on the traced request.

@@ -57,8 +57,11 @@ void reduction_puzzles(std::vector<Puzzle>& p) {
          "the running sum in a register, and writes the sum to out[0]; every other thread does "
          "nothing. The kernel is correct but uses one thread: it is the reference the optimised "
          "kernels are checked against, so its order of additions is part of the answer.",
-         "Guard the body with if (threadIdx.x == 0). Start the sum at 0.0f, add in[i] for i from "
-         "0 to n - 1, and write out[0] once, after the loop.",
+         "Which one thread does the work, and where does its running sum live between additions? "
+         "Each other thread does nothing at all. Write out[0] once, when every element is in the "
+         "sum: for floats, the order of the additions is part of the answer.",
+         "if (threadIdx.x == 0) { float sum = 0.0f; for (int i = 0; i < n; ++i) sum += in[i]; "
+         "out[0] = sum; }",
          listed(A::ReduceNaive, {3, 1, 4, 1, 5, 9, 2, 6}, 32),
          tests(A::ReduceNaive, 101,
                {{"one element", {G::RandomFloat, 1, 32}},
@@ -73,6 +76,10 @@ void reduction_puzzles(std::vector<Puzzle>& p) {
          "number of active threads (threadIdx.x < stride), until s[0] holds the block's total. At "
          "each level, thread t reads a partial sum written by thread t + stride at the level "
          "before: a barrier must make those writes visible first.",
+         "Each level is one pass of a loop over the stride: where does it start, and how does it "
+         "change from level to level? Before a thread reads a partial sum, the thread that wrote "
+         "it must have finished: put the barrier where every thread of the block reaches it, "
+         "active or not.",
          "for (int stride = TILE / 2; stride > 0; stride >>= 1), with __syncthreads() at the top "
          "of the loop body, before the active threads add.",
          listed(A::ReduceTree, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, 16),
@@ -91,6 +98,9 @@ void reduction_puzzles(std::vector<Puzzle>& p) {
          "grid (gridDim.x * blockDim.x), while the index is below n. The serial additions into a "
          "register need no barrier and no shared memory, and the loop makes the kernel correct "
          "for any n, not only multiples of the grid size.",
+         "Two numbers make the loop: where a thread starts (its place among all the grid's "
+         "threads) and how far it jumps each time (how many threads the grid has). The loop's "
+         "condition, not the launch, makes any n right.",
          "const int stride = gridDim.x * blockDim.x; then for (int i = blockIdx.x * blockDim.x + "
          "threadIdx.x; i < n; i += stride) sum += in[i];",
          [] {
@@ -112,6 +122,9 @@ void reduction_puzzles(std::vector<Puzzle>& p) {
          "lane lane + delta to lane lane, through the register file; mask names the lanes that "
          "take part, and all 32 must (0xffffffffu). The steps move data by 16, 8, 4, 2, 1, the "
          "warp-size equivalents of the tree's strides: the first folds lanes 16..31 into 0..15.",
+         "It is the tree's loop without shared memory: the offset takes the warp's strides, "
+         "largest first, and each step adds the value that arrives from offset lanes above. "
+         "Every lane takes part in every shuffle, so the mask names all 32.",
          "for (int offset = 16; offset > 0; offset >>= 1) val += __shfl_down_sync(0xffffffffu, "
          "val, offset);",
          listed(A::ReduceShuffle, generate(G::RandomInt, 32, 4, 0), 32),
@@ -128,6 +141,9 @@ void reduction_puzzles(std::vector<Puzzle>& p) {
          "__syncthreads(), the only barrier per block, makes them visible; then the first warp "
          "combines them: lane < WARPS loads a warp total, the other lanes load the identity 0.0f, "
          "warpReduce shuffles again, and lane 0 writes the block's total to out[blockIdx.x].",
+         "One lane per warp writes, one slot per warp. One barrier, which every thread of the "
+         "block reaches, separates those writes from the reads. The first warp then reads at "
+         "most WARPS totals: what must its other lanes hold so that the sum does not change?",
          "if (lane == 0) s[warpId] = sum; __syncthreads(); then if (warpId == 0) { const float v "
          "= (lane < WARPS) ? s[lane] : 0.0f; sum = warpReduce(v); if (lane == 0) "
          "out[blockIdx.x] = sum; }",
@@ -161,6 +177,10 @@ void scan_puzzles(std::vector<Puzzle>& p) {
          "each pair, t = (threadIdx.x + 1) * 2 * stride - 1, adds its left child t - stride: "
          "after level k, s[i] holds the sum of the 2^(k+1) elements ending at i. Each level "
          "performs disjoint writes, and reads what the level before wrote.",
+         "The stride doubles from 1 while it is below n. From threadIdx.x and the stride, work "
+         "out the index of the right child this thread updates: a thread whose index is past the "
+         "end does nothing. Each level reads what the level before wrote: where does the barrier "
+         "go?",
          "for (int stride = 1; stride < n; stride <<= 1) { __syncthreads(); const int t = "
          "(threadIdx.x + 1) * 2 * stride - 1; if (t < n) s[t] += s[t - stride]; }",
          listed(A::ScanBlelloch, {1, 2, 3, 4, 5, 6, 7, 8}, 8), exercise3(606)});
@@ -172,6 +192,9 @@ void scan_puzzles(std::vector<Puzzle>& p) {
          "level stored in s[t]; the left child inherits the carry unchanged, the right child gets "
          "carry + its old value, the left subtree's sum. Read s[t] into the carry before s[t - "
          "stride] is overwritten, and make the last writes visible before anyone reads them.",
+         "One thread clears the root before the walk down, then the stride halves from n / 2. "
+         "Both writes of a pair need the old s[t]: keep it in a register first. Count the "
+         "barriers: one before each level, and one more so the last level's writes are seen.",
          "if (threadIdx.x == 0) s[n - 1] = 0.0f; for (int stride = n / 2; stride > 0; stride >>= "
          "1) { __syncthreads(); t as in the upsweep; if (t < n) { const float carry = s[t]; s[t] "
          "= carry + s[t - stride]; s[t - stride] = carry; } } and a final __syncthreads().",
@@ -190,6 +213,9 @@ void histogram_puzzles(std::vector<Puzzle>& p) {
         "the block's threads share the bins (b = threadIdx.x, b += TILE) and add each bin's "
         "count to g_hist in global memory with one atomicAdd, skipping the empty bins: less "
         "global traffic (Exercise 4). The fold touches each bin once per block.",
+        "Wait until every thread has counted. Then the block's threads share out the bins as a "
+        "loop over the block's threads shares out an array, and each bin is added to g_hist "
+        "once per block. Which bins need no atomicAdd at all?",
         "__syncthreads(); for (int b = threadIdx.x; b < BINS; b += TILE) if (s_hist[b] != 0) "
         "atomicAdd(&g_hist[b], s_hist[b]);",
         [] {
@@ -211,6 +237,10 @@ void histogram_puzzles(std::vector<Puzzle>& p) {
          "into its own copy, s_hist[warpId * BINS + bin], in a grid-stride loop; after a barrier, "
          "one thread per bin sums the WARPS copies of that bin into warp 0's copy (s_hist[bin]), "
          "which the fold then adds into g_hist.",
+         "Each warp's copy is BINS counts long, one after another in s_hist: count into your "
+         "warp's, never another's. After a barrier, share the bins out among the block's "
+         "threads: each adds up one bin's WARPS copies and leaves the total in warp 0's copy, "
+         "where the fold reads it.",
          "int* mine = s_hist + warpId * BINS; grid-stride loop: atomicAdd(&mine[data[i]], 1); "
          "__syncthreads(); for (int b = threadIdx.x; b < BINS; b += blockDim.x) { int sum = "
          "s_hist[b]; for (int w = 1; w < WARPS; ++w) sum += s_hist[w * BINS + b]; s_hist[b] = "

@@ -223,8 +223,8 @@ std::string block_total_note(const Trace& t) {
            std::to_string(block) + "] where it is needed.";
 }
 
-std::string halving_note(const Trace& t) {
-    const int block = t.request.block;
+std::string halving_note(const Request& r) {
+    const int block = r.block;
     if (std::has_single_bit(static_cast<unsigned>(block)))
         return {};
     // Which slots reach s[0] through the halving loop.
@@ -249,11 +249,11 @@ std::string halving_note(const Trace& t) {
            strides + ", and " + lost + " never reach s[0]";
 }
 
-std::string warps_note(const Trace& t) {
-    const int warps = t.request.block / kWarpSize;
+std::string warps_note(const Request& r) {
+    const int warps = r.block / kWarpSize;
     if (warps == 8)
         return {};
-    return "pplab: TILE = " + std::to_string(t.request.block) +
+    return "pplab: TILE = " + std::to_string(r.block) +
            " in this launch: " + std::to_string(warps) + (warps == 1 ? " warp" : " warps") +
            " per block, where the chapter's comments say 8";
 }
@@ -368,6 +368,27 @@ Listing listing(const Request& r) {
     return out;
 }
 
+std::string launch_note(std::string_view id, const Request& r) {
+    if (id == "halving")
+        return halving_note(r);
+    if (id == "warps")
+        return warps_note(r);
+    return {};
+}
+
+std::string source_with_launch_notes(const Listing& l, const Request& r) {
+    std::string out;
+    for (std::size_t i = 0; i < l.lines.size(); ++i) {
+        // Above its line, at its indent: never between a loop's header and its body.
+        const std::string note =
+            i < l.note.size() && !l.note[i].empty() ? launch_note(l.note[i], r) : "";
+        if (!note.empty())
+            out += l.lines[i].substr(0, l.lines[i].find_first_not_of(' ')) + "// " + note + "\n";
+        out += l.lines[i] + "\n";
+    }
+    return out;
+}
+
 bool is_listing_note(std::string_view id) {
     return std::find(kNotes.begin(), kNotes.end(), id) != kNotes.end();
 }
@@ -375,10 +396,10 @@ bool is_listing_note(std::string_view id) {
 std::string listing_note(std::string_view id, const Trace& t) {
     if (id == "block-total")
         return block_total_note(t);
-    if (id == "halving")
-        return halving_note(t);
-    if (id == "warps")
-        return warps_note(t);
+    if (const std::string note = launch_note(id, t.request); !note.empty())
+        return note;
+    if (id == "halving" || id == "warps")
+        return {};
     if (id == "arrival")
         return arrival_note(t);
     throw std::logic_error("no listing note is called '" + std::string(id) + "'");

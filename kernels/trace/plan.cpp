@@ -155,10 +155,7 @@ std::vector<ScanLevel> scan_levels(int n, int block) {
 }
 
 Plan make_plan(const Request& r) {
-    if (!info(r.algorithm).traced)
-        throw InputError(std::string(info(r.algorithm).id) +
-                         " is a production kernel: it is timed (`pplab bench`) and checked, "
-                         "not traced; trace the chapter's stages instead");
+    require_traced(r.algorithm);
     Plan plan;
     const int block = r.block, grid = r.grid, n = r.n();
     const int warps = block / kWarpSize;

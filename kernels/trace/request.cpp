@@ -140,7 +140,9 @@ int default_block(const Request& r) {
         return production_block(r.algorithm);
     if (i.single_block) {
         // The chapter's scanBlock scans blockDim.x elements: the smallest block that holds n.
-        const int n = std::max(r.n(), 1);
+        // At most the largest block: a larger n is refused as n, not as a block never asked for
+        // ("block size 8192 is out of range" for scan-blelloch with n 5000).
+        const int n = std::clamp(r.n(), 1, kMaxBlock);
         return i.power_of_two_block ? static_cast<int>(std::bit_ceil(static_cast<unsigned>(n))) : n;
     }
     return 256; // the chapter's TILE
@@ -379,7 +381,15 @@ Request normalize(Request r) {
     return r;
 }
 
+void require_traced(Algorithm a) {
+    if (!info(a).traced)
+        throw InputError(std::string(info(a).id) +
+                         " is a production kernel: it is timed (`pplab bench`) and checked, "
+                         "not traced; trace the chapter's stages instead");
+}
+
 Request normalize_trace(Request r) {
+    require_traced(r.algorithm);
     return r.algorithm == A::ScanFast ? normalize_lookback(std::move(r)) : normalize(std::move(r));
 }
 

@@ -90,9 +90,9 @@ INSTANTIATE_TEST_SUITE_P(Chapter, Puzzles,
                              return id;
                          });
 
-// In the chapter's order, at least eight, each with a statement, a hint and hidden tests that
-// include sizes that are not multiples of the block, non-power-of-two n and, for histograms,
-// skewed data; every test launch is one the algorithm accepts.
+// In the chapter's order, at least eight, each with a statement, a hint, the answer and hidden
+// tests that include sizes that are not multiples of the block, non-power-of-two n and, for
+// histograms, skewed data; every test launch is one the algorithm accepts.
 TEST(PuzzleList, WhatTheIssueAsksFor) {
     const auto all = sim::puzzles();
     ASSERT_GE(all.size(), 8u);
@@ -103,7 +103,13 @@ TEST(PuzzleList, WhatTheIssueAsksFor) {
         EXPECT_GE(static_cast<int>(p.algorithm), previous) << p.id << " is out of order";
         previous = static_cast<int>(p.algorithm);
         EXPECT_GT(p.statement.size(), 100u) << p.id;
-        EXPECT_FALSE(p.hint.empty()) << p.id;
+        // The hint names the idea and leaves the writing to the student: no statement of code
+        // (each hint was once the whole answer); the lines that do it are the answer's.
+        EXPECT_GT(p.hint.size(), 60u) << p.id;
+        EXPECT_EQ(p.hint.find(';'), std::string_view::npos) << p.id << ": " << p.hint;
+        EXPECT_EQ(p.hint.find('{'), std::string_view::npos) << p.id << ": " << p.hint;
+        EXPECT_EQ(p.hint.find("+="), std::string_view::npos) << p.id << ": " << p.hint;
+        EXPECT_NE(p.answer.find(';'), std::string_view::npos) << p.id << ": " << p.answer;
         EXPECT_NE(p.skeleton().find("Your code here"), std::string::npos) << p.id;
         ASSERT_GE(p.tests.size(), 3u) << p.id;
         bool partial_block = false, odd_n = false, skewed = false;

@@ -5,6 +5,9 @@
 
 #include "pplab/files.hpp"
 #include "pplab/puzzles.hpp"
+#include "pplab/sim.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
 
@@ -160,19 +163,64 @@ TEST_F(RunCli, HazardsAndFaultsAndMissingFiles) {
     EXPECT_EQ(pplab_run("--kernel " + (dir_ / "missing.cu").string() + kTree).code, 2);
 }
 
-// Without a GPU, --backend cuda says why and exits 2 (after the simulator's answer); --backend
-// auto answers with the simulator alone. (On a machine with a GPU: tests/sim/gpu_run_test.cpp.)
+// Without a GPU, --backend cuda says why before anything runs and exits 2, its --out file not
+// written (it was, with the simulator's answer, before the refusal); --backend auto answers
+// with the simulator alone, and says that --time-n could not time it. --time-n or --runs with
+// --backend cpu are refused: never dropped in silence. (With a GPU: gpu_run_test.cpp.)
 TEST_F(RunCli, BackendCudaWithoutAGpuSaysWhy) {
-    if (std::filesystem::exists("/dev/nvidiactl"))
+    if (sim::gpu_missing().empty())
         GTEST_SKIP() << "a GPU is here: the device's own tests run instead";
     const std::string tree = write("tree.cu", listing_);
     const std::string launch = " --algo reduce-tree --n 300 --block 64 --check";
-    const Ran cuda = pplab_run("--kernel " + tree + launch + " --backend cuda");
+    const std::string out = (dir_ / "answer.txt").string();
+    const Ran cuda = pplab_run("--kernel " + tree + launch + " --backend cuda --out " + out);
     EXPECT_EQ(cuda.code, 2) << cuda.output;
-    EXPECT_NE(cuda.output.find("--backend cuda: no"), std::string::npos) << cuda.output;
+    EXPECT_EQ(cuda.output.rfind("pplab: --backend cuda: no", 0), 0u) << cuda.output;
+    EXPECT_FALSE(std::filesystem::exists(out));
     const Ran automatic = pplab_run("--kernel " + tree + launch + " --backend auto");
     EXPECT_EQ(automatic.code, 0) << automatic.output;
     EXPECT_EQ(automatic.output.find("GPU"), std::string::npos) << automatic.output;
+    const Ran untimed = pplab_run("--kernel " + tree + launch + " --time-n 4096");
+    EXPECT_EQ(untimed.code, 0) << untimed.output;
+    EXPECT_NE(untimed.output.find("note: not timed on the GPU: no"), std::string::npos)
+        << untimed.output;
+    for (const std::string timing : {" --time-n 4096", " --runs 5"}) {
+        const Ran cpu = pplab_run("--kernel " + tree + launch + " --backend cpu" + timing);
+        EXPECT_EQ(cpu.code, 2) << cpu.output;
+        EXPECT_NE(cpu.output.find("time your kernel on the GPU: they do nothing with --backend "
+                                  "cpu"),
+                  std::string::npos)
+            << cpu.output;
+    }
+}
+
+// --check answers in the --format asked for: JSON with the first difference's level and cell,
+// Markdown under a heading (the sentence alone, whatever was asked, before).
+TEST_F(RunCli, TheCheckComesInTheFormatAsked) {
+    const std::string same = write("tree.cu", listing_);
+    std::string wrong = listing_;
+    wrong.replace(wrong.find("s[threadIdx.x] += s[threadIdx.x + stride]"), 41,
+                  "s[threadIdx.x] = s[threadIdx.x + stride]");
+    const std::string differs = write("wrong.cu", wrong);
+    const std::string check = kTree + std::string(" --check --format ");
+    const std::string json_out = (dir_ / "same.json").string();
+    const Ran ok = pplab_run("--kernel " + same + check + "json --out " + json_out);
+    EXPECT_EQ(ok.code, 0) << ok.output;
+    const auto j = nlohmann::json::parse(read_text_file(json_out));
+    EXPECT_EQ(j.at("same"), true);
+    EXPECT_EQ(j.at("levels_differing"), 0);
+    EXPECT_FALSE(j.contains("first_difference"));
+    const std::string wrong_out = (dir_ / "wrong.json").string();
+    const Ran bad = pplab_run("--kernel " + differs + check + "json --out " + wrong_out);
+    EXPECT_EQ(bad.code, 1) << bad.output;
+    const auto k = nlohmann::json::parse(read_text_file(wrong_out));
+    EXPECT_EQ(k.at("same"), false);
+    EXPECT_EQ(k.at("first_difference").at("level"), "block 0 tree-level 0");
+    EXPECT_EQ(k.at("first_difference").at("cell"), "s[0]");
+    const Ran md = pplab_run("--kernel " + differs + check + "markdown");
+    EXPECT_EQ(md.code, 1) << md.output;
+    EXPECT_NE(md.output.find("## Your kernel and the chapter's\n\n"), std::string::npos)
+        << md.output;
 }
 
 // A kernel the simulator stops (a division by zero) is not run on the GPU with --backend cuda,
@@ -190,16 +238,20 @@ TEST_F(RunCli, BackendCudaSaysTheSimulatorStoppedTheKernelFirst) {
                      total.substr(0, total.size() - 1) + " + share;");
     const std::string kernel = write("divides.cu", text);
     const std::string launch = " --algo reduce-tree --n 300 --block 64";
+    const Ran cpu = pplab_run("--kernel " + kernel + launch + " --backend cpu");
+    EXPECT_EQ(cpu.code, 2) << cpu.output;
+    EXPECT_EQ(cpu.output.find("GPU:"), std::string::npos) << cpu.output;
     const Ran cuda = pplab_run("--kernel " + kernel + launch + " --backend cuda");
     EXPECT_EQ(cuda.code, 2) << cuda.output;
+    if (!sim::gpu_missing().empty()) { // no GPU here: that is said first, nothing run
+        EXPECT_EQ(cuda.output.rfind("pplab: --backend cuda: no", 0), 0u) << cuda.output;
+        return;
+    }
     const auto why = cuda.output.find("divided an integer by zero");
     const auto not_run = cuda.output.find("not run on the GPU: the simulator runs a kernel first");
     ASSERT_NE(why, std::string::npos) << cuda.output;
     ASSERT_NE(not_run, std::string::npos) << cuda.output;
     EXPECT_LT(why, not_run) << cuda.output;
-    const Ran cpu = pplab_run("--kernel " + kernel + launch + " --backend cpu");
-    EXPECT_EQ(cpu.code, 2) << cpu.output;
-    EXPECT_EQ(cpu.output.find("GPU:"), std::string::npos) << cpu.output;
 }
 
 // `pplab puzzle` as a student uses it: the list, the statement and a skeleton written to a new
@@ -215,6 +267,20 @@ TEST_F(RunCli, PuzzlesFromTheCommandLine) {
     EXPECT_EQ(show.code, 0) << show.output;
     EXPECT_NE(show.output.find("threads 0..TILE/2-1"), std::string::npos) << show.output;
     EXPECT_EQ(show.output.find("Hint:"), std::string::npos) << "the hint only when asked";
+    // The idea first, without the answer; the lines that do it when asked for.
+    const sim::Puzzle& tree = sim::find_puzzle("tree-loop");
+    const Ran hint = pplab("puzzle show tree-loop --hint");
+    EXPECT_EQ(hint.code, 0) << hint.output;
+    EXPECT_NE(hint.output.find("Hint: " + std::string(tree.hint)), std::string::npos)
+        << hint.output;
+    EXPECT_EQ(hint.output.find(std::string(tree.answer)), std::string::npos) << hint.output;
+    EXPECT_NE(hint.output.find("--answer gives the lines that do it"), std::string::npos)
+        << hint.output;
+    const Ran answer = pplab("puzzle show tree-loop --answer");
+    EXPECT_EQ(answer.code, 0) << answer.output;
+    EXPECT_NE(answer.output.find("The lines that do it: " + std::string(tree.answer)),
+              std::string::npos)
+        << answer.output;
     EXPECT_EQ(read_text_file(mine), sim::find_puzzle("tree-loop").skeleton());
     write_atomically(mine, "my work");
     EXPECT_EQ(pplab("puzzle show tree-loop --out " + mine).code, 2);

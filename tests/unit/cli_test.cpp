@@ -261,6 +261,26 @@ TEST_F(Cli, ProductionKernelsAreNotTraced) {
         expect_bad_input("check --algo " + id + " --n 8 --answer " +
                              quoted(write("answer.txt", "1 2 3\n")),
                          "not traced");
+        // The refusal before any note (the back end is left to choose: on a machine without a
+        // GPU its "no GPU" note came first), and no listing to start a kernel from.
+        expect_bad_input("trace --algo " + id + " --n 100", "not traced");
+        expect_bad_input("render --algo " + id + " --n 100 --step 1 --out " +
+                             quoted(dir_ / "p.png"),
+                         "not traced");
+        EXPECT_FALSE(fs::exists(dir_ / "p.png"));
+        expect_bad_input("listing --algo " + id, "no listing to start from");
+    }
+}
+
+// scanBlock scans one block: an n larger than the largest block is refused as n, in the
+// chapter's words, not as a block size nobody asked for ("block size 8192 is out of range").
+TEST_F(Cli, OneBlockScansRefuseALargerNAsN) {
+    for (const std::string id : {"scan-blelloch", "scan-hillis-steele"}) {
+        expect_bad_input("trace --backend cpu --algo " + id + " --n 5000",
+                         "n (5000) must be at most the block size (1024)");
+        const Outcome r = pplab("trace --backend cpu --algo " + id + " --n 5000");
+        EXPECT_EQ(r.err.find("8192"), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("5000 is out of range"), std::string::npos) << r.err;
     }
 }
 
@@ -287,9 +307,11 @@ TEST_F(Cli, ScanFastIsTracedAtClassroomSizes) {
                      "runs in one order only");
 }
 
-TEST_F(Cli, ProductionKernelsRunBlocksOf256AndAtMost256Bins) {
-    expect_bad_input("trace --backend cpu --algo reduce-fast --n 64 --block 128", "256");
-    expect_bad_input("trace --backend cpu --algo hist-fast --n 64 --bins 300", "at most 256 bins");
+// A production kernel's launch rules (blocks of 256, at most 256 bins: production_test) come
+// after the first thing to say about a trace of it: there is none.
+TEST_F(Cli, ProductionKernelsAreRefusedBeforeTheirLaunchRules) {
+    expect_bad_input("trace --backend cpu --algo reduce-fast --n 64 --block 128", "not traced");
+    expect_bad_input("trace --backend cpu --algo hist-fast --n 64 --bins 300", "not traced");
 }
 
 TEST_F(Cli, UnknownNamesExitTwo) {

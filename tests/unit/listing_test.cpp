@@ -378,5 +378,37 @@ TEST(ListingNotes, WarpsAndHalvingAndArrivalSayWhatThisRunDid) {
     EXPECT_TRUE(mentions(first_note(normalize(atomic)), "seed 7"));
 }
 
+// The file `pplab listing` writes carries the notes that depend on the launch alone, each a
+// comment above its line: reduceFull's "8 warps per block" (the chapter's TILE 256) said for a
+// block of 64; the tree of 12 says which slots never reach s[0]. Nothing else changes, and a
+// note that needs the run (the blocks' arrival order) is not written.
+TEST(ListingNotes, TheStartingFileSaysWhatThisLaunchRuns) {
+    const Request full = normalize(request(Algorithm::ReduceFull, ones(64), 64));
+    const std::string text = source_with_launch_notes(listing(full), full);
+    EXPECT_TRUE(mentions(text, "// pplab: TILE = 64 in this launch: 2 warps per block, where the "
+                               "chapter's comments say 8\n#define WARPS (TILE / 32)"))
+        << text;
+    const Request chapters = normalize(request(Algorithm::ReduceFull, ones(256), 256));
+    EXPECT_EQ(source_with_launch_notes(listing(chapters), chapters), listing(chapters).source());
+
+    Request twelve = request(Algorithm::ReduceTree, ones(12), 12);
+    twelve.options.pitfall = Pitfall::NonPowerOfTwo;
+    twelve = normalize(twelve);
+    const std::string tree = source_with_launch_notes(listing(twelve), twelve);
+    // TILE 12: strides 6, 3, 1; s[2] (and s[5], s[8], s[11] folded into it) never reach s[0].
+    EXPECT_TRUE(mentions(tree, "    // pplab: TILE = 12 is not a power of two: stride takes 6, 3, "
+                               "1, and s[2], s[5], s[8], s[11] never reach s[0]\n    for (int "
+                               "stride = TILE / 2;"))
+        << tree;
+    // The listing's own lines, in order, with one line more.
+    std::string without = tree;
+    without.erase(without.find("    // pplab: TILE = 12"),
+                  without.find("    for (int stride") - without.find("    // pplab: TILE = 12"));
+    EXPECT_EQ(without, listing(twelve).source());
+
+    Request atomic = normalize(request(Algorithm::ReduceAtomic, ones(1000), 64));
+    EXPECT_EQ(source_with_launch_notes(listing(atomic), atomic), listing(atomic).source());
+}
+
 } // namespace
 } // namespace pplab::test

@@ -80,6 +80,14 @@ Listing listing(const Request& r);
 // chapter's "The block total ends in s[blockDim.x - 1]", which after the downsweep holds the sum
 // of the first n-1 elements, annotated with the value that sits there.
 std::string listing_note(std::string_view id, const Trace& t);
+// The note `id` where it depends on the launch alone ("" for the others, and where it says
+// nothing for this launch): WARPS for this TILE, the slots a tree of a TILE that is not a power
+// of two never reaches.
+std::string launch_note(std::string_view id, const Request& r);
+// The listing's source with each launch note as a comment above its line: the file `pplab
+// listing` writes says what this launch runs ("// pplab: TILE = 64 in this launch: 2 warps per
+// block, where the chapter's comments say 8"). Notes that need the run are the window's.
+std::string source_with_launch_notes(const Listing& l, const Request& r);
 // Whether `id` names a note listing_note knows.
 bool is_listing_note(std::string_view id);
 

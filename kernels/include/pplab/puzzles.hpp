@@ -27,7 +27,9 @@ struct Puzzle {
     std::string_view section; // "§8.3"
     Algorithm algorithm;      // whose launches run it and whose trace it must give
     std::string_view statement;
+    // A nudge that names the idea, no code; then, asked for again, the lines that do it.
     std::string_view hint;
+    std::string_view answer;
     // The launch the window runs it with before checking: small enough to read on the canvas.
     Request example;
     std::vector<PuzzleTest> tests;

@@ -153,6 +153,10 @@ int natural_grid(Algorithm a, long long n, int block);
 // kept). Every path that traces (the back ends, the CLI, the window, trace files) uses it.
 Request normalize_trace(Request r);
 
+// Throws InputError for a production kernel (reduce-fast, hist-fast): timed and checked, never
+// traced. normalize_trace asks it first, so the refusal comes before any note of a back end.
+void require_traced(Algorithm a);
+
 // Bytes of shared memory the algorithm's kernel uses per block for this request.
 int shared_bytes(const Request& r);
 

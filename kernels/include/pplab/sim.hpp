@@ -185,6 +185,9 @@ struct GpuRun {
 // Where nvcc is ($PPLAB_NVCC, then PATH, then /usr/local/cuda/bin); empty with `why` filled in.
 std::string nvcc_path(std::string& why);
 
+// Why a student's file cannot run on the GPU here (no nvcc, no device); empty: it can.
+std::string gpu_missing();
+
 // Compiles the student's file with nvcc beside a small driver (cached by content) and runs the
 // request's launches on the device in a child process, then times them. `r` is a request as
 // the CLI builds it; unlike a trace, it may hold up to 2^28 elements. Status::Skipped (with
