@@ -63,7 +63,7 @@ void HeaderPanel::draw(State& st, const WindowLayout& l) {
     } else {
         // Broken at spaces only, as the height was measured (ImGui's own wrapping breaks after
         // a '.' too: "s[threadIdx." and "x]" at 150%).
-        const std::string caption = glue_last_word(st.model->dataflow().caption(st.frame()));
+        const std::string caption = glue_last_word(st.model->caption(st.frame()));
         // One text of its lines: its lines a font's height apart, as the height was measured.
         std::string lines;
         for (const std::string& line : caption_wrapped(*font, font->FontSize, l.caption.w, caption))

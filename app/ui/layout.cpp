@@ -115,7 +115,7 @@ std::vector<std::string> captions_to_measure(const scene::Model& m, int block) {
     const std::size_t every = std::max<std::size_t>(1, steps / 300);
     std::vector<std::string> out;
     for (std::size_t i = 0; i < steps; i += every)
-        out.push_back(glue_last_word(m.dataflow().caption(m.frame_at(static_cast<int>(i), block))));
+        out.push_back(glue_last_word(m.caption(m.frame_at(static_cast<int>(i), block))));
     return out;
 }
 

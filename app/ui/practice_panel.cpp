@@ -147,7 +147,7 @@ void draw_practice(State& st) {
     ImGui::Text("Type %s",
                 level.labels.size() == 1 ? level.labels.front().c_str() : "the next level");
     ImGui::PopFont();
-    paragraph(st.model->dataflow().caption(static_cast<std::size_t>(level.frames.front())), true);
+    paragraph(st.model->caption(static_cast<std::size_t>(level.frames.front())), true);
     error_line(st, level.error);
     if (level.typed.empty()) {
         if (ImGui::Button("Stop practising"))

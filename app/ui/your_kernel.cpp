@@ -80,7 +80,7 @@ KernelRun run_in_background(const Settings& s, const std::string& source, double
             chapter_text == source ? out.result : sim::run_kernel(r, chapter_text, limits);
         if (listed.ok() && listed.hazards.empty())
             out.chapter_counted = listed.counted;
-        out.model = std::make_shared<const scene::Model>(out.result.trace);
+        out.model = std::make_shared<const scene::Model>(out.result.trace, chapter);
     } catch (const InputError& e) {
         out.error = e.what();
     } catch (const std::exception& e) { // a bug: said inline, never a crash

@@ -298,7 +298,8 @@ void YourKernelPanel::findings(State& st) {
         if (!check && y.puzzle.empty())
             words("Edit the kernel, then Run: pplab compiles it with the C++ compiler, runs "
                   "each CUDA thread as a fiber in a separate process and draws what it did "
-                  "on the canvas, step by step, with the chapter's captions.",
+                  "on the canvas, step by step, with the chapter's captions; where yours departs "
+                  "from the chapter's kernel, the caption says so first.",
                   true);
         return;
     }

@@ -129,6 +129,27 @@ TEST(SceneBuilder, TreeLevel2AtBlock8) {
     }
 }
 
+// A student's trace that departs from the chapter kernel's at one cell: that frame's caption
+// says where first (the cell, yours, the chapter's), then the chapter's words; every other
+// frame's caption is the chapter's alone, and the canvas shows the same caption. (The chapter's
+// captions over a student's kernel said what the chapter's kernel did, whatever theirs did.)
+TEST(SceneBuilder, AStudentsCaptionSaysWhereTheirKernelDeparts) {
+    const auto chapter = trace(request(Algorithm::ReduceTree, seq(8), 8));
+    const int l0 = find_frame(*chapter, Step::TreeLevel, 0);
+    Trace yours = chapter->trace();
+    yours.frames[static_cast<std::size_t>(l0)].values[0] = 5.0f; // s[0] = s[4]: the + forgotten
+    const scene::Model m(yours, chapter->trace());
+    const auto at = static_cast<std::size_t>(l0);
+    EXPECT_EQ(m.caption(at), "Your kernel departs here: s[0] is 5 where the chapter's kernel "
+                             "leaves 6. The chapter's step: " +
+                                 chapter->dataflow().caption(at));
+    for (std::size_t f = 0; f < yours.frames.size(); ++f)
+        if (f != at) {
+            EXPECT_EQ(m.caption(f), chapter->dataflow().caption(f)) << f;
+        }
+    EXPECT_EQ(build(m, at, {}).caption, m.caption(at));
+}
+
 // A shuffle step with offset 16: lanes 0-15 add lane+16, lanes 16-31 keep their own value.
 TEST(SceneBuilder, ShuffleOffset16) {
     const auto m = trace(request(Algorithm::ReduceShuffle, seq(32), 32));

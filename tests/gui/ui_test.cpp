@@ -216,7 +216,7 @@ TEST(WindowLayout, CaptionKeepsItsLinesAfterTheScaleChanges) {
                    : l.caption_font == st.fonts.small->FontSize ? st.fonts.small
                                                                 : st.fonts.regular;
     ASSERT_EQ(font->FontSize, l.caption_font) << "the caption's font is loaded";
-    const std::string caption = glue_last_word(st.model->dataflow().caption(st.frame()));
+    const std::string caption = glue_last_word(st.model->caption(st.frame()));
     const ImVec2 size = font->CalcTextSizeA(font->FontSize, FLT_MAX, l.caption.w, caption.c_str());
     EXPECT_LE(size.y, l.caption.h + 0.5f)
         << "'" << caption << "' needs " << size.y << " px, the box has " << l.caption.h;

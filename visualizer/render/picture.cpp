@@ -90,7 +90,7 @@ Composition compose(const FontAtlas& font, const scene::Model& m, std::size_t fr
         top += title_px * 1.45f;
         // The largest type that keeps the caption to three lines (a look-back's chain is
         // long): the canvas keeps its room, the text stays above the legible minimum.
-        const std::string caption = glue_last_word(m.dataflow().caption(frame));
+        const std::string caption = glue_last_word(m.caption(frame));
         std::vector<std::string> lines;
         for (const float px : {caption_px, 17 * unit, 14 * unit}) {
             caption_px = px;

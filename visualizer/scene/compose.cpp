@@ -88,7 +88,7 @@ Composer::Composer(const Model& model, std::size_t frame_, const ViewOptions& o,
     s.background = pal.background;
     s.text_scale = o.text_scale;
     s.pixels_per_unit = o.pixels_per_unit;
-    s.caption = m.dataflow().caption(frame);
+    s.caption = m.caption(frame);
     label_size =
         std::clamp(kLabelPx * opt.text_scale / std::max(opt.pixels_per_unit, 1e-3f), 0.42f, 1.7f);
     two_line_labels = label_size <= 0.8f;

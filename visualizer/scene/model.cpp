@@ -1,9 +1,12 @@
 #include "model.hpp"
+#include "pplab/check.hpp"
+#include "pplab/io.hpp"
 
 #include "pplab/lookback.hpp"
 #include "pplab/plan.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include <map>
 #include <utility>
@@ -45,6 +48,32 @@ Model::Model(Trace t)
         if (f.pass == 0 && f.block <= 0)
             barriers_per_block_ += own;
     }
+}
+
+Model::Model(Trace t, const Trace& chapter) : Model(std::move(t)) {
+    departs_.assign(trace_.frames.size(), std::string());
+    const auto value = [](float v) { return v != v ? std::string("?") : format_value(v); };
+    const std::size_t frames = std::min(trace_.frames.size(), chapter.frames.size());
+    for (std::size_t f = 0; f < frames; ++f) {
+        const std::vector<float>& yours = trace_.frames[f].values;
+        const std::vector<float>& theirs = chapter.frames[f].values;
+        for (std::size_t c = 0; c < std::min(yours.size(), theirs.size()); ++c) {
+            const float a = yours[c], b = theirs[c];
+            if (std::memcmp(&a, &b, sizeof a) == 0 || (a != a && b != b))
+                continue;
+            const int cell = static_cast<int>(c);
+            departs_[f] = "Your kernel departs here: " +
+                          pplab::cell_name(chapter, static_cast<int>(f), cell) + " is " + value(a) +
+                          " where the chapter's kernel leaves " + value(b) +
+                          ". The chapter's step: ";
+            break;
+        }
+    }
+}
+
+std::string Model::caption(std::size_t frame) const {
+    const std::string chapters = dataflow_.caption(frame);
+    return frame < departs_.size() ? departs_[frame] + chapters : chapters;
 }
 
 void Model::group_frames() {

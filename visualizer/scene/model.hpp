@@ -38,12 +38,20 @@ struct StepKey {
 class Model {
 public:
     explicit Model(Trace t);
+    // A student's trace beside the chapter kernel's of the same launch (the same frames, in
+    // the same order): a step's caption, the chapter's words, then says where yours departs.
+    Model(Trace t, const Trace& chapter);
     Model(const Model&) = delete;
     Model& operator=(const Model&) = delete;
 
     const Trace& trace() const { return trace_; }
     const Request& request() const { return trace_.request; }
     const Dataflow& dataflow() const { return dataflow_; }
+    // The step's caption as the window and every picture show it: the chapter's description
+    // (Dataflow::caption), headed, for a student's trace where this frame departs from the
+    // chapter's, by its first differing cell ("Your kernel departs here: s[3] is 7 where the
+    // chapter's kernel leaves 12. The chapter's step: ...").
+    std::string caption(std::size_t frame) const;
     const std::vector<StepGroup>& steps() const { return steps_; }
     int step_of(std::size_t frame) const { return step_of_[frame]; }
     StepKey key(int step) const;
@@ -90,6 +98,7 @@ private:
     int barriers_per_block_ = 0;
     std::vector<int> barriers_so_far_;
     int rounds_ = 0;
+    std::vector<std::string> departs_; // per frame: where a student's trace departs, or ""
     mutable std::vector<std::vector<CellWrite>> writes_;
     mutable std::vector<char> have_writes_;
 };

@@ -288,8 +288,7 @@ void Page::frame_drawn() {
         if (st.model)
             text = std::string(info(st.model->request().algorithm).id) + ", step " +
                    std::to_string(st.playback.step + 1) + " of " + std::to_string(st.steps()) +
-                   " (frame " + std::to_string(st.frame()) +
-                   "): " + st.model->dataflow().caption(st.frame());
+                   " (frame " + std::to_string(st.frame()) + "): " + st.model->caption(st.frame());
         if (st.your.tab_open) // what the tab says instead of an editor
             text += std::string("\n") + ui::kDesktopOnly + ". " + ui::kDesktopOnlyWhy;
         if (!st.error.empty()) {
@@ -331,7 +330,7 @@ void Page::draw_picture() {
         show_status("ready", std::string(info(model.request().algorithm).id) + ", step " +
                                  std::to_string(model.step_of(frame) + 1) + " of " +
                                  std::to_string(model.steps().size()) + " (frame " +
-                                 std::to_string(frame) + "): " + model.dataflow().caption(frame));
+                                 std::to_string(frame) + "): " + model.caption(frame));
     } catch (const InputError& e) {
         fail(e.what());
     }
