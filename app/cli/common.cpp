@@ -198,6 +198,18 @@ int run(int argc, char** argv, int (*window)()) {
         return finish(app.exit(e));
     } catch (const CLI::RuntimeError& e) { // a command's own exit code
         return finish(e.get_exit_code());
+    } catch (const CLI::ExtrasError&) {
+        // CLI11 lists the arguments it did not expect last one first ("cpu --backend json
+        // --format"): said in the order they were typed, with the command that refused them.
+        std::string rest, command = "pplab";
+        for (const CLI::App* sub = &app; !sub->get_subcommands().empty();) {
+            sub = sub->get_subcommands().front();
+            command += " " + sub->get_name();
+        }
+        for (const std::string& a : app.remaining(true))
+            rest += (rest.empty() ? "" : " ") + a;
+        return report("`" + command + "` does not take " + rest + " (`" + command +
+                      " --help` lists what it takes)");
     } catch (const CLI::ParseError& e) {
         return report(e.what());
     } catch (const InputError& e) {

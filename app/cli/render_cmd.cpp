@@ -222,7 +222,7 @@ void add_render(CLI::App& app) {
         ->excludes(all);
     cmd->add_option("--gif", ro->gif,
                     "the whole run as an animated GIF, one picture per step as the window plays "
-                    "it (block 0)")
+                    "it (the block --shown-block names)")
         ->excludes(frame);
     cmd->add_option("--delay", ro->delay_ms, "milliseconds each step stays on screen in the GIF")
         ->capture_default_str()

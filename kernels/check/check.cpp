@@ -207,7 +207,11 @@ int align_unlabelled(const Trace& t, const std::vector<std::string>& labels,
         return count == 1 ? first
                           : first + " to " + labels[static_cast<std::size_t>(start) + count - 1];
     };
-    if (best_starts.size() > 1)
+    // Right for several levels alike (every level of a scan of zeros): which it answers is the
+    // student's to say. A line with mistakes that fits several equally (or none at all) is
+    // compared with the earliest, and its wrong cells named: refused, it said nothing of them.
+    const bool exact = best->leading == static_cast<int>(count);
+    if (best_starts.size() > 1 && exact)
         throw InputError(line_ref(answer.front().line_number) + ": your first " + lines_text +
                          " without labels fit " + span_of(best_starts[0]) + " and " +
                          span_of(best_starts[1]) +
@@ -216,6 +220,21 @@ int align_unlabelled(const Trace& t, const std::vector<std::string>& labels,
                          labels[static_cast<std::size_t>(best_starts[0])] +
                          ": ...', so the check compares the right ones");
     const int start = best_starts.front();
+    const std::string yours =
+        "Your " + (count == 1 ? std::string("line") : std::to_string(count) + " lines") +
+        " without labels ";
+    if (best_starts.size() > 1) {
+        alignment =
+            yours +
+            (best->cells == 0 ? std::string(count == 1 ? "matches" : "match") + " no level: "
+                              : (count == 1 ? "fits " : "fit ") + span_of(start) + " and " +
+                                    span_of(best_starts[1]) + " equally well: ") +
+            (count == 1 ? "it was" : "they were") + " compared with " + span_of(start) +
+            ", the earliest. Write the level before each line (e.g. '" +
+            labels[static_cast<std::size_t>(best_starts[1])] +
+            ": ...') to compare it with another.";
+        return start;
+    }
     const bool everything = start == 0 && static_cast<int>(count) == end_frame;
     alignment = "Your " + (count == 1 ? std::string("line") : std::to_string(count) + " lines") +
                 " without labels " + (count == 1 ? "was" : "were") + " compared with " +

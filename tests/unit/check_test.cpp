@@ -259,6 +259,28 @@ TEST(CheckAlignment, AnAmbiguousFileAsksForLabels) {
     EXPECT_TRUE(mentions(why, "line 1")) << why;
 }
 
+// A wrong unlabelled line that fits two levels equally, or none, is compared with the earliest
+// and its wrong cells are named (it was refused: "fit upsweep 0 and upsweep 1 equally well").
+TEST(CheckAlignment, AWrongLineThatFitsSeveralIsComparedWithTheEarliest) {
+    // [1, 2, 3, 4]: load 1 2 3 4, upsweep 0 1 3 3 7, upsweep 1 1 3 3 10, clear-root 1 3 3 0.
+    // "1 3 3 9" has three cells of each upsweep right, its last wrong in both.
+    const CheckResult r = check("1 3 3 9\n");
+    ASSERT_EQ(r.levels.size(), 1u);
+    EXPECT_EQ(r.levels[0].label, "upsweep 0");
+    EXPECT_EQ(r.levels[0].wrong_cells, (std::vector<int>{3}));
+    EXPECT_TRUE(mentions(r.alignment, "fits upsweep 0 and upsweep 1 equally well: it was compared "
+                                      "with upsweep 0, the earliest"))
+        << r.alignment;
+    EXPECT_TRUE(mentions(r.alignment, "'upsweep 1: ...'")) << r.alignment;
+    // Right nowhere: compared with the first level, every cell named.
+    const CheckResult none = check("9 9 9 9\n");
+    ASSERT_EQ(none.levels.size(), 1u);
+    EXPECT_EQ(none.levels[0].label, "load");
+    EXPECT_EQ(none.levels[0].wrong_cells, (std::vector<int>{0, 1, 2, 3}));
+    EXPECT_TRUE(mentions(none.alignment, "matches no level: it was compared with load"))
+        << none.alignment;
+}
+
 TEST(CheckAlignment, LabelledFilesSayNothingAboutAlignment) {
     EXPECT_TRUE(check(kRightLabelled).alignment.empty());
 }

@@ -314,6 +314,17 @@ TEST_F(Cli, ProductionKernelsAreRefusedBeforeTheirLaunchRules) {
     expect_bad_input("trace --backend cpu --algo hist-fast --n 64 --bins 300", "not traced");
 }
 
+// Arguments a command does not take are named in the order they were typed, with the command
+// (CLI11 listed them last one first: "cpu --backend json --format").
+TEST_F(Cli, ArgumentsACommandDoesNotTakeAreSaidInTheirOrder) {
+    expect_bad_input("check --algo scan-blelloch --input 1,2,3,4 --answer " +
+                         quoted(write("a.txt", "0 1 3 6\n")) + " --format json --backend cpu",
+                     "`pplab check` does not take --format json --backend cpu (`pplab check "
+                     "--help` lists what it takes)");
+    expect_bad_input("trace --backend cpu --algo reduce-tree --n 8 extra words",
+                     "`pplab trace` does not take extra words");
+}
+
 TEST_F(Cli, UnknownNamesExitTwo) {
     expect_bad_input("trace --backend cpu --algo reduce-magic --n 8", "reduce-magic");
     expect_bad_input("trace --backend quantum --algo reduce-tree --n 8", "quantum");
