@@ -179,6 +179,28 @@ TEST_P(Histogram, NamesStayByTheirRowsAndCutBinsAreSaid) {
         }
 }
 
+// The fold at 256 bins, read close: the private histogram it reads and the global one it
+// writes are on screen together, the fold's arrows between them drawn (the gaps between a
+// view's parts were world units: 400 pixels of nothing between the charts, the fold alone).
+TEST(HistogramParts, TheFoldIsReadCloseWithTheHistogramItFolds) {
+    const auto m = test::trace(test::request(Algorithm::HistPrivatised,
+                                             generate(Generator::RandomInt, 7, 1, 256), 32, 256));
+    const int fold = static_cast<int>(m->steps().size()) - 1;
+    const std::size_t frame = m->frame_at(fold, 0);
+    ASSERT_EQ(m->trace().frames[frame].step, Step::HistFold);
+    render::CanvasRequest r;
+    r.width = 1900;
+    r.height = 900;
+    r.interactive = true;
+    const render::Canvas c = render::lay_out_canvas(font(), *m, frame, r, {});
+    const render::CanvasFrame& f = c.frame;
+    const auto drawn = scene::arrows_drawn(c.scene, f.camera, f.width, f.height, f.picture);
+    EXPECT_GE(
+        std::count_if(drawn.begin(), drawn.end(), [](const scene::Arrow& a) { return a.head > 0; }),
+        1)
+        << "no arrow of the fold drawn; notice: " << f.notice;
+}
+
 // The data's arrows land on the bars they count into, where both are on screen: a bar's top,
 // where an arrow lands, is a line 0.05 units thin, and was taken for a cell off screen at every
 // zoom under 40 pixels a unit (no arrow drawn, the notice saying arrows were left out).
@@ -328,6 +350,16 @@ TEST_P(Histogram, BordersAreLinesAtAnyZoom) {
                     EXPECT_LE(worst, 1.001f)
                         << "a border " << worst << " times the thickest allowed on a cell of "
                         << text(at);
+                    // Lines too: an arrow, a barrier, an arrowhead no larger than at 50 pixels a
+                    // unit (3 px, 14 px at 100%); a barrier read close was a dashed slab.
+                    float widest = 0, longest = 0;
+                    for (const scene::Arrow& a : c.scene.arrows) {
+                        widest = std::max(widest, a.width * c.frame.camera.scale);
+                        longest = std::max(longest, a.head * c.frame.camera.scale);
+                    }
+                    EXPECT_LE(widest, 3.0f * scale + 0.01f) << "a line " << widest << " px wide";
+                    EXPECT_LE(longest, 14.0f * scale + 0.01f)
+                        << "an arrowhead " << longest << " px long";
                 }
             }
     }

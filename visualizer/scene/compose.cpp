@@ -96,6 +96,10 @@ Composer::Composer(const Model& model, std::size_t frame_, const ViewOptions& o,
     label_em_x = label_px() / std::max(opt.pixels_per_unit, 1e-3f);
 }
 
+float Composer::line_units(float units) const {
+    return std::min(units, world(50.0f * units * opt.text_scale));
+}
+
 float Composer::world(float pixels) const {
     return pixels / std::max(opt.pixels_per_unit * std::max(opt.row_stretch, 1.0f), 1e-3f);
 }

@@ -82,6 +82,10 @@ public:
     float label_em_x = 0.45f;
     // World units (vertically, the row stretch included) for `pixels` on screen at this zoom.
     float world(float pixels) const;
+    // A line's width or an arrowhead's length: `units` world units, no more than they are at
+    // 50 pixels a unit (times the presenter scale), so a close zoom (256 bins at 130 pixels a
+    // unit) draws lines, not slabs.
+    float line_units(float units) const;
     // Scene::value_width is the step's own row's (a chart's bins): others leave it alone.
     bool value_width_of_step = false;
     // Arrows drawn into one frame at most: past it every k-th shows the pattern.

@@ -127,8 +127,8 @@ void Composer::connect(int f, bool current) {
                 ar.from = a;
                 ar.to = lerp(a, b, grow);
                 ar.color = col;
-                ar.width = current ? (own ? 0.035f : 0.06f) : 0.03f;
-                ar.head = current ? (own ? 0.2f : 0.28f) : 0.16f;
+                ar.width = line_units(current ? (own ? 0.035f : 0.06f) : 0.03f);
+                ar.head = line_units(current ? (own ? 0.2f : 0.28f) : 0.16f);
                 ar.source = *from;
                 ar.target = to;
                 s.arrows.push_back(ar);
@@ -168,7 +168,7 @@ void Composer::carry_bracket(const Rect& carry, const std::vector<Rect>& cells,
     if (span.empty())
         return;
     const float y = span.y - 0.22f, tick = 0.14f;
-    const float width = current ? 0.05f : 0.03f;
+    const float width = line_units(current ? 0.05f : 0.03f);
     for (const auto& [a, b] : {std::pair{Vec2{span.x, y + tick}, Vec2{span.x, y}},
                                std::pair{Vec2{span.x, y}, Vec2{span.right(), y}},
                                std::pair{Vec2{span.right(), y}, Vec2{span.right(), y + tick}}}) {
@@ -186,8 +186,8 @@ void Composer::carry_bracket(const Rect& carry, const std::vector<Rect>& cells,
     ar.from = from;
     ar.to = lerp(from, {span.center().x, y - 0.05f}, grow);
     ar.color = col;
-    ar.width = current ? 0.06f : 0.03f;
-    ar.head = current ? 0.28f : 0.16f;
+    ar.width = line_units(current ? 0.06f : 0.03f);
+    ar.head = line_units(current ? 0.28f : 0.16f);
     ar.source = carry;
     ar.target = middle;
     s.arrows.push_back(ar);

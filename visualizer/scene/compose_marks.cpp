@@ -61,7 +61,7 @@ void Composer::barrier(float y, float x0, float x1, const std::string& text) {
     a.from = {x0, y};
     a.to = {x1, y};
     a.color = pal.barrier;
-    a.width = 0.05f;
+    a.width = line_units(0.05f); // 256 bins read close drew it as a dashed slab
     a.dashed = true;
     s.arrows.push_back(a);
     if (!repeat) {

@@ -178,6 +178,13 @@ ChartFit fit_charts(const Composer& c) {
     return fit;
 }
 
+// A gap between a view's parts: `units` world units at the usual zoom, at most 20 pixels a
+// unit's worth where the bins are read close (256 bins at 130 pixels a unit left 400 pixels
+// of nothing between the private histogram and the fold, and the fold alone on screen).
+float part_gap(const Composer& c, float units) {
+    return std::min(units, c.world(20.0f * units * c.opt.text_scale));
+}
+
 // The input as grid-stride rounds, coloured by bin; returns the y below it.
 float data_rows(Composer& c, float width, bool global) {
     const int block_size = c.m.block_size(0), grid = c.m.grid(0), n = c.r.n();
@@ -224,13 +231,13 @@ float per_warp_charts(Composer& c, float y, float width, const ChartFit& fit) {
         c.note({x, below + c.world(6.0f * c.opt.text_scale) + c.world(0.85f * title_px)},
                "warp " + std::to_string(w) + ": its own s_hist", c.pal.muted, Align::Left, 0.8f);
     }
-    y += static_cast<float>((warps + per_row - 1) / per_row) * block_h + 1.5f;
-    c.barrier(y - 1.2f, 0, width, "__syncthreads()");
+    y += static_cast<float>((warps + per_row - 1) / per_row) * block_h + part_gap(c, 1.5f);
+    c.barrier(y - part_gap(c, 1.2f), 0, width, "__syncthreads()");
     const int merge = c.find(Step::HistMerge, 0, 0, b);
     const float below =
         chart(c, {merge}, 0, y, width, bar_h,
               {"merged", "block " + std::to_string(b), true, false, max_of(c.m, {merge})});
-    return below + 3.2f;
+    return below + part_gap(c, 3.2f);
 }
 
 } // namespace
@@ -247,7 +254,7 @@ void view_histogram(Composer& c) {
     if (!fit.contention)
         c.s.left_out = "no room for the contention row at this size";
 
-    float y = data_rows(c, width, global) + 3.5f;
+    float y = data_rows(c, width, global) + part_gap(c, 3.5f);
     if (global) {
         const std::vector<int> frames = c.frames_of(Step::HistAccumulate, 0, -1);
         chart(c, frames, 0, y, width, bar_h,
@@ -267,8 +274,8 @@ void view_histogram(Composer& c) {
         y = chart(c, frames, 0, y, width, bar_h,
                   {"s_hist[]", "shared, block " + std::to_string(b), true, fit.contention,
                    max_of(m, finals)}) +
-            3.2f;
-        c.barrier(y - 1.4f, 0, width, "__syncthreads()");
+            part_gap(c, 3.2f);
+        c.barrier(y - part_gap(c, 1.4f), 0, width, "__syncthreads()");
     }
     std::vector<int> folds; // one per block, in block order: the global bins after each
     for (int bb = 0; bb < grid; ++bb)
