@@ -1038,7 +1038,10 @@ struct Runtime::Impl {
         }
     }
 
-    std::uint64_t load(const Region* r, long long index, int line) {
+    // `strong`: a volatile access, which CUDA gives the meaning of a relaxed atomic at system
+    // scope (ld.volatile is ld.relaxed.sys): it does not race with another strong access to
+    // the element (a look-back polling a flag another block publishes).
+    std::uint64_t load(const Region* r, long long index, int line, bool strong) {
         check(r, index, line, "read of");
         Thread& t = *self;
         if (r->space == Space::Own) {
@@ -1053,14 +1056,14 @@ struct Runtime::Impl {
                 note_line(obs.input_lines, line);
             }
             if (r->space == Space::Global)
-                global_access(r, index, line, false, false);
+                global_access(r, index, line, false, strong);
         }
         std::uint64_t bits = 0;
         std::memcpy(&bits, r->base + index * r->elem_size, static_cast<std::size_t>(r->elem_size));
         return bits;
     }
 
-    void store(const Region* r, long long index, std::uint64_t bits, int line) {
+    void store(const Region* r, long long index, std::uint64_t bits, int line, bool strong) {
         check(r, index, line, "write to");
         Thread& t = *self;
         if (r->space == Space::Own) {
@@ -1076,7 +1079,7 @@ struct Runtime::Impl {
             ++owner.counted_.global_writes;
             if (r->space == Space::Global) { // a thread's scratch from the heap is no output
                 note_line(obs.output_lines, line);
-                global_access(r, index, line, true, false);
+                global_access(r, index, line, true, strong);
             }
         }
         std::memcpy(r->base + index * r->elem_size, &bits, static_cast<std::size_t>(r->elem_size));
@@ -1369,13 +1372,13 @@ void passing(int line) {
 }
 } // namespace
 
-std::uint64_t load(const Region* r, long long index, int line) {
+std::uint64_t load(const Region* r, long long index, int line, bool strong) {
     passing(line);
-    return g_impl->load(r, index, line);
+    return g_impl->load(r, index, line, strong);
 }
-void store(const Region* r, long long index, std::uint64_t bits, int line) {
+void store(const Region* r, long long index, std::uint64_t bits, int line, bool strong) {
     passing(line);
-    g_impl->store(r, index, bits, line);
+    g_impl->store(r, index, bits, line, strong);
 }
 std::uint64_t atomic(AtomicOp op, const Region* r, long long index, std::uint64_t operand,
                      std::uint64_t compare, int line) {

@@ -109,6 +109,9 @@ INSTANTIATE_TEST_SUITE_P(
     Issue, BrokenKernel,
     ::testing::Values(
         Broken{"tree-missing-barrier.cu", Algorithm::ReduceTree, 100, 64, "#define TILE 64\n"},
+        // Three tiles of 128: tiles 1 and 2 read what tiles 0 and 1 published.
+        Broken{"global-lookback-without-volatile.cu", Algorithm::ScanFast, 300, 32, ""},
+        Broken{"lookback-never-published.cu", Algorithm::ScanFast, 300, 32, ""},
         Broken{"every-lane-writes.cu", Algorithm::ReduceFull, 100, 64,
                "#define TILE 64\n#define WARPS 2\n"},
         Broken{"partial-warp.cu", Algorithm::ReduceShuffle, 32, 32, ""},
