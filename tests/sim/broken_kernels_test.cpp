@@ -457,7 +457,14 @@ TEST(CompilerErrors, GccAndClangSayTheSameMistakeInTheChaptersWords) {
          "atomicAdd takes the address of an element"},
         {"kernel.cu:5:5: error: cannot cast from type 'pplab::sim::ptr<const float>' to pointer "
          "type 'const int *'",
-         5, "a cast from one pointer type to another"},
+         5, "this cast of a pointer is not supported"},
+        {"kernel.cu:5:5: error: static assertion failed: pplab's simulator casts a pointer only "
+         "to a type of the same size (float* to unsigned*): index the elements one by one",
+         5, "a cast to a pointer of another size"},
+        {"kernel.cu:5:5: error: static assertion failed due to requirement 'sizeof(float) == "
+         "sizeof(unsigned char)': pplab's simulator casts a pointer only to a type of the same "
+         "size (float* to unsigned*): index the elements one by one",
+         5, "a cast to a pointer of another size"},
     };
     for (const Case& c : cases) {
         const std::vector<sim::CompileError> errors = sim::compiler_errors(c.log, source);
