@@ -17,6 +17,7 @@
 
 #include "pplab/files.hpp"
 #include "pplab/io.hpp"
+#include "pplab/lookback.hpp"
 #include "pplab/rng.hpp"
 
 #include <dlfcn.h>
@@ -300,13 +301,12 @@ void Session::shared_frames(const Launch& l, const BlockObservation& o, const St
 }
 
 void Session::place_hazards(const Launch& l, const BlockObservation& o, const StepList& steps) {
-    const std::size_t first = rt_.hazards().size() - o.hazard_interval.size();
     for (std::size_t k = 0; k < o.hazard_interval.size(); ++k) {
         if (steps.empty())
             continue;
         const std::size_t at =
             std::min(static_cast<std::size_t>(o.hazard_interval[k]), steps.size() - 1);
-        hazard_frames_[first + k] = {l.pass(), steps[at].first, steps[at].second, o.block};
+        hazard_frames_[o.hazard_ids[k]] = {l.pass(), steps[at].first, steps[at].second, o.block};
     }
 }
 
@@ -529,12 +529,11 @@ bool Session::add_carries(const Launch& l, Buffer& out, Buffer& carries) {
 }
 
 // scan-fast: one launch; each block takes its tile from next_tile and publishes into desc (one
-// 64-bit word per tile), as the production driver sets them up (both zeroed). The blocks run
-// one after another, so a tile's predecessors have all published by the time it looks back:
-// the tickets hand out tiles in the order blocks start, which is what lets the listing rely on
-// no block that has not yet started. The look-back record's tickets are a schedule's (the CPU
-// model's, or the GPU's), which this run does not share: that record is left as ? and the
-// output is what is compared.
+// 64-bit word per tile), as the production driver sets them up (both zeroed). As many blocks as
+// the CPU model keeps tiles in flight run together, at paces the seed chooses, so a look-back
+// meets predecessors that have published nothing yet, or only their aggregate. The look-back
+// record's tickets are a schedule's, which this run does not record: that record is left as ?
+// and the output is what is compared.
 bool Session::scan_fast() {
     const Launch& l = plan_.launches.front();
     Buffer& in = buffer("in", Elem::Float, r_.input);
@@ -547,21 +546,23 @@ bool Session::scan_fast() {
                                       kN,
                                       {Elem::Other, true, "unsigned long long* desc"},
                                       {Elem::UInt, true, "unsigned* next_tile"}});
-    const bool ok = launch(l, k,
-                           {{&in.region, 0},
-                            {&out.region, 0},
-                            {nullptr, in.count()},
-                            {&desc.region, 0},
-                            {&next_tile.region, 0}},
-                           in.region.id, RoundRule::GridStride, [&](const BlockObservation& o) {
-                               light(l, Step::TilePublish, 0, o.output_lines);
-                               place_hazards(l, o, {{Step::TilePublish, 0}});
-                           });
+    LaunchSpec spec = launch_spec(l, k,
+                                  {{&in.region, 0},
+                                   {&out.region, 0},
+                                   {nullptr, in.count()},
+                                   {&desc.region, 0},
+                                   {&next_tile.region, 0}},
+                                  in.region.id, RoundRule::GridStride);
+    spec.resident = kLookbackResident;
+    spec.schedule_seed = r_.options.order_seed;
+    const bool ok = rt_.launch(spec, [&](const BlockObservation& o) {
+        light(l, Step::TilePublish, 0, o.output_lines);
+        place_hazards(l, o, {{Step::TilePublish, 0}});
+    });
     note("look-back record",
-         "pplab's simulator runs the blocks one after another, so every tile before yours had "
-         "published before yours looked back: the look-back record (who read what, and when) "
-         "belongs to a schedule of tiles in flight together and is shown as ?; the output is "
-         "checked");
+         "pplab's simulator ran your tiles " + std::to_string(kLookbackResident) +
+             " at a time, each at its own pace, and checks the output; who read what in the "
+             "look-back, and when, is not recorded here (shown as ?)");
     for (int i = 0; i < r_.n(); ++i)
         result_.push_back(out.value(i));
     return ok;
