@@ -69,7 +69,9 @@ __global__ void scanFast(const float* in, float* out, int n,
         const float up = __shfl_up_sync(0xffffffffu, incl, offset);       // @tile-publish
         if (lane >= offset) incl += up;                                   // @tile-publish
     }
-    const float before = lane == 0 ? 0.0f : __shfl_up_sync(0xffffffffu, incl, 1); // @tile-publish
+    // Every lane shuffles (the mask names all 32); lane 0 then has nothing before it.
+    float before = __shfl_up_sync(0xffffffffu, incl, 1);                 // @tile-publish
+    if (lane == 0) before = 0.0f;                                         // @tile-publish
     if (lane == 31) s_warp[warp] = incl;                                  // @tile-publish
     __syncthreads();                                                      // @tile-publish
     float warp_prefix = 0.0f, aggregate = 0.0f;

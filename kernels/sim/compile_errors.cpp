@@ -113,6 +113,7 @@ bool in_the_chapters_words(CompileError& e, const std::vector<std::string>& line
     static const std::regex index_name(R"(\b(threadIdx|blockIdx|blockDim|gridDim)\.[xyz]\b)");
     static const std::regex pointer_cast(
         R"(^(?:invalid cast|cannot cast) from type '(?:::)?pplab::sim::ptr<)");
+    static const std::regex size_cast(R"(pplab's simulator casts a pointer only)");
     std::smatch m;
     const auto first_code = here.find_first_not_of(" \t");
     if (std::regex_search(e.message, semicolon) && e.line > 1 && first_code != std::string::npos &&
@@ -156,9 +157,13 @@ bool in_the_chapters_words(CompileError& e, const std::vector<std::string>& line
         e.message = m[0].str() + " is a number (an index), not a pointer: index an array with " +
                     "it, as in in[" + m[0].str() + "]";
     } else if (std::regex_search(e.message, pointer_cast)) {
-        e.message = "a cast from one pointer type to another ((int*)p, reinterpret_cast) is not "
-                    "supported by pplab's simulator: a pointer keeps the type of the memory it "
-                    "points to";
+        // A form of cast the pre-processor does not turn into one of a watched pointer.
+        e.message = "this cast of a pointer is not supported by pplab's simulator in this form: "
+                    "write it (T*)p or reinterpret_cast<T*>(p)";
+    } else if (std::regex_search(e.message, size_cast)) {
+        e.message = "a cast to a pointer of another size ((char*)p of a float* p, a float4*) is "
+                    "not supported by pplab's simulator: an index would count other elements; "
+                    "cast only between types of one size ((unsigned*) of a float*)";
     } else {
         e.message = as_written(e.message);
         return false;

@@ -8,6 +8,7 @@
 // (with its source line) and every value a snapshot of registers needs is known.
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -65,8 +66,10 @@ struct ThreadView {
 
 // ---- The runtime (defined in the runner) ---------------------------------------------------
 extern ThreadView* g_self;
-std::uint64_t load(const Region* r, long long index, int line);
-void store(const Region* r, long long index, std::uint64_t bits, int line);
+// `strong`: a volatile access (CUDA's relaxed atomic at system scope: it races with no other
+// strong access to the element).
+std::uint64_t load(const Region* r, long long index, int line, bool strong = false);
+void store(const Region* r, long long index, std::uint64_t bits, int line, bool strong = false);
 enum class AtomicOp : std::uint8_t { Add, Sub, Max, Min, Exch, Cas, Or, And, Xor, Inc };
 std::uint64_t atomic(AtomicOp op, const Region* r, long long index, std::uint64_t operand,
                      std::uint64_t compare, int line);
@@ -116,11 +119,11 @@ public:
         : region_(region), index_(index), line_(line) {}
     ref(const ref&) = default;
 
-    operator V() const { return from_bits<V>(load(region_, index_, line_)); }
+    operator V() const { return from_bits<V>(load(region_, index_, line_, std::is_volatile_v<T>)); }
     ptr<T> operator&() const { return ptr<T>(region_, index_, line_); }
 
     ref& operator=(V v) requires(!std::is_const_v<T>) {
-        store(region_, index_, to_bits(v), line_);
+        store(region_, index_, to_bits(v), line_, std::is_volatile_v<T>);
         return *this;
     }
     ref& operator=(const ref& o) requires(!std::is_const_v<T>) { return *this = static_cast<V>(o); }
@@ -187,6 +190,16 @@ public:
     template <class U>
     requires(std::is_convertible_v<U*, T*> && !std::is_same_v<U, T>) ptr(const ptr<U>& o)
         : region_(o.region()), offset_(o.offset()), line_(o.line()) {}
+    // `(unsigned*)p` of a float* p, `(int*)`: the same elements seen as another type of their
+    // size (their bits, as on a GPU), bounds and races still watched. A cast between sizes
+    // (`(float4*)in`, `(char*)`) would change what an index means: refused.
+    template <class U>
+    requires(!std::is_convertible_v<U*, T*>) explicit ptr(const ptr<U>& o)
+        : region_(o.region()), offset_(o.offset()), line_(o.line()) {
+        static_assert(sizeof(U) == sizeof(T),
+                      "pplab's simulator casts a pointer only to a type of the same size "
+                      "(float* to unsigned*): index the elements one by one");
+    }
     // `&v` of a float variable (a reg): one element of the thread's own.
     template <class R>
     requires(
@@ -643,9 +656,49 @@ inline unsigned min(unsigned a, unsigned b) {
 inline unsigned max(unsigned a, unsigned b) {
     return a < b ? b : a;
 }
+// CUDA's integer and bit-cast intrinsics (CUDA Math API, "Integer Intrinsics" and "Type
+// Casting Intrinsics"), exactly: a cast keeps the bits, a count is an int.
 inline int __float_as_int(float f) {
-    return ::pplab::sim::from32<int>(::pplab::sim::bits32(f));
+    return std::bit_cast<int>(f);
 }
 inline float __int_as_float(int i) {
-    return ::pplab::sim::from32<float>(::pplab::sim::bits32(i));
+    return std::bit_cast<float>(i);
+}
+inline unsigned __float_as_uint(float f) {
+    return std::bit_cast<unsigned>(f);
+}
+inline float __uint_as_float(unsigned u) {
+    return std::bit_cast<float>(u);
+}
+inline long long __double_as_longlong(double d) {
+    return std::bit_cast<long long>(d);
+}
+inline double __longlong_as_double(long long i) {
+    return std::bit_cast<double>(i);
+}
+// The position of the least significant set bit, counting from 1; 0 when no bit is set.
+inline int __ffs(int x) {
+    return x == 0 ? 0 : std::countr_zero(static_cast<unsigned>(x)) + 1;
+}
+inline int __ffsll(long long x) {
+    return x == 0 ? 0 : std::countr_zero(static_cast<unsigned long long>(x)) + 1;
+}
+inline int __popc(unsigned x) {
+    return std::popcount(x);
+}
+inline int __popcll(unsigned long long x) {
+    return std::popcount(x);
+}
+// Leading zeros from the most significant bit: 32 (64) for 0.
+inline int __clz(int x) {
+    return std::countl_zero(static_cast<unsigned>(x));
+}
+inline int __clzll(long long x) {
+    return std::countl_zero(static_cast<unsigned long long>(x));
+}
+inline unsigned __brev(unsigned x) {
+    unsigned r = 0;
+    for (int k = 0; k < 32; ++k, x >>= 1)
+        r = (r << 1) | (x & 1u);
+    return r;
 }

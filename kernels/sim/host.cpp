@@ -313,7 +313,7 @@ std::string cache_folder() {
 
 RunResult run_kernel(const Request& request, std::string_view source, const Limits& limits) {
     RunResult res;
-    res.trace.request = normalize(request);
+    res.trace.request = normalize_trace(request);
     const Plan plan = make_plan(res.trace.request); // the same refusals as the built-in kernels
     if (info(request.algorithm).family == Family::Histogram && res.trace.request.bins > 256)
         throw InputError("the chapter's histogram kernels read bytes (const unsigned char* "

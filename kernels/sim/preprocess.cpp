@@ -454,8 +454,9 @@ private:
     }
 
     bool heap_form(const Token& t) {
-        if (t.text == "(" || t.text == "static_cast" || t.text == "reinterpret_cast")
-            return malloc_with_cast();
+        if (t.text == "(" || t.text == "static_cast" || t.text == "reinterpret_cast" ||
+            t.text == "const_cast")
+            return malloc_with_cast() || pointer_cast();
         const Token* p = previous();
         if (t.kind != Kind::Ident || (p && (p->text == "." || p->text == "->" || p->text == "::")))
             return false;
@@ -503,6 +504,43 @@ private:
                                  "\", ";
         replace(i_, k + 1, named ? "(" + call : call);
         i_ = k + 2;
+        return true;
+    }
+
+    // A cast to a pointer type, `(volatile unsigned long long*)(desc + tile)` or
+    // `reinterpret_cast<unsigned*>(out)`: a watched pointer is no raw pointer, so the cast is to
+    // the watched pointer of that type (cuda_sim.hpp's ptr says which casts it takes).
+    bool pointer_cast() {
+        const bool named = toks_[i_].text != "(";
+        const Token* p = previous();
+        // `sizeof(float*)`, a prototype's `f(float*)`: a type in brackets, no cast.
+        if (!named && p && p->kind == Kind::Ident && p->text != "return")
+            return false;
+        std::size_t k = i_ + 1;
+        if (named && !is(k++, "<"))
+            return false;
+        const std::size_t type_first = k;
+        k = type_end(k);
+        if (k == type_first || !is(k, "*") || toks_[k - 1].text == "void")
+            return false;
+        const std::size_t type_last = k - 1;
+        std::string post;
+        while (is_ident(k + 1) &&
+               (is_qualifier(toks_[k + 1].text) || is_restrict(toks_[k + 1].text)))
+            if (is_qualifier(toks_[++k].text))
+                post += " " + std::string(toks_[k].text);
+        const std::size_t close = k + 1;
+        if (!is(close, named ? ">" : ")"))
+            return false;
+        const Token* operand = at(close + 1);
+        if (!operand || !(named ? operand->text == "("
+                                : operand->kind == Kind::Ident || operand->kind == Kind::Number ||
+                                      operand->text == "(" || operand->text == "&"))
+            return false;
+        const std::string watched =
+            "::pplab::sim::ptr<" + one_line(type_first, type_last) + post + ">";
+        replace(i_, close, named ? "static_cast<" + watched + ">" : "(" + watched + ")");
+        i_ = close + 1;
         return true;
     }
 

@@ -17,6 +17,7 @@
 
 #include "pplab/files.hpp"
 #include "pplab/io.hpp"
+#include "pplab/lookback.hpp"
 #include "pplab/rng.hpp"
 
 #include <dlfcn.h>
@@ -133,6 +134,7 @@ private:
 
     const KernelEntry& kernel(const Launch& l, const std::vector<Expected>& expected);
     Buffer& buffer(std::string name, Elem elem, const std::vector<float>& values);
+    Buffer& zeroed(std::string name, Elem elem, int elem_size, long long count);
     LaunchSpec launch_spec(const Launch& l, const KernelEntry& k, std::vector<Arg> args, int input,
                            RoundRule rounds) const;
     bool launch(const Launch& l, const KernelEntry& k, std::vector<Arg> args, int input,
@@ -143,6 +145,7 @@ private:
     bool reduce_full_pass(const Launch& l, Buffer& in, Buffer& out);
     bool reduce_atomic(const Launch& l, Buffer& in);
     bool scan();
+    bool scan_fast();
     bool scan_blocks(const Launch& l, Buffer& in, Buffer& out, Buffer* totals, bool inclusive);
     bool add_carries(const Launch& l, Buffer& out, Buffer& carries);
     bool histogram();
@@ -225,6 +228,16 @@ Buffer& Session::buffer(std::string name, Elem elem, const std::vector<float>& v
     return b;
 }
 
+// A buffer of `count` elements of `elem_size` bytes, all bits 0 (scan-fast's descriptors).
+Buffer& Session::zeroed(std::string name, Elem elem, int elem_size, long long count) {
+    Buffer& b = buffer(std::move(name), elem, {});
+    b.bytes.assign(static_cast<std::size_t>(count * elem_size), 0);
+    b.region.base = b.bytes.data();
+    b.region.count = count;
+    b.region.elem_size = elem_size;
+    return b;
+}
+
 LaunchSpec Session::launch_spec(const Launch& l, const KernelEntry& k, std::vector<Arg> args,
                                 int input, RoundRule rounds) const {
     LaunchSpec spec;
@@ -288,13 +301,12 @@ void Session::shared_frames(const Launch& l, const BlockObservation& o, const St
 }
 
 void Session::place_hazards(const Launch& l, const BlockObservation& o, const StepList& steps) {
-    const std::size_t first = rt_.hazards().size() - o.hazard_interval.size();
     for (std::size_t k = 0; k < o.hazard_interval.size(); ++k) {
         if (steps.empty())
             continue;
         const std::size_t at =
             std::min(static_cast<std::size_t>(o.hazard_interval[k]), steps.size() - 1);
-        hazard_frames_[first + k] = {l.pass(), steps[at].first, steps[at].second, o.block};
+        hazard_frames_[o.hazard_ids[k]] = {l.pass(), steps[at].first, steps[at].second, o.block};
     }
 }
 
@@ -516,8 +528,50 @@ bool Session::add_carries(const Launch& l, Buffer& out, Buffer& carries) {
                   });
 }
 
+// scan-fast: one launch; each block takes its tile from next_tile and publishes into desc (one
+// 64-bit word per tile), as the production driver sets them up (both zeroed). As many blocks as
+// the CPU model keeps tiles in flight run together, at paces the seed chooses, so a look-back
+// meets predecessors that have published nothing yet, or only their aggregate. The look-back
+// record's tickets are a schedule's, which this run does not record: that record is left as ?
+// and the output is what is compared.
+bool Session::scan_fast() {
+    const Launch& l = plan_.launches.front();
+    Buffer& in = buffer("in", Elem::Float, r_.input);
+    Buffer& out =
+        buffer("out", Elem::Float, std::vector<float>(static_cast<std::size_t>(r_.n()), 0.0f));
+    Buffer& desc = zeroed("desc", Elem::Other, 8, l.grid);
+    Buffer& next_tile = zeroed("next_tile", Elem::UInt, 4, 1);
+    const KernelEntry& k = kernel(l, {kInFloat,
+                                      kOutFloat,
+                                      kN,
+                                      {Elem::Other, true, "unsigned long long* desc"},
+                                      {Elem::UInt, true, "unsigned* next_tile"}});
+    LaunchSpec spec = launch_spec(l, k,
+                                  {{&in.region, 0},
+                                   {&out.region, 0},
+                                   {nullptr, in.count()},
+                                   {&desc.region, 0},
+                                   {&next_tile.region, 0}},
+                                  in.region.id, RoundRule::GridStride);
+    spec.resident = kLookbackResident;
+    spec.schedule_seed = r_.options.order_seed;
+    const bool ok = rt_.launch(spec, [&](const BlockObservation& o) {
+        light(l, Step::TilePublish, 0, o.output_lines);
+        place_hazards(l, o, {{Step::TilePublish, 0}});
+    });
+    note("look-back record",
+         "pplab's simulator ran your tiles " + std::to_string(kLookbackResident) +
+             " at a time, each at its own pace, and checks the output; who read what in the "
+             "look-back, and when, is not recorded here (shown as ?)");
+    for (int i = 0; i < r_.n(); ++i)
+        result_.push_back(out.value(i));
+    return ok;
+}
+
 bool Session::scan() {
     const int n = r_.n(), B = r_.block;
+    if (r_.algorithm == Algorithm::ScanFast)
+        return scan_fast();
     if (r_.algorithm != Algorithm::ScanMultiblock) {
         Buffer& in = buffer("in", Elem::Float, r_.input);
         Buffer& out =
@@ -772,7 +826,7 @@ int main(int argc, char** argv) {
     sim::RunnerOutput out;
     sim::Recording recording;
     try {
-        const Request r = normalize(sim::request_from_json(read_text_file(argv[2])));
+        const Request r = normalize_trace(sim::request_from_json(read_text_file(argv[2])));
         if (!::dlopen(argv[1], RTLD_NOW | RTLD_LOCAL))
             throw InputError(std::string("the compiled kernel does not load: ") + ::dlerror());
         out = sim::Session(r).run(recording);

@@ -3,6 +3,8 @@
 // or finishes, so the same kernel and input always give the same schedule and the same trace.
 #include "runtime.hpp"
 
+#include "pplab/rng.hpp"
+
 #include <boost/context/fiber.hpp>
 #include <boost/context/stack_context.hpp>
 
@@ -16,6 +18,7 @@
 #include <cmath>
 #include <deque>
 #include <limits>
+#include <list>
 #include <map>
 #include <memory>
 #include <new>
@@ -221,6 +224,24 @@ struct WriteLog {
     int gen;
 };
 
+// One block's state while other blocks are in flight with it (LaunchSpec::resident): swapped in
+// and out of the runtime's members, so that everything else sees one block at a time.
+struct BlockState {
+    std::deque<Thread> threads; // a deque's swap keeps its elements where they are
+    BlockObservation obs;
+    std::map<int, std::unique_ptr<SharedArray>> shared;
+    SharedArray* primary = nullptr;
+    std::unique_ptr<SharedArray> dynamic;
+    std::map<std::tuple<const void*, int, long long>, Region> own;
+    std::uint32_t epoch = 1;
+    std::vector<std::uint32_t> warp_sync;
+    std::vector<float> interval_start;
+    std::vector<WriteLog> interval_log;
+    bool interval_dirty = false;
+    std::vector<std::vector<int>> interval_lines;
+    int arrived = 0, finished = 0;
+};
+
 // One element of a launch's global buffer: who last wrote and read it, and when (the block and
 // its barrier interval). Within a launch only a barrier of the same block orders two threads'
 // accesses; atomics do not race with each other.
@@ -380,6 +401,7 @@ struct Runtime::Impl {
             return;
         }
         seen[key] = owner.hazards_.size();
+        obs.hazard_ids.push_back(owner.hazards_.size());
         owner.hazards_.push_back(std::move(h));
         obs.hazard_interval.push_back(static_cast<int>(obs.shared.size()));
     }
@@ -477,7 +499,7 @@ struct Runtime::Impl {
 
     int live_threads() const { return spec->block - finished; }
 
-    bool run_block(int block) {
+    void begin_block(int block) {
         obs = BlockObservation{};
         obs.block = block;
         obs.rounds.assign(static_cast<std::size_t>(spec->block), {});
@@ -496,23 +518,26 @@ struct Runtime::Impl {
         arrived = 0;
         finished = 0;
         start_threads(block);
-        while (!faulted) {
-            bool progressed = false;
-            for (Thread& t : threads) {
-                if (t.state != State::Runnable || !t.fiber)
-                    continue;
-                resume(t);
-                progressed = true;
-                if (faulted)
-                    break;
-            }
+    }
+    // One round of the block: each runnable thread runs until it waits. False when the block
+    // is over (every thread finished, or a fault).
+    bool block_round() {
+        bool progressed = false;
+        for (Thread& t : threads) {
+            if (t.state != State::Runnable || !t.fiber)
+                continue;
+            resume(t);
+            progressed = true;
             if (faulted)
-                break;
-            if (finished == spec->block)
-                break;
-            if (!progressed)
-                stalled();
+                return false;
         }
+        if (finished == spec->block)
+            return false;
+        if (!progressed)
+            stalled();
+        return !faulted;
+    }
+    bool end_block() {
         if (!faulted)
             end_interval();
         for (const Thread& t : threads) {
@@ -530,6 +555,71 @@ struct Runtime::Impl {
         self = nullptr;
         threads.clear();
         return !faulted;
+    }
+    bool run_block(int block) {
+        begin_block(block);
+        while (block_round()) {
+        }
+        return end_block();
+    }
+
+    void swap_block(BlockState& b) {
+        using std::swap;
+        swap(threads, b.threads);
+        swap(obs, b.obs);
+        swap(shared, b.shared);
+        swap(primary, b.primary);
+        swap(dynamic, b.dynamic);
+        swap(own, b.own);
+        swap(epoch, b.epoch);
+        swap(warp_sync, b.warp_sync);
+        swap(interval_start, b.interval_start);
+        swap(interval_log, b.interval_log);
+        swap(interval_dirty, b.interval_dirty);
+        swap(interval_lines, b.interval_lines);
+        swap(arrived, b.arrived);
+        swap(finished, b.finished);
+        self = nullptr;
+    }
+
+    // Up to spec->resident blocks in flight together, as a GPU keeps several resident: in
+    // turn, each runs 0 to 2 rounds (seeded), so blocks go at their own pace and one may
+    // overtake another. A thread that polls global memory with a volatile read or an atomic
+    // waits there for its next round (yield()), so a block spinning on a flag another block
+    // publishes does not stop that block from running. A block ends as in run_block.
+    bool run_resident(const std::function<void(const BlockObservation&)>& on_block) {
+        std::list<BlockState> flight;
+        SplitMix pace{spec->schedule_seed};
+        int next = 0;
+        while (!faulted && (next < spec->grid || !flight.empty())) {
+            while (static_cast<int>(flight.size()) < spec->resident && next < spec->grid) {
+                begin_block(next++);
+                swap_block(flight.emplace_back());
+            }
+            for (auto it = flight.begin(); it != flight.end() && !faulted;) {
+                swap_block(*it);
+                bool going = true;
+                for (std::uint32_t k = pace.below(3); k > 0 && going; --k)
+                    going = block_round();
+                if (going) {
+                    swap_block(*it++);
+                    continue;
+                }
+                end_block();
+                on_block(obs);
+                it = flight.erase(it);
+            }
+        }
+        for (BlockState& b : flight) { // after a fault: the blocks still in flight unwind
+            swap_block(b);
+            end_block();
+        }
+        return !faulted;
+    }
+    // A scheduling point of a launch with blocks in flight together (see run_resident).
+    void yield(const Region* r) {
+        if (spec->resident > 1 && r->space == Space::Global)
+            park();
     }
 
     // Nobody can run: lanes wait for partners that will never come, or a barrier for
@@ -1038,8 +1128,13 @@ struct Runtime::Impl {
         }
     }
 
-    std::uint64_t load(const Region* r, long long index, int line) {
+    // `strong`: a volatile access, which CUDA gives the meaning of a relaxed atomic at system
+    // scope (ld.volatile is ld.relaxed.sys): it does not race with another strong access to
+    // the element (a look-back polling a flag another block publishes).
+    std::uint64_t load(const Region* r, long long index, int line, bool strong) {
         check(r, index, line, "read of");
+        if (strong)
+            yield(r);
         Thread& t = *self;
         if (r->space == Space::Own) {
             // a thread's own memory: nothing to count or record
@@ -1053,14 +1148,14 @@ struct Runtime::Impl {
                 note_line(obs.input_lines, line);
             }
             if (r->space == Space::Global)
-                global_access(r, index, line, false, false);
+                global_access(r, index, line, false, strong);
         }
         std::uint64_t bits = 0;
         std::memcpy(&bits, r->base + index * r->elem_size, static_cast<std::size_t>(r->elem_size));
         return bits;
     }
 
-    void store(const Region* r, long long index, std::uint64_t bits, int line) {
+    void store(const Region* r, long long index, std::uint64_t bits, int line, bool strong) {
         check(r, index, line, "write to");
         Thread& t = *self;
         if (r->space == Space::Own) {
@@ -1076,7 +1171,7 @@ struct Runtime::Impl {
             ++owner.counted_.global_writes;
             if (r->space == Space::Global) { // a thread's scratch from the heap is no output
                 note_line(obs.output_lines, line);
-                global_access(r, index, line, true, false);
+                global_access(r, index, line, true, strong);
             }
         }
         std::memcpy(r->base + index * r->elem_size, &bits, static_cast<std::size_t>(r->elem_size));
@@ -1285,6 +1380,7 @@ std::uint64_t apply(AtomicOp op, std::uint64_t old_bits, std::uint64_t operand_b
 std::uint64_t Runtime::Impl::atomic(AtomicOp op, const Region* r, long long index,
                                     std::uint64_t operand, std::uint64_t compare, int line) {
     check(r, index, line, "atomic on");
+    yield(r);
     Thread& t = *self;
     std::uint64_t old = 0;
     unsigned char* at = r->base + index * r->elem_size;
@@ -1348,6 +1444,11 @@ bool Runtime::launch(const LaunchSpec& spec,
     impl_->seen.clear();
     impl_->global_cells.clear();
     g_impl = impl_;
+    if (spec.resident > 1) {
+        impl_->run_resident(on_block);
+        g_impl = nullptr;
+        return !impl_->faulted;
+    }
     for (int k = 0; k < spec.grid; ++k) {
         const int b = spec.block_order.empty() ? k : spec.block_order[static_cast<std::size_t>(k)];
         const bool ok = impl_->run_block(b);
@@ -1369,13 +1470,13 @@ void passing(int line) {
 }
 } // namespace
 
-std::uint64_t load(const Region* r, long long index, int line) {
+std::uint64_t load(const Region* r, long long index, int line, bool strong) {
     passing(line);
-    return g_impl->load(r, index, line);
+    return g_impl->load(r, index, line, strong);
 }
-void store(const Region* r, long long index, std::uint64_t bits, int line) {
+void store(const Region* r, long long index, std::uint64_t bits, int line, bool strong) {
     passing(line);
-    g_impl->store(r, index, bits, line);
+    g_impl->store(r, index, bits, line, strong);
 }
 std::uint64_t atomic(AtomicOp op, const Region* r, long long index, std::uint64_t operand,
                      std::uint64_t compare, int line) {

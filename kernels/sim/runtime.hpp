@@ -54,6 +54,7 @@ struct BlockObservation {
     std::vector<std::vector<ShuffleStep>> shuffles; // per warp, in order
     std::vector<AtomicRecord> atomics;              // on the first shared array and on globals
     std::vector<int> hazard_interval;               // per hazard of this block: its snapshot
+    std::vector<std::size_t> hazard_ids;            // per hazard of this block: its index
 };
 
 struct Buffer {
@@ -74,6 +75,10 @@ struct LaunchSpec {
     RoundRule rounds = RoundRule::GridStride;
     // The order the blocks run in; empty: 0, 1, 2, ... (reduce-atomic's seeded arrivals).
     std::vector<int> block_order;
+    // Blocks in flight together (scan-fast's tiles), each going at a pace chosen with
+    // schedule_seed; 1: each block runs to its end before the next starts.
+    int resident = 1;
+    std::uint64_t schedule_seed = 0;
 };
 
 class Runtime {
@@ -83,8 +88,8 @@ public:
     Runtime(const Runtime&) = delete;
     Runtime& operator=(const Runtime&) = delete;
 
-    // Runs every block in order, calling on_block after each. False when a fatal hazard
-    // stopped the launch (hazards() says which).
+    // Runs every block in order (spec.resident at a time), calling on_block after each. False when
+    // a fatal hazard stopped the launch (hazards() says which).
     bool launch(const LaunchSpec& spec,
                 const std::function<void(const BlockObservation&)>& on_block);
 

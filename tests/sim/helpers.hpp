@@ -24,7 +24,7 @@ namespace pplab::simtest {
 
 inline std::string listing_text(const Request& r) {
     std::string text;
-    for (const std::string& line : listing(normalize(r)).lines)
+    for (const std::string& line : listing(normalize_trace(r)).lines)
         text += line + "\n";
     return text;
 }

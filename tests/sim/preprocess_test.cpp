@@ -55,6 +55,28 @@ TEST(Preprocess, LeavesProductsCastsAndFunctionNamesAlone) {
     EXPECT_NE(b.find("(float)a + twice(static_cast<float>(n))"), std::string::npos) << b;
 }
 
+// A cast to a pointer type (scan-fast's publish) becomes a cast to the watched pointer of that
+// type; a pointer type in brackets that is no cast (sizeof, a prototype) is left alone.
+TEST(Preprocess, CastsToPointersAreToWatchedPointers) {
+    const std::string src = "__device__ void f(float*);\n"
+                            "__global__ void k(unsigned long long* desc, float* out, int n)\n"
+                            "{\n"
+                            "    *(volatile unsigned long long*)(desc + n) = 1ull;\n"
+                            "    unsigned* bits = reinterpret_cast<unsigned*>(out);\n"
+                            "    out[0] = (float)sizeof(float*) + (float)bits[0];\n"
+                            "}\n";
+    const sim::Preprocessed p = sim::preprocess(src);
+    ASSERT_TRUE(p.ok) << p.error.message;
+    const std::string b = body(p);
+    EXPECT_NE(b.find("*(::pplab::sim::ptr<volatile unsigned long long>)(desc.at(4) + n)"),
+              std::string::npos)
+        << b;
+    EXPECT_NE(b.find("static_cast<::pplab::sim::ptr<unsigned>>(out.at(5))"), std::string::npos)
+        << b;
+    EXPECT_NE(b.find("(float)sizeof(float*)"), std::string::npos) << b;
+    EXPECT_NE(b.find("__device__ void f(float*);"), std::string::npos) << b;
+}
+
 TEST(Preprocess, ExternSharedAndCommentsAndStrings) {
     const std::string src = "// __shared__ float fake[4];\n"
                             "__global__ void k(int* out)\n"

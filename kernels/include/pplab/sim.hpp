@@ -154,6 +154,9 @@ struct Difference {
     bool result_differs = false;
     int result_index = -1; // the first output value that differs (-1: none, or the sizes)
     float result_expected = 0, result_got = 0;
+    // scan-fast: the output alone is compared; its records (who published and read what, and
+    // when) follow the order the tiles ran, which no two runs share.
+    bool result_only = false;
 };
 
 // Compares level by level in the canonical order; both traces are of the same request.
