@@ -194,6 +194,24 @@ TEST_F(RunCli, BackendCudaWithoutAGpuSaysWhy) {
     }
 }
 
+// scan-fast's listing runs on the simulator; on the GPU its look-back needs descriptors the
+// driver does not set up: --backend cuda says so before anything runs, on any machine.
+TEST_F(RunCli, ScanFastRunsOnTheSimulatorOnly) {
+    const Ran listed = pplab("listing --algo scan-fast --n 2048 --block 256");
+    ASSERT_EQ(listed.code, 0) << listed.output;
+    const std::string kernel = write("sf.cu", listed.output);
+    const std::string launch = " --algo scan-fast --n 2048 --block 256";
+    const Ran cpu = pplab_run("--kernel " + kernel + launch + " --backend cpu --check");
+    EXPECT_EQ(cpu.code, 0) << cpu.output;
+    const Ran cuda = pplab_run("--kernel " + kernel + launch + " --backend cuda --check");
+    EXPECT_EQ(cuda.code, 2) << cuda.output;
+    EXPECT_EQ(cuda.output.rfind("pplab: --backend cuda: scan-fast's listing runs on the "
+                                "simulator only",
+                                0),
+              0u)
+        << cuda.output;
+}
+
 // --check answers in the --format asked for: JSON with the first difference's level and cell,
 // Markdown under a heading (the sentence alone, whatever was asked, before).
 TEST_F(RunCli, TheCheckComesInTheFormatAsked) {
