@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <iterator>
 #include <set>
 #include <tuple>
@@ -244,6 +245,32 @@ TEST(ListingEquality, ScanFastGivesTheCpuModelsOutput) {
                 EXPECT_TRUE(d.same) << sim::describe(d);
             }
     }
+}
+
+// scan-fast's output with values that are not whole numbers: a carry adds its predecessors'
+// sums in the order the tiles ran, so `--check` compares within that rounding and says so; a
+// real mistake still differs. (Random floats said "the result differs" by a few ulp.)
+TEST(ListingEquality, ScanFastOfFloatsIsComparedWithinTheTilesRounding) {
+    Request r = simtest::request(Algorithm::ScanFast, {}, 128);
+    r.input = generate(Generator::RandomFloat, 20 * 128 * kLookbackItems, 5, 0);
+    r = normalize_trace(r);
+    const Trace chapter = make_cpu_backend()->trace(r);
+    Trace yours = chapter;
+    const std::size_t last = yours.result.size() - 1;
+    // One ulp off at the end (the prefix of 10239 values near 0.5: about 5000).
+    yours.result[last] = std::nextafter(yours.result[last], 1e9f);
+    const sim::Difference close = sim::first_difference(yours, chapter);
+    EXPECT_TRUE(close.same) << sim::describe(close);
+    EXPECT_TRUE(close.within_rounding);
+    EXPECT_NE(sim::describe(close).find("within the rounding of the order the tiles ran in"),
+              std::string::npos)
+        << sim::describe(close);
+    yours.result[last] = chapter.result[last] + 1.0f; // a missed element, not rounding
+    const sim::Difference wrong = sim::first_difference(yours, chapter);
+    EXPECT_FALSE(wrong.same);
+    EXPECT_EQ(wrong.result_index, static_cast<int>(last));
+    EXPECT_TRUE(sim::first_difference(chapter, chapter).same);
+    EXPECT_FALSE(sim::first_difference(chapter, chapter).within_rounding);
 }
 
 // reduce-atomic's blocks arrive at the atomicAdd in the CPU model's seeded order: every block

@@ -157,6 +157,10 @@ struct Difference {
     // scan-fast: the output alone is compared; its records (who published and read what, and
     // when) follow the order the tiles ran, which no two runs share.
     bool result_only = false;
+    // scan-fast with values that are not whole numbers: a tile's carry adds its predecessors'
+    // sums in the order the tiles ran, so the output is compared within that rounding (1e-5 of
+    // the prefix's magnitude), and this says some value differed by no more.
+    bool within_rounding = false;
 };
 
 // Compares level by level in the canonical order; both traces are of the same request.
