@@ -181,7 +181,11 @@ std::vector<CompileError> compiler_errors(const std::string& log, std::string_vi
     static const std::regex located(R"(^kernel\.cu:(\d+):(\d+): (?:fatal )?error: (.*)$)");
     static const std::regex from_here(R"(^kernel\.cu:(\d+):(\d+):\s+required from here)");
     static const std::regex elsewhere(R"(^[^:]+:\d+:\d+: (?:fatal )?error: (.*)$)");
-    static const std::regex in_macro(R"(^kernel\.cu:(\d+):(\d+): note: in expansion of macro)");
+    // The student's line that led into pplab's header: GCC says it before the error ("required
+    // from here"); clang after it, in a note ("in instantiation of ... requested here"), as
+    // both do for one of CUDA's names the header spells as a macro.
+    static const std::regex in_macro(
+        R"(^kernel\.cu:(\d+):(\d+): note: (?:in expansion of macro|in instantiation of .* requested here))");
     std::istringstream in(log);
     std::string line;
     int required_line = 0, required_column = 0;
@@ -197,8 +201,8 @@ std::vector<CompileError> compiler_errors(const std::string& log, std::string_vi
             required_line = 0;
         } else if (std::regex_search(line, m, in_macro) && !errors.empty() &&
                    errors.back().line == 0) {
-            // An error inside one of CUDA's names the header spells as a macro
-            // (__shfl_down_sync): the student's line that used it.
+            // An error inside pplab's header (a macro such as __shfl_down_sync, or a template
+            // clang instantiated from the student's line): the student's line.
             errors.back().line = std::stoi(m[1]);
             errors.back().column = std::stoi(m[2]);
         }

@@ -461,7 +461,7 @@ TEST(CompilerErrors, GccAndClangSayTheSameMistakeInTheChaptersWords) {
         int line;
         std::string words;
     };
-    const std::vector<Case> cases = {
+    std::vector<Case> cases = {
         {"kernel.cu:5:5: error: expected ',' or ';' before '__syncthread'", 4,
          "a ; is missing at the end of this line"},
         {"kernel.cu:4:30: error: expected ';' at end of declaration", 4,
@@ -488,6 +488,20 @@ TEST(CompilerErrors, GccAndClangSayTheSameMistakeInTheChaptersWords) {
          "size (float* to unsigned*): index the elements one by one",
          5, "a cast to a pointer of another size"},
     };
+    // The same static_assert as each compiler reports it from pplab's header: GCC names the
+    // student's line before the error ("required from here"), clang after it, in a note (the
+    // sanitizers' build said line 0).
+    cases.push_back({"kernel.cu:5:5:   required from here\n/tmp/pplab/cuda_sim.hpp:212:23: error: "
+                     "static assertion failed: pplab's simulator casts a pointer only to a type "
+                     "of the same size (float* to unsigned*): index the elements one by one",
+                     5, "a cast to a pointer of another size"});
+    cases.push_back({"/tmp/pplab/cuda_sim.hpp:212:23: error: static assertion failed due to "
+                     "requirement 'sizeof(float) == sizeof(char)': pplab's simulator casts a "
+                     "pointer only to a type of the same size (float* to unsigned*): index the "
+                     "elements one by one\nkernel.cu:5:5: note: in instantiation of function "
+                     "template specialization 'pplab::sim::ptr<char>::ptr<float, 0>' requested "
+                     "here",
+                     5, "a cast to a pointer of another size"});
     for (const Case& c : cases) {
         const std::vector<sim::CompileError> errors = sim::compiler_errors(c.log, source);
         ASSERT_EQ(errors.size(), 1u) << c.log;

@@ -264,10 +264,6 @@ TEST_F(Cli, ProductionKernelsAreNotTraced) {
         // The refusal before any note (the back end is left to choose: on a machine without a
         // GPU its "no GPU" note came first), and no listing to start a kernel from.
         expect_bad_input("trace --algo " + id + " --n 100", "not traced");
-        expect_bad_input("render --algo " + id + " --n 100 --step 1 --out " +
-                             quoted(dir_ / "p.png"),
-                         "not traced");
-        EXPECT_FALSE(fs::exists(dir_ / "p.png"));
         expect_bad_input("listing --algo " + id, "no listing to start from");
     }
 }
