@@ -201,6 +201,37 @@ TEST(HistogramParts, TheFoldIsReadCloseWithTheHistogramItFolds) {
         << "no arrow of the fold drawn; notice: " << f.notice;
 }
 
+// The fold of 16 bins at 100%: one arrow from each non-empty bin of the block's private
+// histogram to its global bin, as many as the fold's atomicAdds (a bar's top, where they leave,
+// was taken for a cell off screen under 40 pixels a unit: none was drawn).
+TEST(HistogramParts, TheFoldDrawsOneArrowAnAtomic) {
+    const auto m = test::trace(
+        test::request(Algorithm::HistPrivatised, generate(Generator::Skewed, 300, 1, 16), 64, 16));
+    const int fold = static_cast<int>(m->steps().size()) - 1;
+    const std::size_t frame = m->frame_at(fold, 1);
+    const Frame& f = m->trace().frames[frame];
+    ASSERT_EQ(f.step, Step::HistFold);
+    ASSERT_EQ(f.block, 1);
+    // Block 1's private counts: its last accumulate frame.
+    int atomics = 0;
+    for (const Frame& g : m->trace().frames)
+        if (g.step == Step::HistAccumulate && g.block == 1)
+            atomics = static_cast<int>(
+                std::count_if(g.values.begin(), g.values.end(), [](float v) { return v != 0; }));
+    ASSERT_GT(atomics, 1);
+    render::CanvasRequest r;
+    r.width = 1280;
+    r.height = 700;
+    r.interactive = true;
+    const render::Canvas c = render::lay_out_canvas(font(), *m, frame, r, {});
+    const auto drawn = scene::arrows_drawn(c.scene, c.frame.camera, c.frame.width, c.frame.height,
+                                           c.frame.picture);
+    EXPECT_EQ(
+        std::count_if(drawn.begin(), drawn.end(), [](const scene::Arrow& a) { return a.head > 0; }),
+        atomics)
+        << "notice: " << c.frame.notice;
+}
+
 // The data's arrows land on the bars they count into, where both are on screen: a bar's top,
 // where an arrow lands, is a line 0.05 units thin, and was taken for a cell off screen at every
 // zoom under 40 pixels a unit (no arrow drawn, the notice saying arrows were left out).

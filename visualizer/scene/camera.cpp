@@ -212,14 +212,18 @@ Camera blend(const Camera& a, const Camera& b, float t) {
 
 namespace {
 
-// Whether at least a sliver of `r` (world units) is inside `picture` (canvas pixels).
+// Whether at least a sliver of `r` (world units) is inside `picture` (canvas pixels). A rect
+// thinner than the sliver (a bar's top, 0.05 units: where arrows leave and reach a histogram's
+// bars) is shown where it lies inside: held to the sliver's height, the data's arrows into the
+// bins and the fold's out of them were left out at every zoom under 40 pixels a unit.
 bool sliver_shown(const Rect& r, const Camera& c, float w, float h, const Rect& picture) {
     const Vec2 at = c.to_screen({r.x, r.y}, w, h);
     const float x0 = std::max(at.x, picture.x);
     const float y0 = std::max(at.y, picture.y);
     const float x1 = std::min(at.x + r.w * c.scale, picture.right());
     const float y1 = std::min(at.y + r.h * c.scale, picture.bottom());
-    return x1 - x0 >= kSourceShownPx && y1 - y0 >= kSourceShownPx;
+    const float tall = std::min(kSourceShownPx, r.h * c.scale);
+    return x1 - x0 >= kSourceShownPx && y1 >= y0 && y1 - y0 >= tall;
 }
 
 } // namespace
@@ -239,14 +243,7 @@ bool source_drawn(const Arrow& a, const Camera& c, float w, float h, const Rect&
     const Vec2 end = c.to_screen(a.to, w, h);
     const bool ends_inside = end.x >= picture.x - 1 && end.x <= picture.right() + 1 &&
                              end.y >= picture.y - 1 && end.y <= picture.bottom() + 1;
-    if (a.target.empty())
-        return ends_inside;
-    // A bar's top, where arrows into a histogram land, is a line 0.05 units thin: shown where a
-    // sliver of its width is (held to the sliver's height, the data's arrows into the bins were
-    // left out at every zoom under 40 pixels a unit).
-    Rect target = a.target;
-    target.h = std::max(target.h, kSourceShownPx / std::max(c.scale, 1e-6f));
-    return ends_inside && sliver_shown(target, c, w, h, picture);
+    return ends_inside && (a.target.empty() || sliver_shown(a.target, c, w, h, picture));
 }
 
 std::vector<Arrow> arrows_drawn(const Scene& s, const Camera& c, float w, float h,
