@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <regex>
 #include <sstream>
 
@@ -45,6 +46,78 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
         }
     }
     return row[b.size()];
+}
+
+// The column in the student's line of column `column` in the compiled line: the pre-processor
+// wrote `s.at(19)[i]` for `s[i]` and ptr<const float> for const float*, so the compiler's columns
+// run ahead. The two lines are aligned character by character (their longest common
+// subsequence); a column on an inserted character, or past the end, is placed just after the
+// student's character before it.
+int student_column(const std::string& compiled, const std::string& student, int column) {
+    const std::size_t a = compiled.size(), b = student.size();
+    const auto target = static_cast<std::size_t>(std::max(column, 1) - 1);
+    if (a * b > (1u << 22)) // a line of thousands of characters: the column as the compiler says
+        return static_cast<int>(std::min(target, b)) + 1;
+    // common[i][j]: the longest common subsequence of compiled[i..] and student[j..].
+    std::vector<std::vector<std::uint16_t>> common(a + 1, std::vector<std::uint16_t>(b + 1, 0));
+    for (std::size_t i = a; i-- > 0;)
+        for (std::size_t j = b; j-- > 0;)
+            common[i][j] = compiled[i] == student[j]
+                               ? static_cast<std::uint16_t>(common[i + 1][j + 1] + 1)
+                               : std::max(common[i + 1][j], common[i][j + 1]);
+    std::size_t i = 0, j = 0, after = 0; // `after`: the student's column after the last match
+    while (i < a && j < b && i <= target) {
+        if (compiled[i] == student[j]) {
+            if (i == target)
+                return static_cast<int>(j) + 1;
+            after = j + 1;
+            ++i;
+            ++j;
+        } else if (common[i + 1][j] >= common[i][j + 1]) {
+            ++i;
+        } else {
+            ++j;
+        }
+    }
+    return static_cast<int>(after) + 1;
+}
+
+// The compiled line that holds the student's line `line`: the pre-processor's `#line 1
+// "kernel.cu"` starts the student's file, the launch's constants defined above it.
+std::string compiled_line(const std::vector<std::string>& compiled, int line) {
+    for (std::size_t k = 0; k < compiled.size(); ++k)
+        if (compiled[k].rfind("#line 1 \"kernel.cu\"", 0) == 0)
+            return k + static_cast<std::size_t>(line) < compiled.size()
+                       ? compiled[k + static_cast<std::size_t>(line)]
+                       : "";
+    return "";
+}
+
+// The line's code, without a // comment and the blanks after it.
+std::string code_of(const std::string& line) {
+    std::string code = line.substr(0, line.find("//"));
+    code.erase(code.find_last_not_of(" \t\r") + 1);
+    return code;
+}
+
+// "a ; is missing ...", where: at the end of the line when the compiler's column is past its
+// code, else before the character at the column (`}` in `{ out[0] = s[0] }`); a for loop whose
+// header has a , where a ; belongs is said so.
+std::string missing_semicolon(const std::string& here, int column, const std::string& said) {
+    const std::string code = code_of(here);
+    static const std::regex for_header(R"(\bfor\s*\()");
+    if (said.find("in 'for'") != std::string::npos ||
+        (said.find("before ')'") != std::string::npos && std::regex_search(code, for_header)))
+        return "a for loop's header has three parts, each ended by a ; but the last: "
+               "for (int stride = TILE / 2; stride > 0; stride >>= 1) (the compiler says: " +
+               said + ")";
+    if (column > static_cast<int>(code.size()))
+        return "a ; is missing at the end of this line (the compiler says: " + said + ")";
+    const auto at = static_cast<std::size_t>(std::max(column, 1) - 1);
+    const auto before = code.find_first_not_of(' ', at);
+    return "a ; is missing in column " + std::to_string(column) + ", before the " +
+           (before != std::string::npos ? "'" + code.substr(before, 1) + "'" : "end") +
+           ": each statement ends with one (the compiler says: " + said + ")";
 }
 
 // CUDA's names a kernel of the chapter uses, for "did you mean".
@@ -101,7 +174,8 @@ bool in_the_chapters_words(CompileError& e, const std::vector<std::string>& line
     const std::string here = line_at(lines, e.line);
     // GCC's words, then clang's (the sanitizers' build, or a host whose compiler is clang).
     static const std::regex semicolon(R"(^expected '([,;])' (or ';' )?before)");
-    static const std::regex semicolon_here(R"(^expected ';' (at end of declaration|after))");
+    static const std::regex semicolon_here(
+        R"(^expected ';' (at end of declaration|after|in 'for' statement specifier))");
     static const std::regex undeclared(
         R"(^'([A-Za-z_]\w*)' was not declared in this scope$|^use of undeclared identifier '([A-Za-z_]\w*)'(; did you mean '[^']*'\?)?$)");
     static const std::regex constant(R"(not usable in a constant expression|is not a constant)");
@@ -125,12 +199,12 @@ bool in_the_chapters_words(CompileError& e, const std::vector<std::string>& line
         e.message = "a ; is missing at the end of this line (the compiler says, on line " +
                     std::to_string(e.line) + ": " + as_written(e.message) + ")";
         e.line = previous;
-        e.column = static_cast<int>(line_at(lines, previous).size()) + 1;
-    } else if (std::regex_search(e.message, semicolon_here)) {
-        // Clang stops where the ; belongs: on this line already.
-        e.message =
-            "a ; is missing at the end of this line (the compiler says: " + as_written(e.message) +
-            ")";
+        e.column = static_cast<int>(code_of(line_at(lines, previous)).size()) + 1;
+    } else if (std::regex_search(e.message, semicolon) ||
+               std::regex_search(e.message, semicolon_here)) {
+        // The compiler stops where the ; belongs: on this line already (GCC after an expression,
+        // clang always).
+        e.message = missing_semicolon(here, e.column, as_written(e.message));
     } else if (std::regex_match(e.message, m, undeclared)) {
         const std::string name = m[1].matched ? m[1].str() : m[2].str();
         const std::string hint = undeclared_hint(name);
@@ -176,7 +250,8 @@ bool in_the_chapters_words(CompileError& e, const std::vector<std::string>& line
 // "kernel.cu:12:5: error: 'x' was not declared in this scope" -> line 12, column 5. An error in
 // pplab's header follows "kernel.cu:12:5:   required from here": the student's line that led
 // there.
-std::vector<CompileError> compiler_errors(const std::string& log, std::string_view source) {
+std::vector<CompileError> compiler_errors(const std::string& log, std::string_view source,
+                                          std::string_view compiled) {
     std::vector<CompileError> errors;
     static const std::regex located(R"(^kernel\.cu:(\d+):(\d+): (?:fatal )?error: (.*)$)");
     static const std::regex from_here(R"(^kernel\.cu:(\d+):(\d+):\s+required from here)");
@@ -212,6 +287,11 @@ std::vector<CompileError> compiler_errors(const std::string& log, std::string_vi
     // One mistake often gives more errors on its line (its consequences): where the first is
     // said in the chapter's words, the others add nothing.
     const std::vector<std::string> lines = lines_of(source);
+    const std::vector<std::string> compiled_lines = lines_of(compiled);
+    for (CompileError& e : errors)
+        if (e.line > 0 && !compiled_lines.empty())
+            e.column = student_column(compiled_line(compiled_lines, e.line), line_at(lines, e.line),
+                                      e.column);
     std::vector<CompileError> said;
     int explained = -1;
     for (CompileError& e : errors) {

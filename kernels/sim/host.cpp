@@ -167,7 +167,7 @@ fs::path compile(const std::string& text, std::string_view student_source, const
     }
     res.status = RunResult::Status::CompileFailed;
     res.errors = e.timed_out ? std::vector<CompileError>{{0, 0, "the compiler took too long"}}
-                             : compiler_errors(read_all(log.string()), student_source);
+                             : compiler_errors(read_all(log.string()), student_source, text);
     const CompileError& first = res.errors.front();
     res.message = first.line > 0 ? "line " + std::to_string(first.line) + ": " + first.message
                                  : first.message;

@@ -387,7 +387,9 @@ struct Runtime::Impl {
     int arrived = 0;
     int finished = 0; // threads Done, counted: searching them at every arrival cost O(block)
     bool faulted = false;
-    std::map<std::tuple<int, int, int>, std::size_t> seen; // (kind, line, other) -> hazard
+    // (kind, line, other) -> hazard, over all the launches of a run: one mistake, one report
+    // (a race in the first launch and again in the one that adds the block totals is one line).
+    std::map<std::tuple<int, int, int>, std::size_t> seen;
 
     explicit Impl(Runtime& o) : owner(o) {}
 
@@ -1441,7 +1443,6 @@ bool Runtime::launch(const LaunchSpec& spec,
                      const std::function<void(const BlockObservation&)>& on_block) {
     impl_->spec = &spec;
     impl_->faulted = false;
-    impl_->seen.clear();
     impl_->global_cells.clear();
     g_impl = impl_;
     if (spec.resident > 1) {

@@ -212,6 +212,22 @@ TEST(BrokenKernel, Exercise2RaceGivesTheCpuModelsPitfallTrace) {
         << sim::describe(sim::first_difference(res.trace, pitfall));
 }
 
+// One mistake is one report: the every-lane write races in each of the 4 blocks of the first
+// launch and again in the launch that adds their totals, and the student reads one line counting
+// all of them (31 late writes a warp, 8 warps a block, 4 + 1 blocks), not a line a launch.
+TEST(BrokenKernel, ARaceInBothLaunchesIsOneReport) {
+    const Broken b{"every-lane-writes.cu", Algorithm::ReduceFull, 4096, 256,
+                   "#define TILE 256\n#define WARPS 8\n"};
+    Request r = simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 5, 0), b.block);
+    r.grid = 4;
+    const sim::RunResult res = sim::run_kernel(r, kernel_source(b));
+    ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
+    ASSERT_EQ(res.hazards.size(), 1u) << simtest::hazards_text(res);
+    EXPECT_EQ(res.hazards.front().kind, sim::HazardKind::Race);
+    EXPECT_EQ(res.hazards.front().line, marked(b).first);
+    EXPECT_EQ(res.hazards.front().count, 31 * 8 * (4 + 1));
+}
+
 TEST(BrokenKernel, PartialWarpGivesTheCpuModelsPitfallTrace) {
     const Broken b{"partial-warp.cu", Algorithm::ReduceShuffle, 32, 32, ""};
     Request r = simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 5, 0), b.block);
@@ -309,10 +325,12 @@ TEST_P(RefusedKernel, SaysWhyOnTheStudentsLine) {
     std::istringstream in(source);
     std::string text, words;
     int line = 0;
+    std::size_t code = 0; // the marked line's code, up to its // REFUSED comment
     for (int number = 1; std::getline(in, text) && line == 0; ++number)
         if (const auto at = text.find("// REFUSED "); at != std::string::npos) {
             line = number;
             words = text.substr(at + 11);
+            code = text.find_last_not_of(' ', at - 1) + 1;
         }
     ASSERT_GT(line, 0) << f.file << " has no // REFUSED mark";
     const bool histogram = info(f.algorithm).family == Family::Histogram;
@@ -322,6 +340,10 @@ TEST_P(RefusedKernel, SaysWhyOnTheStudentsLine) {
     const sim::RunResult res = sim::run_kernel(r, source);
     ASSERT_EQ(res.status, sim::RunResult::Status::CompileFailed) << simtest::hazards_text(res);
     EXPECT_EQ(res.errors.front().line, line) << simtest::hazards_text(res);
+    // The column is the student's, in the line's code (the compiler counted in pplab's
+    // pre-processed line, longer where it notes each use's line).
+    EXPECT_GE(res.errors.front().column, 1) << res.message;
+    EXPECT_LE(res.errors.front().column, static_cast<int>(code) + 1) << res.message;
     EXPECT_EQ(res.message.rfind("line " + std::to_string(line) + ": ", 0), 0u) << res.message;
     EXPECT_NE(res.message.find(words), std::string::npos) << res.message;
     expect_in_the_chapters_words(res.message);
@@ -331,7 +353,8 @@ INSTANTIATE_TEST_SUITE_P(
     Students, RefusedKernel,
     ::testing::Values(Refusal{"malloc-without-cast.cu"}, Refusal{"shared-struct.cu"},
                       Refusal{"float4.cu"}, Refusal{"reference-parameter.cu"},
-                      Refusal{"missing-semicolon.cu"}, Refusal{"misspelt-barrier.cu"},
+                      Refusal{"missing-semicolon.cu"}, Refusal{"missing-semicolon-before-brace.cu"},
+                      Refusal{"for-with-comma.cu"}, Refusal{"misspelt-barrier.cu"},
                       Refusal{"shared-sized-by-n.cu"}, Refusal{"pointer-cast.cu"},
                       Refusal{"index-as-pointer.cu"},
                       Refusal{"shuffle-without-mask.cu", Algorithm::ReduceShuffle},
@@ -449,6 +472,65 @@ TEST(BrokenKernel, BlocksRacingForAGlobalElementAreToldWhatOrdersThem) {
 // The same mistakes as the host compiler reports them, whichever it is: GCC (the default build)
 // and clang (the sanitizers' build said clang's words as written, "use of undeclared identifier
 // '__syncthread'" without the hint). Each log is the compiler's own text for these lines.
+// Where the ; is missing, from each compiler's words and column: at the end of an expression's
+// line (GCC says "before '}'" there, on that line), before a } on the same line, or a , in a for
+// loop's header; the columns the compiler gives for the pre-processed file (s.at(6)[n] for s[n])
+// are placed in the student's line.
+TEST(CompilerErrors, AMissingSemicolonIsPlacedWhereItBelongs) {
+    const std::string source = "__global__ void k(float* s, float* out, int n)\n"
+                               "{\n"
+                               "    for (int stride = 4; stride > 0; stride >>= 1)\n"
+                               "    {\n"
+                               "        if (n < stride)\n"
+                               "            s[n] += s[n + stride]  // add the partner\n"
+                               "    }\n"
+                               "    if (n == 0) { out[0] = s[0] }\n"
+                               "    for (int stride = 4; stride > 0, stride >>= 1)\n"
+                               "        s[0] = 1;\n"
+                               "}\n";
+    // What pplab's pre-processor compiles: the launch's constants above, each use's line noted.
+    const std::string compiled =
+        "#include \"pplab_cuda_sim.hpp\"\n#line 1 \"kernel.cu\"\n"
+        "__global__ void k(::pplab::sim::ptr<float> s, ::pplab::sim::ptr<float> out, int n)\n"
+        "{\n"
+        "    for (int stride = 4; ::pplab::sim::going_round(3), stride > 0; stride >>= 1)\n"
+        "    {\n"
+        "        if (n < stride)\n"
+        "            s.at(6)[n] += s.at(6)[n + stride]  // add the partner\n"
+        "    }\n"
+        "    if (n == 0) { out.at(8)[0] = s.at(8)[0] }\n"
+        "    for (int stride = 4; ::pplab::sim::going_round(9), stride > 0, stride >>= 1)\n"
+        "        s.at(10)[0] = 1;\n"
+        "}\n";
+    struct Case {
+        std::string log;
+        int line, column;
+        std::string words;
+    };
+    const std::vector<Case> cases = {
+        {"kernel.cu:6:46: error: expected ';' before '}' token", 6, 34,
+         "a ; is missing at the end of this line"},
+        {"kernel.cu:6:46: error: expected ';' after expression", 6, 34,
+         "a ; is missing at the end of this line"},
+        {"kernel.cu:8:44: error: expected ';' before '}' token", 8, 32,
+         "a ; is missing in column 32, before the '}'"},
+        {"kernel.cu:8:44: error: expected ';' after expression", 8, 32,
+         "a ; is missing in column 32, before the '}'"},
+        {"kernel.cu:9:80: error: expected ';' before ')' token", 9, 50,
+         "a for loop's header has three parts"},
+        {"kernel.cu:9:80: error: expected ';' in 'for' statement specifier", 9, 50,
+         "a for loop's header has three parts"},
+    };
+    for (const Case& c : cases) {
+        const std::vector<sim::CompileError> errors = sim::compiler_errors(c.log, source, compiled);
+        ASSERT_EQ(errors.size(), 1u) << c.log;
+        EXPECT_EQ(errors.front().line, c.line) << c.log;
+        EXPECT_EQ(errors.front().column, c.column) << c.log;
+        EXPECT_NE(errors.front().message.find(c.words), std::string::npos)
+            << c.log << "\n  said: " << errors.front().message;
+    }
+}
+
 TEST(CompilerErrors, GccAndClangSayTheSameMistakeInTheChaptersWords) {
     const std::string source = "__global__ void k(const float* in, float* out, int n)\n"
                                "{\n"
