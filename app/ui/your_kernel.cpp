@@ -17,7 +17,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool ready(const std::future<KernelRun>& f) {
+template <typename T>
+bool ready(const std::future<T>& f) {
     return f.valid() && f.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
 }
 
@@ -63,6 +64,7 @@ KernelRun run_in_background(const Settings& s, const std::string& source, double
                             const std::shared_ptr<std::atomic<bool>>& cancel) {
     KernelRun out;
     out.settings = s;
+    out.source = source;
     try {
         const Request r = normalize(student_request(s));
         sim::Limits limits;
@@ -87,6 +89,35 @@ KernelRun run_in_background(const Settings& s, const std::string& source, double
         out.error = std::string("error: ") + e.what();
     }
     return out;
+}
+
+// A run that went to its end: the same file on the GPU, off the UI thread, as "Run on" asks
+// ("auto": where there is one; "cuda": said when there is none).
+void to_the_device(YourKernel& y, const KernelRun& run) {
+    y.device.reset();
+    y.device_note.clear();
+    const Settings& s = run.settings;
+    if (s.backend == "cpu" || !run.error.empty() || !run.result.ok() || !run.model)
+        return;
+    if (const std::string& why = gpu_why(y); !why.empty()) {
+        y.device_note = s.backend == "cuda"
+                            ? "Not run on the GPU: " + why + "."
+                            : "The simulator's run is the answer here: " + why +
+                                  ". With nvcc and a GPU, Run also runs your file there, "
+                                  "compares and times it.";
+        return;
+    }
+    const Request r = run.result.trace.request;
+    std::optional<Request> timed;
+    if (y.time_log2 > 0)
+        timed = sim::at_timing_size(r, s.generator, s.seed, 1LL << y.time_log2, 0);
+    y.device_job =
+        std::async(std::launch::async, [r, timed, source = run.source,
+                                        simulated = run.result.trace.result, cancel = y.cancel] {
+            sim::GpuOptions o;
+            o.cancel = cancel.get();
+            return sim::check_on_device(r, simulated, source, timed, o);
+        });
 }
 
 // "race: threads 3 and 7, line 12": what the canvas writes under a hazard's cell.
@@ -235,12 +266,24 @@ void your_kernel_run(State& st) {
                        y.cancel);
 }
 
+void your_kernel_time(State& st, int log2) {
+    YourKernel& y = st.your;
+    y.time_log2 = log2;
+    if (y.last && !y.job.valid()) {
+        if (y.device_job.valid())
+            y.device_retired.push_back(std::move(y.device_job));
+        to_the_device(y, *y.last);
+    }
+}
+
 void your_kernel_cancel(State& st) {
     YourKernel& y = st.your;
     if (y.cancel)
         y.cancel->store(true);
     if (y.job.valid())
         y.retired.push_back(std::move(y.job));
+    if (y.device_job.valid())
+        y.device_retired.push_back(std::move(y.device_job));
     if (y.check && y.check->job.valid())
         y.check.reset(); // the future's destructor waits: the child is already killed
 }
@@ -272,8 +315,13 @@ void your_kernel_check(State& st) {
 void your_kernel_poll(State& st) {
     YourKernel& y = st.your;
     std::erase_if(y.retired, [](const std::future<KernelRun>& f) { return ready(f); });
+    std::erase_if(y.device_retired,
+                  [](const std::future<sim::DeviceCheck>& f) { return ready(f); });
+    if (ready(y.device_job))
+        y.device = y.device_job.get();
     if (ready(y.job)) {
         y.last = y.job.get();
+        to_the_device(y, *y.last);
         if (y.last->model && y.last->result.ok())
             y.good = y.last;
         y.shown = y.last->model ? y.last : y.good;
@@ -324,6 +372,12 @@ void your_kernel_settings_changed(State& st) {
         your_kernel_fill(st); // another algorithm, with a draft of its own
     if (y.on_canvas || y.job.valid())
         y.rerun_on_change = true;
+}
+
+const std::string& gpu_why(YourKernel& y) {
+    if (!y.gpu_why)
+        y.gpu_why = sim::gpu_missing();
+    return *y.gpu_why;
 }
 
 bool drawable(const sim::RunResult& r) {

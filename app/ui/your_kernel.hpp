@@ -28,6 +28,7 @@ struct State;
 // One run of the student's kernel, as the worker delivers it.
 struct KernelRun {
     Settings settings;
+    std::string source; // the editor's text that ran
     sim::RunResult result;
     std::shared_ptr<const scene::Model> model; // the student's trace; null when it did not run
     std::string difference;                    // against the chapter's kernel, in words
@@ -58,6 +59,8 @@ struct YourKernel {
     bool show_answer = false; // after the hint: the lines that do it
     bool select_tab = false;  // the column selects the tab once (a menu item)
     double seconds = 10.0;    // a run (each hidden test) is stopped after this: an endless loop
+    int time_log2 = 0;        // with a GPU: time the kernel at n = 2^time_log2 (0: not timed)
+    std::optional<std::string> gpu_why; // why the file cannot run on a GPU here ("": it can)
 
     // The run in flight, if any: the child is killed when `cancel` is set.
     std::future<KernelRun> job;
@@ -65,6 +68,13 @@ struct YourKernel {
     std::vector<std::future<KernelRun>> retired; // cancelled runs finishing (their child killed)
     Settings job_settings;
     std::optional<KernelRun> last; // the latest finished run, whatever it gave
+    // The latest run's file on the GPU ("Run on" auto or cuda, with nvcc and a device), started
+    // once the simulator's run has given the canvas its trace: compared with the simulator's
+    // output and, at the size the tab picks, timed beside the chapter's kernel and CUB.
+    std::future<sim::DeviceCheck> device_job;
+    std::vector<std::future<sim::DeviceCheck>> device_retired; // cancelled, finishing
+    std::optional<sim::DeviceCheck> device;
+    std::string device_note; // why the latest run did not go to the GPU, when that was asked
     // What the canvas shows of the student's kernel: the latest run if the canvas can draw it
     // (it ran, or stopped at a hazard drawn up to there), else the last good run, else nothing.
     std::shared_ptr<const scene::Model> model;
@@ -78,7 +88,7 @@ struct YourKernel {
     std::optional<PuzzleCheck> check;
     std::map<std::string, sim::PuzzleVerdict> verdicts; // by puzzle id, the latest check
 
-    bool busy() const { return job.valid() || (check && check->job.valid()); }
+    bool busy() const { return job.valid() || device_job.valid() || (check && check->job.valid()); }
 };
 
 // The page (web/, no child processes) shows this in the tab instead of the editor, and the
@@ -106,6 +116,9 @@ void your_kernel_run(State& st);
 void your_kernel_cancel(State& st);
 // Starts the selected puzzle's check over its hidden tests.
 void your_kernel_check(State& st);
+// Picks the size the GPU times the kernel at (0: not timed): the latest run goes to the GPU
+// again, timed there.
+void your_kernel_time(State& st, int log2);
 // Takes what the worker finished; puts a good trace on the canvas when the tab is open.
 void your_kernel_poll(State& st);
 // The tab opened or closed: the canvas shows the student's trace or the chapter's.
@@ -113,6 +126,12 @@ void your_kernel_show(State& st, bool open);
 // The settings changed (the tracer has the chapter's trace for them): run the student's kernel
 // again for them if it ran before.
 void your_kernel_settings_changed(State& st);
+
+// The sizes the tab offers for timing on the GPU (log2 of n), as pplab bench's.
+inline constexpr int kTimeLog2[] = {16, 18, 20, 22, 24, 26, 28};
+
+// Why the editor's file cannot run on the GPU here, asked once ("": it can).
+const std::string& gpu_why(YourKernel& y);
 
 // Whether the canvas can show a run's trace: it ran, or the simulator stopped it at a hazard it
 // draws (a divergent barrier, an access out of bounds), drawn up to there and marked. A run with

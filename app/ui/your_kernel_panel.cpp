@@ -13,6 +13,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cinttypes>
 #include <set>
@@ -244,6 +245,7 @@ void YourKernelPanel::actions(State& st) {
             ImGui::CloseCurrentPopup();
         ImGui::EndPopup();
     }
+    timing_size(st);
     if (checking) {
         const float done = static_cast<float>(y.check->done->load());
         ImGui::ProgressBar(done / static_cast<float>(std::max(y.check->total, 1)), ImVec2(-1, 0),
@@ -350,6 +352,7 @@ void YourKernelPanel::findings(State& st) {
     canvas_note(y, run);
     if (run.model && run.chapter_counted)
         counts(st, run);
+    on_the_gpu(st);
     if (!r.printed.empty() && ImGui::TreeNode("What your kernel printed")) {
         ImGui::PushFont(st.fonts.mono);
         ImGui::TextUnformatted(r.printed.c_str());
@@ -550,6 +553,112 @@ void YourKernelPanel::editor(State& st, float height) {
     ImGui::EndChild();
     ImGui::PopStyleColor();
     ImGui::PopFont();
+}
+
+// The size the GPU times the kernel at, beside the buttons, where there is a GPU to time on.
+void YourKernelPanel::timing_size(State& st) {
+    YourKernel& y = st.your;
+    if (st.settings.backend == "cpu" || !gpu_why(y).empty())
+        return;
+    const auto size_name = [](int log2) {
+        return log2 == 0 ? std::string("not timed") : "n = 2^" + std::to_string(log2);
+    };
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::CalcTextSize("n = 2^28").x + ImGui::GetFrameHeight() * 2);
+    if (ImGui::BeginCombo("Time on the GPU", size_name(y.time_log2).c_str())) {
+        if (ImGui::Selectable("not timed", y.time_log2 == 0))
+            your_kernel_time(st, 0);
+        for (const int log2 : kTimeLog2)
+            if (ImGui::Selectable(size_name(log2).c_str(), y.time_log2 == log2))
+                your_kernel_time(st, log2);
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+        tooltip("after each run, time your kernel on the GPU at this size (CUDA events, the "
+                "median of 20 runs) beside the chapter's kernel and CUB, as pplab bench does");
+}
+
+// The timed run beside the chapter's kernel and CUB, as the Timing panel measures them.
+void YourKernelPanel::timing_table(const State& st, const sim::DeviceCheck& d) {
+    const sim::GpuRun& t = d.timed;
+    const std::string at =
+        "n = 2^" + std::to_string(std::countr_zero(static_cast<unsigned long long>(d.timed_n)));
+    if (t.status != sim::GpuRun::Status::Ran) {
+        wrong(st, "Timing at " + at + ": " + t.message);
+        return;
+    }
+    words("Timed on the GPU at " + at + ", block " + std::to_string(d.timed_block) +
+              ": the median of " + std::to_string(d.runs) + " runs after " +
+              std::to_string(d.warmups) + " warm-ups (CUDA events)" +
+              (d.not_validated.empty() ? ", the output checked against a serial sum first." : "."),
+          true);
+    if (!d.not_validated.empty())
+        wrong(st, "NOT VALIDATED (the timed output is wrong): " + d.not_validated);
+    if (ImGui::BeginTable("timed", 3, ImGuiTableFlags_SizingStretchProp)) {
+        for (const char* head : {"", "ms (median)", "GB/s"}) {
+            ImGui::TableNextColumn();
+            ImGui::TextDisabled("%s", head);
+        }
+        for (const sim::TimedRow& r : d.rows) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(r.what.c_str());
+            ImGui::TableNextColumn();
+            ImGui::Text("%.4f", r.ms);
+            ImGui::TableNextColumn();
+            ImGui::Text("%.0f", r.bytes / (r.ms * 1e6));
+        }
+        ImGui::EndTable();
+    }
+    words(d.beside_note.empty() ? "copy roof (cudaMemcpy, read + write, the same run): " +
+                                      std::to_string(static_cast<int>(d.copy_gbps)) + " GB/s"
+                                : "(" + d.beside_note + ")",
+          true);
+}
+
+// The latest run's file on the GPU: its output against the simulator's, and its timing.
+void YourKernelPanel::on_the_gpu(State& st) {
+    YourKernel& y = st.your;
+    const scene::Palette pal = scene::palette(st.view.theme);
+    if (!y.device_note.empty())
+        words(y.device_note, y.last && y.last->settings.backend != "cuda");
+    if (y.device_job.valid()) {
+        ImGui::TextDisabled("compiling your file with nvcc and running it on the GPU…");
+        return;
+    }
+    if (!y.device)
+        return;
+    const sim::DeviceCheck& d = *y.device;
+    const sim::GpuRun& g = d.run;
+    if (g.status == sim::GpuRun::Status::Skipped) {
+        words("Not run on the GPU: " + g.message + ".", true);
+        return;
+    }
+    if (g.status == sim::GpuRun::Status::CompileFailed) {
+        wrong(st, "On the GPU: your kernel does not compile with nvcc.");
+        for (std::size_t k = 0; k < g.errors.size(); ++k)
+            if (line_button(st,
+                            "line " + std::to_string(g.errors[k].line) +
+                                " (nvcc): " + g.errors[k].message,
+                            300 + static_cast<int>(k), pal.wrong))
+                y.scroll_to_line = g.errors[k].line;
+        return;
+    }
+    if (g.status != sim::GpuRun::Status::Ran) {
+        wrong(st, "On the GPU: " + g.message);
+        return;
+    }
+    if (d.difference.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, to_imgui(pal.right));
+        words("✓ On the GPU (" + g.device +
+              "): the same output as the simulator's run, bit for "
+              "bit.");
+        ImGui::PopStyleColor();
+    } else {
+        wrong(st, "On the GPU (" + g.device + "): " + d.difference + ".");
+    }
+    if (d.timed_n > 0)
+        timing_table(st, d);
 }
 
 } // namespace pplab::ui

@@ -16,6 +16,9 @@ private:
     void actions(State& st);
     void findings(State& st);
     void counts(const State& st, const KernelRun& run);
+    void on_the_gpu(State& st);
+    void timing_size(State& st);
+    void timing_table(const State& st, const sim::DeviceCheck& d);
     void editor(State& st, float height);
 
     int generation_ = 0;         // a new text filled in: the editor widget starts afresh

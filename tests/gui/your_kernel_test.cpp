@@ -297,5 +297,38 @@ TEST_F(YourKernelTab, ChangedSettingsRunTheStudentsKernelAgain) {
     EXPECT_TRUE(st.your.last->same_as_chapter) << st.your.last->difference;
 }
 
+// Where there is no GPU, "Run on" says what the run was: auto quietly notes the simulator's run
+// is the answer (and what a GPU would add), cuda says it was not run there and why, cpu says
+// nothing. The GPU's own path (compared and timed) is tested on the device
+// (tests/sim/gpu_run_test.cpp, DeviceCheck).
+TEST_F(YourKernelTab, RunOnSaysWhatTheRunWasWithoutAGpu) {
+    if (sim::gpu_missing().empty())
+        GTEST_SKIP() << "this machine has a GPU and nvcc: the tab runs the file there";
+    for (const std::string backend : {"auto", "cuda", "cpu"}) {
+        st.settings.backend = backend;
+        your_kernel_run(st);
+        wait();
+        ASSERT_TRUE(st.your.last && st.your.last->result.ok()) << backend;
+        EXPECT_FALSE(st.your.device) << backend;
+        const std::string& note = st.your.device_note;
+        if (backend == "cpu") {
+            EXPECT_EQ(note, "") << backend;
+            continue;
+        }
+        EXPECT_NE(note.find(sim::gpu_missing()), std::string::npos) << backend << ": " << note;
+        EXPECT_EQ(note.rfind(backend == "cuda" ? "Not run on the GPU: "
+                                               : "The simulator's run is the answer here: ",
+                             0),
+                  0u)
+            << backend << ": " << note;
+    }
+    // A run that does not compile says nothing of the GPU: the compile error is the news.
+    st.settings.backend = "cuda";
+    replace("__syncthreads();", "__syncthread();");
+    your_kernel_run(st);
+    wait();
+    EXPECT_EQ(st.your.device_note, "");
+}
+
 } // namespace
 } // namespace pplab::ui

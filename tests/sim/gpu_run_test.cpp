@@ -66,5 +66,48 @@ INSTANTIATE_TEST_SUITE_P(
         return id + (p.param.inclusive ? "_inclusive" : "");
     });
 
+// What `pplab run --time-n` prints and the window's Your kernel tab shows: the listing on the
+// device, the same output as the simulator's, timed at 2^20 beside the chapter's kernel and CUB
+// and checked against a serial sum; a kernel that adds one too many is timed but NOT VALIDATED.
+TEST(DeviceCheck, TheListingIsComparedTimedAndValidatedAWrongOneIsNot) {
+    Request r = simtest::request(Algorithm::ReduceTree, {}, 256);
+    r.input = generate(Generator::RandomInt, 1000, 7, 0);
+    r = normalize(r);
+    const std::string source = simtest::listing_text(r);
+    const sim::RunResult cpu = sim::run_kernel(r, source);
+    ASSERT_TRUE(cpu.ok()) << cpu.message;
+    const Request timed = sim::at_timing_size(r, Generator::RandomInt, 3, 1 << 20, 0);
+    ASSERT_EQ(timed.input.size(), std::size_t{1} << 20);
+    EXPECT_EQ(timed.block, 256);
+    sim::GpuOptions o;
+    o.runs = 5;
+    const sim::DeviceCheck d = sim::check_on_device(r, cpu.trace.result, source, timed, o);
+    if (d.run.status == sim::GpuRun::Status::Skipped)
+        GTEST_SKIP() << d.run.message;
+    ASSERT_EQ(d.run.status, sim::GpuRun::Status::Ran) << d.run.message;
+    EXPECT_EQ(d.difference, "");
+    ASSERT_EQ(d.timed.status, sim::GpuRun::Status::Ran) << d.timed.message;
+    EXPECT_EQ(d.timed_n, 1 << 20);
+    EXPECT_EQ(d.not_validated, "");
+    ASSERT_EQ(d.rows.size(), 3u) << d.beside_note;
+    EXPECT_EQ(d.rows[0].what, "your kernel");
+    EXPECT_EQ(d.rows[1].what, "the chapter's reduce-tree");
+    EXPECT_EQ(d.rows[2].what, "CUB");
+    for (const sim::TimedRow& t : d.rows)
+        EXPECT_GT(t.ms, 0.0) << t.what;
+    EXPECT_GT(d.copy_gbps, 0.0);
+
+    std::string wrong = source;
+    const std::string total = "out[blockIdx.x] = s[0];";
+    ASSERT_NE(wrong.find(total), std::string::npos);
+    wrong.replace(wrong.find(total), total.size(), "out[blockIdx.x] = s[0] + 1.0f;");
+    const sim::RunResult cpu_wrong = sim::run_kernel(r, wrong);
+    ASSERT_TRUE(cpu_wrong.ok()) << cpu_wrong.message;
+    const sim::DeviceCheck w = sim::check_on_device(r, cpu_wrong.trace.result, wrong, timed, o);
+    ASSERT_EQ(w.timed.status, sim::GpuRun::Status::Ran) << w.timed.message;
+    EXPECT_EQ(w.difference, "") << "the GPU adds the same one too many as the simulator";
+    EXPECT_NE(w.not_validated.find("the sum is"), std::string::npos) << w.not_validated;
+}
+
 } // namespace
 } // namespace pplab

@@ -8,6 +8,7 @@
 #include "pplab/trace.hpp"
 
 #include <atomic>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -200,6 +201,38 @@ std::string gpu_missing();
 // the CLI builds it; unlike a trace, it may hold up to 2^28 elements. Status::Skipped (with
 // why) without nvcc or without a device; never throws for anything in the file.
 GpuRun run_on_gpu(const Request& r, std::string_view source, const GpuOptions& o = {});
+
+// ---- Compared and timed: pplab run --backend cuda and the window's Your kernel tab ------------
+
+struct TimedRow {
+    std::string what; // "your kernel", "the chapter's reduce-tree", "CUB"
+    double ms = 0;    // the median
+    double bytes = 0; // that must move, as pplab bench counts them
+};
+
+struct DeviceCheck {
+    GpuRun run;             // the traced request on the device (Skipped: run.message says why)
+    std::string difference; // where its output parts from the simulator's; empty: bit for bit
+    long long timed_n = 0;  // the timing size; 0: not timed
+    int timed_block = 0, runs = 0, warmups = 0; // its launch, the median of `runs`
+    GpuRun timed;                               // the run at the timing size
+    std::string not_validated;  // the timed output against a serial sum: its first wrong value
+    std::vector<TimedRow> rows; // your kernel, then the chapter's kernel and CUB
+    std::string beside_note;    // why the chapter's kernel and CUB were not timed
+    double copy_gbps = 0;       // cudaMemcpy's read + write, the same run
+};
+
+// The traced request at the timing size: its launch (its block; `grid` when one was asked for,
+// else the kernel's natural grid for n), input from the generator.
+Request at_timing_size(const Request& traced, Generator g, std::uint64_t seed, long long n,
+                       int grid);
+
+// After the simulator's run of `source` (its result `simulated`): the same file on the device,
+// its output compared with the simulator's, then, with `timed`, timed there (CUDA events, the
+// median) and checked against a serial sum, beside the chapter's kernel and CUB.
+DeviceCheck check_on_device(const Request& traced, const std::vector<float>& simulated,
+                            std::string_view source, const std::optional<Request>& timed,
+                            const GpuOptions& o = {});
 
 // Where compiled kernels and the header are kept ($XDG_CACHE_HOME/pplab/sim or ~/.cache/...).
 std::string cache_folder();
