@@ -6,6 +6,7 @@
 #include "pplab/backend.hpp"
 #include "pplab/dataflow.hpp"
 #include "pplab/io.hpp"
+#include "pplab/listing.hpp"
 #include "pplab/lookback.hpp"
 #include "settings.hpp"
 
@@ -144,6 +145,59 @@ std::set<int> sizes(Algorithm a, int block) {
     return out;
 }
 
+// "1st", "2nd", "3rd", "4th", ... "11th", "21st".
+std::string ordinal(long n) {
+    const long tens = n % 100, ones = n % 10;
+    const char* suffix = tens >= 11 && tens <= 13 ? "th"
+                         : ones == 1              ? "st"
+                         : ones == 2              ? "nd"
+                         : ones == 3              ? "rd"
+                                                  : "th";
+    return std::to_string(n) + suffix;
+}
+
+// Whether a frame's caption numbers its level, shuffle, round or addition as its label does
+// ("tree-level 2" is "Level 2, the 3rd of 5": levels count from 0 as the listings' comments
+// do, the rest from 1); what is wrong, if anything.
+std::string numbering_problem(const std::string& label, const std::string& caption) {
+    const auto space = label.rfind(' ');
+    if (space == std::string::npos || !std::isdigit(static_cast<unsigned char>(label[space + 1])))
+        return {};
+    const long n = std::stol(label.substr(space + 1));
+    const auto word_start = label.rfind(' ', space - 1);
+    const std::string step =
+        label.substr(word_start == std::string::npos ? 0 : word_start + 1,
+                     space - (word_start == std::string::npos ? 0 : word_start + 1));
+    struct Said {
+        const char* step;
+        const char* phrase; // followed by the number
+        bool from_zero;     // a tree level: "the (n+1)th of" follows
+    };
+    static const Said kSaid[] = {
+        {"tree-level", "Level ", true},          {"upsweep", "Upsweep level ", true},
+        {"downsweep", "Downsweep level ", true}, {"shuffle", "shuffle ", false},
+        {"final-shuffle", "shuffle ", false},    {"accumulate", "round ", false},
+        {"hist-accumulate", "ound ", false},     {"serial-add", "Addition ", false},
+        {"atomic-add", "atomicAdd ", false},     {"hillis-steele", "Step ", false}};
+    for (const Said& said : kSaid) {
+        if (step != said.step)
+            continue;
+        if (step == "final-shuffle" && n == 0) // the first warp's load, before any shuffle
+            return {};
+        const std::string want = said.phrase + std::to_string(n);
+        const auto at = caption.find(want);
+        if (at == std::string::npos ||
+            (at + want.size() < caption.size() &&
+             std::isdigit(static_cast<unsigned char>(caption[at + want.size()]))))
+            return "numbers " + label + " otherwise (no '" + want + "')";
+        if (said.from_zero &&
+            caption.find(", the " + ordinal(n + 1) + " of ", at) == std::string::npos)
+            return label + " is not the " + ordinal(n + 1) + " level";
+        return {};
+    }
+    return "numbers " + label + ": a step this test does not know";
+}
+
 TEST(Captions, EveryCaptionOfEveryConfigurationTheControlsOfferIsRight) {
     const auto cpu = make_cpu_backend();
     std::vector<Problem> problems;
@@ -175,6 +229,7 @@ TEST(Captions, EveryCaptionOfEveryConfigurationTheControlsOfferIsRight) {
                             continue; // the window refuses it before any caption
                         }
                         const Dataflow flow(t);
+                        const LabelParts parts = label_parts(t);
                         const std::string config = std::string(i.id) + " block " +
                                                    std::to_string(t.request.block) + " n " +
                                                    std::to_string(n) + " " +
@@ -184,6 +239,9 @@ TEST(Captions, EveryCaptionOfEveryConfigurationTheControlsOfferIsRight) {
                             const std::string caption = flow.caption(k);
                             ++captions;
                             if (std::string why = problem(caption, t.request.block); !why.empty())
+                                problems.push_back({config + ": " + why, caption});
+                            const std::string label = frame_label(t.frames[k], parts);
+                            if (std::string why = numbering_problem(label, caption); !why.empty())
                                 problems.push_back({config + ": " + why, caption});
                         }
                     }
@@ -290,6 +348,61 @@ TEST(Captions, TheCheckItselfRefusesWhatTheIssueFound) {
     EXPECT_NE(problem("Upsweep level 3 (4th of 5) (stride 8): 2 threads each add s[t-8]", 32), "");
     EXPECT_EQ(problem("Upsweep level 3, the 4th of 5 (stride 8): 2 threads each add s[t-8]", 32),
               "");
+    // Numbering: the label's number is the caption's, levels from 0, the rest from 1.
+    EXPECT_EQ(numbering_problem("block 1 tree-level 2", "Block 1: Level 2, the 3rd of 5: ..."), "");
+    EXPECT_NE(numbering_problem("tree-level 2", "Level 3, the 4th of 5: threads 0–1 add"), "");
+    EXPECT_NE(numbering_problem("tree-level 2", "Level 2, the 2nd of 5: threads 0–3 add"), "");
+    EXPECT_NE(numbering_problem("upsweep 1", "Upsweep level 10, the 11th of 12 (stride 2)"), "");
+    EXPECT_EQ(numbering_problem("warp 0 shuffle 1", "Warp 0, shuffle 1 of 5 (offset 16)"), "");
+    EXPECT_NE(numbering_problem("accumulate 2", "Grid-stride round 1 of 2: each thread"), "");
+    EXPECT_NE(numbering_problem("serial-add 3", "Thread 0 adds in[2] to its running sum"), "");
+    EXPECT_EQ(numbering_problem("clear-root", "Clear the root: s[7] = 0"), "");
+    EXPECT_EQ(ordinal(11) + ordinal(12) + ordinal(21) + ordinal(22) + ordinal(103),
+              "11th12th21st22nd103rd");
+}
+
+// The listings' comments count levels as the captions do: reduceTree's "Level 0: threads
+// 0..TILE/2-1 add s[t] and s[t + TILE/2]" and "Level k: active threads < TILE >> (k+1)" hold for
+// every tree level's caption at every block size the controls offer.
+TEST(Captions, TheTreeListingsLevelCommentsAreTheCaptionsLevels) {
+    std::string text;
+    for (const std::string& line : listing(Algorithm::ReduceTree).lines)
+        text += line + "\n";
+    ASSERT_NE(text.find("// Level 0: threads 0..TILE/2-1 add s[t] and s[t + TILE/2]."),
+              std::string::npos)
+        << text;
+    ASSERT_NE(text.find("// Level k: active threads < TILE >> (k+1)."), std::string::npos) << text;
+    const auto cpu = make_cpu_backend();
+    int blocks = 0;
+    for (const int block : block_choices(Algorithm::ReduceTree, Pitfall::None)) {
+        if (block <= 0) // "auto": the kernel's own choice, one of the others
+            continue;
+        ++blocks;
+        Request r;
+        r.algorithm = Algorithm::ReduceTree;
+        r.block = block;
+        r.input = generate(Generator::Seq, block, 1, 0);
+        const Trace t = cpu->trace(normalize_trace(r));
+        const Dataflow flow(t);
+        int levels = 0;
+        for (std::size_t k = 0; k < t.frames.size(); ++k) {
+            if (t.frames[k].step != Step::TreeLevel)
+                continue;
+            const int level = t.frames[k].level;
+            EXPECT_EQ(level, levels++) << "levels count from 0, one a frame";
+            const int active = block >> (level + 1); // TILE >> (k+1)
+            const std::string caption = flow.caption(k);
+            const std::string threads = active == 1 ? "thread 0 adds s[t+1] into s[t]"
+                                                    : "threads 0–" + std::to_string(active - 1) +
+                                                          " add s[t+" + std::to_string(active) +
+                                                          "] into s[t]";
+            EXPECT_EQ(caption.rfind("Level " + std::to_string(level) + ", ", 0), 0u) << caption;
+            EXPECT_NE(caption.find(threads), std::string::npos)
+                << "block " << block << ": " << caption << "\n  wants: " << threads;
+        }
+        EXPECT_EQ(1 << levels, block) << "log2(TILE) levels";
+    }
+    EXPECT_GE(blocks, 5) << "the block sizes the controls offer, 32 to 1024";
 }
 
 } // namespace

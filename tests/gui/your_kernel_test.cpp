@@ -322,6 +322,18 @@ TEST_F(YourKernelTab, RunOnSaysWhatTheRunWasWithoutAGpu) {
                   0u)
             << backend << ": " << note;
     }
+    // Where a GPU is seen, the file goes there once the trace is on the canvas, off the UI
+    // thread: here the device's own check then says it cannot run (no device), in the tab.
+    st.settings.backend = "auto";
+    st.your.gpu_why = std::string();
+    your_kernel_time(st, 20);
+    your_kernel_run(st);
+    wait();
+    ASSERT_TRUE(st.your.device) << "the window drew until the GPU's part came back";
+    EXPECT_EQ(st.your.device->run.status, sim::GpuRun::Status::Skipped);
+    EXPECT_EQ(st.your.device->run.message, sim::gpu_missing());
+    EXPECT_EQ(st.your.device_note, "");
+    st.your.gpu_why.reset();
     // A run that does not compile says nothing of the GPU: the compile error is the news.
     st.settings.backend = "cuda";
     replace("__syncthreads();", "__syncthread();");
