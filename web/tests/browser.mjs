@@ -214,15 +214,6 @@ export class Browser {
     await this.frames();
   }
 
-  // Typed as keys into the field that has the focus, a character a frame.
-  async type(text) {
-    for (const ch of text) {
-      await this.send('Input.dispatchKeyEvent', { type: 'keyDown', text: ch, key: ch, unmodifiedText: ch });
-      await this.send('Input.dispatchKeyEvent', { type: 'keyUp', key: ch });
-      await this.frames(2);
-    }
-  }
-
   // Downloads go into `folder`, under the names the page gives them.
   downloadInto(folder) {
     return this.call('Browser.setDownloadBehavior', {
