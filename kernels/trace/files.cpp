@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -28,9 +30,23 @@ std::function<void(const std::string&)>& written_listener() {
     return listener;
 }
 
-// The page hands what was written to the browser as a download (pplab/files.hpp).
+// Whether `path` is in a folder temporary_name named: "<name>.<8 hex digits>.part".
+bool inside_temporary(const std::string& path) {
+    const std::string folder = fs::path(path).parent_path().filename().string();
+    constexpr std::size_t kSuffix = 14, kHex = 8; // ".<8 hex digits>.part"
+    if (folder.size() <= kSuffix || !folder.ends_with(".part") ||
+        folder[folder.size() - kSuffix] != '.')
+        return false;
+    const auto hex = folder.end() - static_cast<std::ptrdiff_t>(kSuffix - 1);
+    return std::all_of(hex, hex + kHex,
+                       [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+// The page hands what was written to the browser as a download (pplab/files.hpp). A file
+// written into a staged folder (a run's frame) is not in its place yet: the folder is told of
+// once it is.
 void tell_written(const std::string& path) {
-    if (written_listener())
+    if (written_listener() && !inside_temporary(path))
         written_listener()(path);
 }
 

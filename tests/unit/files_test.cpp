@@ -152,6 +152,29 @@ TEST_F(Files, OutputsAreMovedIntoPlaceTogetherOrNotAtAll) {
     EXPECT_EQ(slurp(path("frames/frame_0000.png")), "png");
 }
 
+// The page hands each file written to the browser as a download: a run's frames go as their
+// folder, once, when it is in its place (each frame on its own was a download, and removed
+// from the folder before it was zipped).
+TEST_F(Files, TellsOfAFolderOfFramesOnceItIsInPlaceNotOfEachFrame) {
+    std::vector<std::string> told;
+    on_file_written([&](const std::string& p) { told.push_back(p); });
+    struct Quiet {
+        ~Quiet() { on_file_written(nullptr); }
+    } quiet;
+    Outputs out;
+    out.add_file(path("a.txt"), "a");
+    const fs::path frames = out.add_folder(path("frames"));
+    write_atomically((frames / "frame_0000.png").string(), "png");
+    write_atomically((frames / "frame_0001.png").string(), "png");
+    EXPECT_EQ(told, std::vector<std::string>{}) << "nothing is in its place before commit()";
+    out.commit();
+    EXPECT_EQ(told, (std::vector<std::string>{path("a.txt"), path("frames")}));
+    // A student's own folder named like one is no temporary.
+    fs::create_directory(path("notes.part"));
+    write_atomically(path("notes.part/b.txt"), "b");
+    EXPECT_EQ(told.back(), path("notes.part/b.txt"));
+}
+
 TEST_F(Files, AFolderOfFramesIsNewOrEmpty) {
     fs::create_directory(path("empty"));
     {

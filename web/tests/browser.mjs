@@ -78,6 +78,7 @@ export class Browser {
     this.waiting = new Map();
     this.problems = [];
     this.consoleLines = [];
+    this.listeners = new Set(); // (method, params) of every event, for waitForEvent
     let buffer = '';
     child.stdio[4].on('data', (chunk) => {
       buffer += chunk.toString('utf8');
@@ -99,6 +100,7 @@ export class Browser {
       return;
     }
     const p = message.params;
+    for (const listen of [...this.listeners]) listen(message.method, p);
     if (message.method === 'Runtime.consoleAPICalled') {
       const text = p.args.map((a) => a.value ?? a.description ?? '').join(' ');
       this.consoleLines.push(`${p.type}: ${text}`);
@@ -159,6 +161,77 @@ export class Browser {
       if (done(s) || Date.now() > until) return s;
       await new Promise((r) => setTimeout(r, 50));
     }
+  }
+
+  // Resolves to the params of the next event `method` for which `match` holds (`seeing` sees
+  // every event before); rejects after `seconds` saying what did not come, or with what
+  // `match` threw.
+  waitForEvent(method, match = () => true, seconds = 30, seeing = () => {}) {
+    return new Promise((resolve, reject) => {
+      const listen = (m, params) => {
+        seeing(m, params);
+        let matched;
+        try {
+          matched = m === method && match(params);
+        } catch (e) {
+          this.listeners.delete(listen);
+          clearTimeout(timer);
+          reject(e);
+          return;
+        }
+        if (!matched) return;
+        this.listeners.delete(listen);
+        clearTimeout(timer);
+        resolve(params);
+      };
+      const timer = setTimeout(() => {
+        this.listeners.delete(listen);
+        reject(new Error(`no ${method} within ${seconds} s`));
+      }, seconds * 1000);
+      this.listeners.add(listen);
+    });
+  }
+
+  // Waits until the page has drawn `count` more display frames (the browser's animation
+  // frames, in which the window reads its input and draws).
+  frames(count = 3) {
+    return this.evaluate(`new Promise((done) => { let left = ${count};
+      const next = () => (--left > 0 ? requestAnimationFrame(next) : done(true));
+      requestAnimationFrame(next); })`);
+  }
+
+  // A click of the left button at (x, y) as a student's mouse makes it: the pointer moves
+  // there, is pressed, released, each in frames of its own (ImGui 1.86 reads the button's
+  // state once a frame: a press and release between two frames would be no click).
+  async click(x, y) {
+    const mouse = (type, extra = {}) => this.send('Input.dispatchMouseEvent',
+      { type, x, y, button: 'left', ...extra });
+    await mouse('mouseMoved', { button: 'none' });
+    await this.frames();
+    await mouse('mousePressed', { buttons: 1, clickCount: 1 });
+    await this.frames();
+    await mouse('mouseReleased', { buttons: 0, clickCount: 1 });
+    await this.frames();
+  }
+
+  // Downloads go into `folder`, under the names the page gives them.
+  downloadInto(folder) {
+    return this.call('Browser.setDownloadBehavior', {
+      behavior: 'allow', downloadPath: folder, eventsEnabled: true,
+    });
+  }
+
+  // The next download, from its start to its end: resolves to the file's name. Called before
+  // what starts it (the events may come in one message).
+  nextDownload(seconds = 60) {
+    let name, guid;
+    return this.waitForEvent('Browser.downloadProgress', (p) => {
+      if (p.guid !== guid || p.state === 'inProgress') return false;
+      if (p.state !== 'completed') throw new Error(`the download of ${name} was ${p.state}`);
+      return true;
+    }, seconds, (method, p) => {
+      if (method === 'Browser.downloadWillBegin' && !guid) ({ guid, suggestedFilename: name } = p);
+    }).then(() => name);
   }
 
   // A PNG of the viewport's rectangle at (x, y), width x height.

@@ -3,19 +3,21 @@
 // the browser's console. Run by ctest (web/tests/CMakeLists.txt) with
 //   PPLAB_SITE   the page's folder (build/web)
 //   PPLAB_NATIVE the native `pplab` (render and trace, for what the page must equal)
+//   PPLAB_PYTHON Python, whose zipfile and XML parser read what the page hands out
 //   PPLAB_SCREENSHOT_DIR (optional) where to keep the pictures taken
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Browser, serve } from './browser.mjs';
 import { compare, readPng } from './png.mjs';
 
 const site = process.env.PPLAB_SITE;
 const native = process.env.PPLAB_NATIVE;
+const python = process.env.PPLAB_PYTHON ?? 'python3';
 const keep = process.env.PPLAB_SCREENSHOT_DIR;
 const scratch = mkdtempSync(join(tmpdir(), 'pplab-page-'));
 let server, browser;
@@ -171,4 +173,179 @@ test('the page is under 3 MB gzipped', () => {
   for (const file of readdirSync(site)) total += gzipSync(readFileSync(join(site, file)), { level: 9 }).length;
   console.log(`the page: ${(total / 1e6).toFixed(2)} MB gzipped (${readdirSync(site).join(', ')})`);
   assert.ok(total < 3e6, `${total} bytes gzipped`);
+});
+
+// ---- What the window writes arrives as a download; files come in through the file picker.
+// Driven by the mouse as a student drives it, in a 1600x1000 window at presenter scale 100%:
+// the places below are where the menus and windows put their items there (measured on the
+// page's screenshots). The Export window opens where it appears with the PNG chosen.
+const at = {
+  exportMenu: [261, 14], exportPng: [300, 47],
+  kind: { png: [520, 229], svg: [520, 264], gif: [520, 299], sequence: [520, 334] },
+  write: [542, 464], writeGif: [542, 499], // the GIF's seconds per step take a row above
+  classroomMenu: [110, 14], sessionTab: [160, 204],
+  saveSession: [1196, 318], chooseSession: [1520, 283],
+};
+const scan6 = { query: 'algo=scan-blelloch&input=1,2,3,4&step=6',
+                args: ['--algo', 'scan-blelloch', '--input', '1,2,3,4'] };
+
+// The page at `query`, its downloads going into a folder of their own; resolves to it.
+async function openForFiles(query) {
+  const folder = mkdtempSync(join(scratch, 'downloads-'));
+  await browser.downloadInto(folder);
+  const status = await browser.open(`${server.url}?${query}`, 1600, 1000);
+  assert.equal(status.state, 'ready', status.text);
+  return folder;
+}
+
+// What the clicks were to bring (a download, the file dialog); when it does not come, the
+// window as it was then, to see what the mouse missed.
+async function expecting(coming, what) {
+  try {
+    return await coming;
+  } catch (e) {
+    const shot = join(scratch, `${what.replaceAll(' ', '-')}-missed.png`);
+    writeFileSync(shot, await browser.screenshot(0, 0, 1600, 1000));
+    throw new Error(`${what}: ${e.message}; the window then: ${shot} (have the places in \`at\` moved?)`);
+  }
+}
+
+// The Export window's `kind`, written: resolves to the downloaded file's path.
+async function exportAs(folder, kind) {
+  await browser.click(...at.exportMenu);
+  await browser.click(...at.exportPng);
+  if (kind !== 'png') await browser.click(...at.kind[kind]);
+  const download = browser.nextDownload(120);
+  await browser.click(...(kind === 'gif' ? at.writeGif : at.write));
+  return join(folder, await expecting(download, `export ${kind}`));
+}
+
+// Runs `script` (Python) with `args`; resolves to what it printed, as JSON.
+function pythonReads(script, ...args) {
+  const run = spawnSync(python, ['-c', script, ...args], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout);
+}
+
+// An animated GIF's size, and its pictures' delays (hundredths of a second), from its blocks.
+function gifFrames(bytes) {
+  assert.equal(bytes.toString('latin1', 0, 6), 'GIF89a');
+  const width = bytes.readUInt16LE(6), height = bytes.readUInt16LE(8);
+  const table = (flags) => (flags & 0x80 ? 3 << ((flags & 7) + 1) : 0);
+  const skipBlocks = (i) => { while (bytes[i]) i += bytes[i] + 1; return i + 1; };
+  const delays = [];
+  let delay = null;
+  for (let i = 13 + table(bytes[10]); ;) {
+    const kind = bytes[i];
+    if (kind === 0x3b) break; // the trailer
+    if (kind === 0x21) { // an extension: a graphic control one holds the next picture's delay
+      if (bytes[i + 1] === 0xf9) delay = bytes.readUInt16LE(i + 4);
+      i = skipBlocks(i + 2);
+    } else if (kind === 0x2c) { // a picture: its descriptor, local colours, LZW data
+      delays.push(delay);
+      i = skipBlocks(i + 10 + table(bytes[i + 9]) + 1);
+    } else {
+      throw new Error(`not a GIF block: 0x${kind?.toString(16)} at byte ${i}`);
+    }
+  }
+  return { width, height, delays };
+}
+
+test('Export, PNG of this frame: the download is the picture pplab render draws', async () => {
+  const folder = await openForFiles(scan6.query);
+  const file = await exportAs(folder, 'png');
+  assert.equal(basename(file), 'scan-blelloch-step06.png');
+  const png = readFileSync(file);
+  kept('export-scan-blelloch-step06.png', png);
+  const expected = nativePicture([...scan6.args, '--step', '6', '--size', '1600x1000'], 'export.png');
+  assertSamePicture(readPng(png), readPng(expected), 'the exported PNG');
+  assert.deepEqual(readdirSync(folder), ['scan-blelloch-step06.png']);
+  assert.deepEqual(browser.problems, []);
+});
+
+test('Export, SVG of this frame: well-formed XML titled with the caption, as pplab render writes it', async () => {
+  const folder = await openForFiles(scan6.query);
+  const caption = (await browser.status()).text.replace(/^[^:]*: /, '');
+  const file = await exportAs(folder, 'svg');
+  assert.equal(basename(file), 'scan-blelloch-step06.svg');
+  const svg = pythonReads(`import json, sys, xml.etree.ElementTree as T
+root = T.parse(sys.argv[1]).getroot()
+ns = '{http://www.w3.org/2000/svg}'
+print(json.dumps({'tag': root.tag, 'size': [root.get('width'), root.get('height')],
+                  'title': root.find(ns + 'title').text}))`, file);
+  assert.deepEqual(svg, { tag: '{http://www.w3.org/2000/svg}svg', size: ['1600', '1000'], title: caption });
+  const expected = join(scratch, 'export.svg');
+  execFileSync(native, ['render', ...scan6.args, '--step', '6', '--size', '1600x1000', '--svg', expected],
+               { stdio: 'ignore' });
+  assert.ok(readFileSync(file).equals(readFileSync(expected)), 'the SVG differs from pplab render --svg');
+  assert.deepEqual(browser.problems, []);
+});
+
+test('Export, PNG sequence: one zip holding every step, as pplab render --all-steps draws them', async () => {
+  const folder = await openForFiles(scan6.query);
+  const file = await exportAs(folder, 'sequence');
+  // One download, the whole run: not a file a frame besides it.
+  assert.equal(basename(file), 'scan-blelloch-frames.zip');
+  assert.deepEqual(readdirSync(folder), ['scan-blelloch-frames.zip']);
+  const unzipped = join(scratch, 'unzipped');
+  const names = pythonReads(`import json, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z:
+    assert z.testzip() is None, 'a CRC is wrong'
+    z.extractall(sys.argv[2])
+    print(json.dumps(z.namelist()))`, file, unzipped);
+  const steps = [1, 2, 3, 4, 5, 6];
+  assert.deepEqual(names, steps.map((s) => `scan-blelloch-frames/frame_000${s - 1}.png`));
+  const drawn = join(scratch, 'all-steps');
+  execFileSync(native, ['render', ...scan6.args, '--size', '1600x1000', '--all-steps', drawn],
+               { stdio: 'ignore' });
+  for (const s of steps) {
+    const page = readPng(readFileSync(join(unzipped, names[s - 1])));
+    const expected = readPng(readFileSync(join(drawn, `step_000${s}.png`)));
+    assertSamePicture(page, expected, `the sequence's step ${s}`);
+  }
+  assert.deepEqual(browser.problems, []);
+});
+
+test('Export, GIF of the whole run: one picture a step, timed as pplab render --gif times them', async () => {
+  const folder = await openForFiles(scan6.query);
+  const file = await exportAs(folder, 'gif');
+  assert.equal(basename(file), 'scan-blelloch.gif');
+  const gif = gifFrames(readFileSync(file));
+  // Six steps (the status line's "step 6 of 6"), 1.2 s each; the last stays longer.
+  assert.equal(gif.delays.length, 6, `${gif.delays.length} pictures`);
+  const expected = join(scratch, 'export.gif');
+  execFileSync(native, ['render', ...scan6.args, '--size', '1600x1000', '--gif', expected], { stdio: 'ignore' });
+  assert.deepEqual(gif, gifFrames(readFileSync(expected)));
+  assert.deepEqual(gif.delays.slice(0, 5), [120, 120, 120, 120, 120]);
+  assert.deepEqual(browser.problems, []);
+});
+
+test('a session saved as a download is the native trace, and opens through the file picker', async () => {
+  const folder = await openForFiles(scan6.query);
+  await browser.click(...at.classroomMenu);
+  await browser.click(...at.sessionTab);
+  const download = browser.nextDownload();
+  await browser.click(...at.saveSession);
+  const file = join(folder, await expecting(download, 'save session'));
+  assert.equal(basename(file), 'pplab-session.json');
+  // What pplab trace --format json saves for the same request: a session the desktop opens.
+  const expected = execFileSync(native, ['trace', ...scan6.args, '--backend', 'cpu', '--format', 'json']);
+  assert.equal(readFileSync(file, 'utf8'), expected.toString('utf8'));
+
+  // Another trace on screen; the saved one chosen in the browser's file dialog.
+  await browser.open(`${server.url}?algo=reduce-tree&n=64&block=16`, 1600, 1000);
+  await browser.click(...at.classroomMenu);
+  await browser.click(...at.sessionTab);
+  await browser.send('Page.setInterceptFileChooserDialog', { enabled: true });
+  try {
+    const chooser = browser.waitForEvent('Page.fileChooserOpened');
+    await browser.click(...at.chooseSession);
+    const { backendNodeId } = await expecting(chooser, 'choose session');
+    await browser.send('DOM.setFileInputFiles', { files: [file], backendNodeId });
+  } finally {
+    await browser.send('Page.setInterceptFileChooserDialog', { enabled: false });
+  }
+  const opened = await browser.waitForStatus((s) => s?.text.startsWith('scan-blelloch'), 10);
+  assert.match(opened?.text ?? '', /^scan-blelloch, step 1 of 6 \(frame 0\): /);
+  assert.deepEqual(browser.problems, []);
 });

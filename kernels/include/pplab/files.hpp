@@ -79,8 +79,9 @@ void write_atomically(const std::string& path, std::string_view bytes);
 // `part` and throws InputError naming `path`.
 void move_into_place(const std::string& part, const std::string& path);
 
-// Told of every file or folder once it is complete in its place. The page listens, to hand
-// what the window wrote into its memory to the browser as a download; natively no one does.
+// Told of every file or folder once it is complete in its place (a file written into a staged
+// folder is not: the folder is, once committed). The page listens, to hand what the window
+// wrote into its memory to the browser as a download; natively no one does.
 void on_file_written(std::function<void(const std::string& path)> listener);
 
 } // namespace pplab
