@@ -3,6 +3,7 @@
 // beside the chapter's kernel and CUB at that size, measured in the same way by pplab bench.
 #include "run_gpu.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -11,11 +12,12 @@ namespace pplab::cli {
 
 namespace {
 
-std::string row(const sim::TimedRow& t) {
+// One row of the timing table, its name in a column `width` wide.
+std::string row(const sim::TimedRow& t, std::size_t width) {
     std::ostringstream s;
-    s << "  " << std::left << std::setw(28) << t.what << std::right << std::fixed
-      << std::setprecision(4) << std::setw(10) << t.ms << " ms  " << std::setprecision(0)
-      << std::setw(7) << t.bytes / (t.ms * 1e6) << " GB/s\n";
+    s << "  " << std::left << std::setw(static_cast<int>(width)) << t.what << std::right
+      << std::fixed << std::setprecision(4) << std::setw(10) << t.ms << " ms  "
+      << std::setprecision(0) << std::setw(7) << t.bytes / (t.ms * 1e6) << " GB/s\n";
     return s.str();
 }
 
@@ -63,8 +65,11 @@ int run_on_device(const RequestOptions& opts, const GpuRunOptions& gpu, const Re
               << " warm-ups (CUDA events)"
               << (d.not_validated.empty() ? ", the output checked against a serial sum first:\n"
                                           : ":\n  NOT VALIDATED: " + d.not_validated + "\n");
+    std::size_t width = 28; // "the chapter's scan-multiblock" is 29
     for (const sim::TimedRow& r : d.rows)
-        std::cout << row(r);
+        width = std::max(width, r.what.size() + 2);
+    for (const sim::TimedRow& r : d.rows)
+        std::cout << row(r, width);
     if (!d.beside_note.empty())
         std::cout << "  (" << d.beside_note
                   << (d.beside_note.find("powers of two") != std::string::npos

@@ -100,11 +100,8 @@ void to_the_device(YourKernel& y, const KernelRun& run) {
     if (s.backend == "cpu" || !run.error.empty() || !run.result.ok() || !run.model)
         return;
     if (const std::string& why = gpu_why(y); !why.empty()) {
-        y.device_note = s.backend == "cuda"
-                            ? "Not run on the GPU: " + why + "."
-                            : "The simulator's run is the answer here: " + why +
-                                  ". With nvcc and a GPU, Run also runs your file there, "
-                                  "compares and times it.";
+        y.device_note =
+            (s.backend == "cuda" ? "Not run on the GPU: " : "Simulator only: ") + why + ".";
         return;
     }
     const Request r = run.result.trace.request;

@@ -620,8 +620,12 @@ void YourKernelPanel::timing_table(const State& st, const sim::DeviceCheck& d) {
 void YourKernelPanel::on_the_gpu(State& st) {
     YourKernel& y = st.your;
     const scene::Palette pal = scene::palette(st.view.theme);
-    if (!y.device_note.empty())
+    if (!y.device_note.empty()) {
         words(y.device_note, y.last && y.last->settings.backend != "cuda");
+        if (ImGui::IsItemHovered())
+            tooltip("with nvcc and an NVIDIA GPU, Run also runs your file there, compares its "
+                    "output with the simulator's and times it beside the chapter's kernel and CUB");
+    }
     if (y.device_job.valid()) {
         ImGui::TextDisabled("compiling your file with nvcc and running it on the GPU…");
         return;

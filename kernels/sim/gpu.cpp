@@ -3,6 +3,7 @@
 // the chapter: the launches come in a spec written here, the chapter's launch sequence for the
 // request (the simulator's runner makes the same one), with buffers named by their roles.
 #include "child.hpp"
+#include "gpu_spec.hpp"
 #include "protocol.hpp"
 
 #include "pplab/files.hpp"
@@ -41,81 +42,6 @@ std::string kernel_name(const Request& r) {
     tiny.input = {0.0f};
     tiny.grid = 0;
     return listing_kernel(r.algorithm, make_plan(normalize(tiny)).launches.front().kernel);
-}
-
-struct Spec {
-    std::string text;                 // what the driver reads
-    std::size_t output_count = 0;     // values of the output buffer that are the result
-    bool int_output = false;          // histograms count in int
-    std::vector<std::string> defines; // -D for nvcc: which kernels the driver launches
-    double bytes = 0;
-};
-
-// The launch sequence, as the runner runs it on the simulator (runner.cpp).
-Spec spec_for(const Request& r, int grid, const GpuOptions& o) {
-    const Algorithm a = r.algorithm;
-    const long long n = r.n();
-    const int block = r.block;
-    const int shared = shared_bytes(r);
-    const auto launch = [&](const char* shape, long long g, const std::string& args) {
-        return "launch " + std::string(shape) + " " + std::to_string(g) + " " +
-               std::to_string(block) + " " + std::to_string(shared) + " " + args + "\n";
-    };
-    const auto buffer = [](const std::string& name, long long bytes, bool input = false) {
-        return "buffer " + name + " " + std::to_string(bytes) + (input ? " input" : "") + "\n";
-    };
-    Spec s;
-    s.text = "runs " + std::to_string(o.runs) + "\nwarmups " + std::to_string(o.warmups) + "\n";
-    const Family family = info(a).family;
-    s.bytes = family == Family::Reduce ? 4.0 * n : family == Family::Scan ? 8.0 * n : 1.0 * n;
-    if (family == Family::Histogram) {
-        s.defines = {"-DPPLAB_HISTOGRAM", "-DPPLAB_KERNEL=" + kernel_name(r)};
-        s.int_output = true;
-        s.output_count = static_cast<std::size_t>(r.bins);
-        s.text += buffer("data", n, true) + buffer("g_hist", 4LL * r.bins) + "zero g_hist\n" +
-                  launch("hist", grid, "data g_hist " + std::to_string(n)) + "output g_hist\n";
-        return s;
-    }
-    s.text += buffer("in", 4 * n, true);
-    if (a == Algorithm::ScanMultiblock) {
-        s.defines = {"-DPPLAB_MULTIBLOCK"};
-        const std::vector<ScanLevel> levels = scan_levels(static_cast<int>(n), block);
-        std::string in = "in";
-        for (std::size_t k = 0; k < levels.size(); ++k) {
-            const std::string out = "out" + std::to_string(k),
-                              totals = "totals" + std::to_string(k);
-            s.text +=
-                buffer(out, 4LL * levels[k].grid * block) + buffer(totals, 4LL * levels[k].grid);
-            // The flag: the user's array shifts with --inclusive; the totals scan exclusive.
-            const bool inclusive = k == 0 && r.options.inclusive;
-            s.text += launch("scan-blocks", levels[k].grid,
-                             in + " " + out + " " + totals + " " + std::to_string(levels[k].n) +
-                                 (inclusive ? " 1" : " 0"));
-            in = totals;
-        }
-        for (std::size_t k = levels.size(); k-- > 0;)
-            if (levels[k].carry_pass >= 0)
-                s.text += launch("add-carries", levels[k].grid,
-                                 "out" + std::to_string(k) + " out" + std::to_string(k + 1));
-        s.output_count = static_cast<std::size_t>(n);
-        s.text += "output out0\n";
-        return s;
-    }
-    s.defines = {"-DPPLAB_KERNEL=" + kernel_name(r)};
-    const std::string shape = family == Family::Scan ? "scan" : "reduce";
-    Request sized = r;
-    sized.grid = grid;
-    s.output_count = result_size(sized);
-    if (a == Algorithm::ReduceFull && grid > 1) { // a second launch reduces the block totals
-        s.text += buffer("partial", 4LL * grid) + buffer("out", 4) +
-                  launch("reduce", grid, "in partial " + std::to_string(n)) +
-                  launch("reduce", 1, "partial out " + std::to_string(grid));
-    } else {
-        s.text += buffer("out", 4LL * static_cast<long long>(s.output_count)) + "zero out\n" +
-                  launch(shape.c_str(), grid, "in out " + std::to_string(n));
-    }
-    s.text += "output out\n";
-    return s;
 }
 
 // nvcc's "kernel.cu(12): error: identifier "x" is undefined" -> line 12.
@@ -257,6 +183,77 @@ bool device_present() {
 }
 
 } // namespace
+
+// The launch sequence, as the runner runs it on the simulator (runner.cpp).
+Spec spec_for(const Request& r, int grid, const GpuOptions& o) {
+    const Algorithm a = r.algorithm;
+    const long long n = r.n();
+    const int block = r.block;
+    const int shared = shared_bytes(r);
+    const auto launch = [&](const char* shape, long long g, const std::string& args) {
+        return "launch " + std::string(shape) + " " + std::to_string(g) + " " +
+               std::to_string(block) + " " + std::to_string(shared) + " " + args + "\n";
+    };
+    const auto buffer = [](const std::string& name, long long bytes, bool input = false) {
+        return "buffer " + name + " " + std::to_string(bytes) + (input ? " input" : "") + "\n";
+    };
+    Spec s;
+    s.text = "runs " + std::to_string(o.runs) + "\nwarmups " + std::to_string(o.warmups) + "\n";
+    const Family family = info(a).family;
+    s.bytes = family == Family::Reduce ? 4.0 * n : family == Family::Scan ? 8.0 * n : 1.0 * n;
+    if (family == Family::Histogram) {
+        s.defines = {"-DPPLAB_HISTOGRAM", "-DPPLAB_KERNEL=" + kernel_name(r)};
+        s.int_output = true;
+        s.output_count = static_cast<std::size_t>(r.bins);
+        s.text += buffer("data", n, true) + buffer("g_hist", 4LL * r.bins) + "zero g_hist\n" +
+                  launch("hist", grid, "data g_hist " + std::to_string(n)) + "output g_hist\n";
+        return s;
+    }
+    s.text += buffer("in", 4 * n, true);
+    if (a == Algorithm::ScanMultiblock) {
+        s.defines = {"-DPPLAB_MULTIBLOCK"};
+        const std::vector<ScanLevel> levels = scan_levels(static_cast<int>(n), block);
+        std::string in = "in";
+        for (std::size_t k = 0; k < levels.size(); ++k) {
+            const std::string out = "out" + std::to_string(k),
+                              totals = "totals" + std::to_string(k);
+            s.text +=
+                buffer(out, 4LL * levels[k].grid * block) + buffer(totals, 4LL * levels[k].grid);
+            // The flag: the user's array shifts with --inclusive; the totals scan exclusive.
+            const bool inclusive = k == 0 && r.options.inclusive;
+            s.text += launch("scan-blocks", levels[k].grid,
+                             in + " " + out + " " + totals + " " + std::to_string(levels[k].n) +
+                                 (inclusive ? " 1" : " 0"));
+            in = totals;
+        }
+        for (std::size_t k = levels.size(); k-- > 0;)
+            if (levels[k].carry_pass >= 0)
+                s.text += launch("add-carries", levels[k].grid,
+                                 "out" + std::to_string(k) + " out" + std::to_string(k + 1));
+        s.output_count = static_cast<std::size_t>(n);
+        s.text += "output out0\n";
+        return s;
+    }
+    s.defines = {"-DPPLAB_KERNEL=" + kernel_name(r)};
+    const std::string shape = family == Family::Scan ? "scan" : "reduce";
+    Request sized = r;
+    sized.grid = grid;
+    s.output_count = result_size(sized);
+    if (a == Algorithm::ReduceFull && grid > 1) { // a second launch reduces the block totals
+        s.text += buffer("partial", 4LL * grid) + buffer("out", 4) +
+                  launch("reduce", grid, "in partial " + std::to_string(n)) +
+                  launch("reduce", 1, "partial out " + std::to_string(grid));
+    } else {
+        // Only the atomic reduction adds into out[0]: the others write every element of it, and
+        // a clear in the timed runs (a launch of its own, a third of the time at 2^20) would
+        // time what the chapter's kernel, timed by pplab bench beside it, does not do.
+        s.text += buffer("out", 4LL * static_cast<long long>(s.output_count)) +
+                  (a == Algorithm::ReduceAtomic ? "zero out\n" : "") +
+                  launch(shape.c_str(), grid, "in out " + std::to_string(n));
+    }
+    s.text += "output out\n";
+    return s;
+}
 
 std::string nvcc_path(std::string& why) {
     std::vector<fs::path> places;

@@ -97,6 +97,9 @@ public:
     void make(const std::string& name, std::size_t bytes) {
         void* p = nullptr;
         check(cudaMalloc(&p, std::max<std::size_t>(bytes, 4)), "cudaMalloc");
+        // Cleared once, before any run: an element the kernel leaves unwritten reads 0, as
+        // the simulator's does; the timed runs clear only what a kernel adds into.
+        check(cudaMemset(p, 0, std::max<std::size_t>(bytes, 4)), "cudaMemset");
         owned_.push_back(p);
         at_[name] = p;
     }

@@ -1,6 +1,7 @@
 // What the runner child answers the parent: the lines of each step cross as runs of levels
 // (reduceNaive's one thread adds n values, one level each), and the parent expands them back
 // exactly, refusing an answer that names more steps than the trace can hold.
+#include "sim/gpu_spec.hpp"
 #include "sim/protocol.hpp"
 
 #include "pplab/request.hpp"
@@ -94,6 +95,35 @@ TEST(RunnerAnswer, AHazardsMemoryCrossesAndMayBeAbsent) {
     ASSERT_NE(at, std::string::npos) << text;
     before.erase(at, 16);
     EXPECT_EQ(sim::output_from_json(before, 0).hazards.at(0).memory, "");
+}
+
+} // namespace
+} // namespace pplab
+
+// The runs pplab times on the GPU clear only what a kernel adds into (reduce-atomic's out[0],
+// the histograms' g_hist): a clear before each run of a kernel that writes every element is a
+// launch the chapter's kernel, timed beside it by pplab bench, does not make (a third of the
+// time at 2^20).
+namespace pplab {
+namespace {
+
+TEST(GpuSpec, TheTimedRunsClearOnlyWhatAKernelAddsInto) {
+    for (const AlgorithmInfo& i : algorithms()) {
+        if (!i.traced || i.algorithm == Algorithm::ScanFast)
+            continue;
+        Request r;
+        r.algorithm = i.algorithm;
+        r.block = 256;
+        r.bins = i.family == Family::Histogram ? 256 : 0;
+        r.input =
+            generate(i.family == Family::Histogram ? Generator::UniformBytes : Generator::RandomInt,
+                     i.single_block ? 256 : 1 << 16, 1, r.bins);
+        const std::string spec =
+            sim::spec_for(normalize(r), i.single_block ? 1 : 64, sim::GpuOptions{}).text;
+        const bool adds_into =
+            i.algorithm == Algorithm::ReduceAtomic || i.family == Family::Histogram;
+        EXPECT_EQ(spec.find("\nzero ") != std::string::npos, adds_into) << i.id << ":\n" << spec;
+    }
 }
 
 } // namespace
