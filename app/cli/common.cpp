@@ -39,10 +39,10 @@ void RequestOptions::add_to(CLI::App& cmd, bool with_backend) {
     given_.no_skip_empty =
         cmd.add_flag("--no-skip-empty", no_skip_empty,
                      "hist-privatised, hist-per-warp: fold every bin, empty or not (Exercise 4)");
-    given_.order_seed =
-        cmd.add_option("--order-seed", order_seed,
-                       "on the CPU model: the seed of reduce-atomic's arrival order or of "
-                       "scan-fast's schedule (default: a new one each run)");
+    given_.order_seed = cmd.add_option(
+        "--order-seed", order_seed,
+        "on the CPU model and pplab's simulator: the seed of reduce-atomic's arrival order or of "
+        "scan-fast's schedule (default: a new one each run)");
     cmd.add_option("--pitfall", pitfall,
                    "show a mistake: non-power-of-two (reduce-tree), every-lane-writes "
                    "(reduce-full, Exercise 2), partial-warp (reduce-shuffle), no-final-sync "

@@ -83,12 +83,7 @@ int run_student(const RequestOptions& opts, const RunOptions& run) {
     if (opts.backend == "cpu" && run.timing_asked)
         throw InputError("--time-n and --runs time your kernel on the GPU: they do nothing with "
                          "--backend cpu");
-    // scan-fast's look-back needs tile descriptors the GPU driver does not set up.
-    const std::string no_gpu = opts.backend == "cpu" ? ""
-                               : r.algorithm == Algorithm::ScanFast
-                                   ? "scan-fast's listing runs on the simulator only; `pplab "
-                                     "bench` times the production scan on the GPU"
-                                   : sim::gpu_missing();
+    const std::string no_gpu = opts.backend == "cpu" ? "" : sim::gpu_missing(r.algorithm);
     if (opts.backend == "cuda" && !no_gpu.empty())
         throw InputError("--backend cuda: " + no_gpu);
     sim::Limits limits;

@@ -33,7 +33,7 @@ std::string origin_of(const State& st) {
 std::string listing_text(const Settings& s) {
     Listing l;
     try {
-        l = listing(normalize(s.request()));
+        l = listing(normalize_trace(s.request()));
     } catch (const InputError&) {
         l = listing(s.algorithm);
     }
@@ -66,7 +66,7 @@ KernelRun run_in_background(const Settings& s, const std::string& source, double
     out.settings = s;
     out.source = source;
     try {
-        const Request r = normalize(student_request(s));
+        const Request r = normalize_trace(student_request(s));
         sim::Limits limits;
         limits.seconds = seconds;
         limits.cancel = cancel.get();
@@ -99,7 +99,10 @@ void to_the_device(YourKernel& y, const KernelRun& run) {
     const Settings& s = run.settings;
     if (s.backend == "cpu" || !run.error.empty() || !run.result.ok() || !run.model)
         return;
-    if (const std::string& why = gpu_why(y); !why.empty()) {
+    if (const std::string why = run.result.trace.request.algorithm == Algorithm::ScanFast
+                                    ? sim::gpu_missing(Algorithm::ScanFast)
+                                    : gpu_why(y);
+        !why.empty()) {
         y.device_note =
             (s.backend == "cuda" ? "Not run on the GPU: " : "Simulator only: ") + why + ".";
         return;

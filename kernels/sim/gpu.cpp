@@ -281,6 +281,12 @@ std::string gpu_missing() {
     return device_present() ? "" : "no NVIDIA GPU on this machine (no /dev/nvidiactl)";
 }
 
+std::string gpu_missing(Algorithm a) {
+    return a == Algorithm::ScanFast ? "scan-fast's listing runs on the simulator only; `pplab "
+                                      "bench` times the production scan on the GPU"
+                                    : gpu_missing();
+}
+
 GpuRun run_on_gpu(const Request& request, std::string_view source, const GpuOptions& o) {
     GpuRun g;
     const Algorithm a = request.algorithm;

@@ -11,6 +11,7 @@
 // failed), it writes where the kernel was last seen to STOPPED.txt ("line block thread pass low
 // high") and exits: the parent names the line.
 #include "cpu/recorder.hpp"
+#include "lookback_record.hpp"
 #include "protocol.hpp"
 #include "runtime.hpp"
 #include "trace/decode.hpp"
@@ -531,9 +532,10 @@ bool Session::add_carries(const Launch& l, Buffer& out, Buffer& carries) {
 // scan-fast: one launch; each block takes its tile from next_tile and publishes into desc (one
 // 64-bit word per tile), as the production driver sets them up (both zeroed). As many blocks as
 // the CPU model keeps tiles in flight run together, at paces the seed chooses, so a look-back
-// meets predecessors that have published nothing yet, or only their aggregate. The look-back
-// record's tickets are a schedule's, which this run does not record: that record is left as ?
-// and the output is what is compared.
+// meets predecessors that have published nothing yet, or only their aggregate. The two records
+// per tile come from the kernel's own loads and stores of desc, in the order they ran
+// (lookback_record.hpp); the schedule is the simulator's, not the CPU model's, so the output is
+// what the chapter's comparison holds to, and check_lookback what the records are held to.
 bool Session::scan_fast() {
     const Launch& l = plan_.launches.front();
     Buffer& in = buffer("in", Elem::Float, r_.input);
@@ -555,14 +557,29 @@ bool Session::scan_fast() {
                                   in.region.id, RoundRule::GridStride);
     spec.resident = kLookbackResident;
     spec.schedule_seed = r_.options.order_seed;
+    spec.watched_region = desc.region.id;
     const bool ok = rt_.launch(spec, [&](const BlockObservation& o) {
         light(l, Step::TilePublish, 0, o.output_lines);
         place_hazards(l, o, {{Step::TilePublish, 0}});
     });
+    std::string why;
+    const std::optional<LookbackRecords> records =
+        ok ? lookback_records(rt_.watched(), l.grid, why) : std::nullopt;
+    if (records) {
+        for (int tile = 0; tile < l.grid; ++tile) {
+            record(l, Step::TilePublish, 0, tile, -1,
+                   records->publish[static_cast<std::size_t>(tile)]);
+            record(l, Step::LookBack, 0, tile, -1, records->reads[static_cast<std::size_t>(tile)]);
+        }
+    }
     note("look-back record",
          "pplab's simulator ran your tiles " + std::to_string(kLookbackResident) +
-             " at a time, each at its own pace, and checks the output; who read what in the "
-             "look-back, and when, is not recorded here (shown as ?)");
+             " at a time, each at its own pace (seed " + std::to_string(r_.options.order_seed) +
+             ")" +
+             (records ? "; the look-back is recorded from your kernel's loads and stores of desc, "
+                        "in the order they ran"
+              : ok    ? "; who read what in the look-back is not recorded (shown as ?): " + why
+                      : ""));
     for (int i = 0; i < r_.n(); ++i)
         result_.push_back(out.value(i));
     return ok;

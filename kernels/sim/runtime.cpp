@@ -1154,6 +1154,8 @@ struct Runtime::Impl {
         }
         std::uint64_t bits = 0;
         std::memcpy(&bits, r->base + index * r->elem_size, static_cast<std::size_t>(r->elem_size));
+        if (r->space == Space::Global && r->id == spec->watched_region)
+            owner.watched_.push_back({obs.block, false, index, bits});
         return bits;
     }
 
@@ -1174,6 +1176,8 @@ struct Runtime::Impl {
             if (r->space == Space::Global) { // a thread's scratch from the heap is no output
                 note_line(obs.output_lines, line);
                 global_access(r, index, line, true, strong);
+                if (r->id == spec->watched_region)
+                    owner.watched_.push_back({obs.block, true, index, bits});
             }
         }
         std::memcpy(r->base + index * r->elem_size, &bits, static_cast<std::size_t>(r->elem_size));
@@ -1444,6 +1448,7 @@ bool Runtime::launch(const LaunchSpec& spec,
     impl_->spec = &spec;
     impl_->faulted = false;
     impl_->global_cells.clear();
+    watched_.clear();
     g_impl = impl_;
     if (spec.resident > 1) {
         impl_->run_resident(on_block);

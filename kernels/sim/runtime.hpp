@@ -66,6 +66,15 @@ struct Buffer {
     float value(long long i) const; // as a float, whatever the element type
 };
 
+// A load or store of the launch's watched buffer (LaunchSpec::watched_region: scan-fast's tile
+// descriptors), in the order the simulator ran them, with the bits read or written.
+struct WatchedAccess {
+    int block = 0;
+    bool write = false;
+    long long index = 0;
+    std::uint64_t bits = 0;
+};
+
 struct LaunchSpec {
     const KernelEntry* kernel = nullptr;
     int grid = 1, block = 1, pass = 0;
@@ -79,6 +88,7 @@ struct LaunchSpec {
     // schedule_seed; 1: each block runs to its end before the next starts.
     int resident = 1;
     std::uint64_t schedule_seed = 0;
+    int watched_region = -1; // a global buffer whose accesses are logged (Runtime::watched)
 };
 
 class Runtime {
@@ -100,6 +110,8 @@ public:
     const Counters& counted() const { return counted_; }
     // The most bytes the kernel held from new and malloc at once, over every launch so far.
     long long heap_peak() const;
+    // The latest launch's accesses to its watched buffer.
+    const std::vector<WatchedAccess>& watched() const { return watched_; }
 
     struct Impl;
 
@@ -107,6 +119,7 @@ private:
     Impl* impl_;
     std::vector<Hazard> hazards_;
     Counters counted_;
+    std::vector<WatchedAccess> watched_;
 };
 
 // Where the running kernel was last seen: the source line of its latest access, barrier,

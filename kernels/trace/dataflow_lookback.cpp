@@ -26,6 +26,8 @@ std::string tiles_phrase(int nearest, int farthest) {
 std::string schedule_of(const Trace& t) {
     if (t.backend == "cpu")
         return "the CPU model's schedule, seed " + std::to_string(t.request.options.order_seed);
+    if (t.backend == "sim") // a student's kernel, its tiles run at paces the seed chooses
+        return "the simulator's schedule, seed " + std::to_string(t.request.options.order_seed);
     return "the order the " + t.device + " ran";
 }
 

@@ -9,6 +9,7 @@
 #include "pplab/backend.hpp"
 #include "pplab/files.hpp"
 #include "pplab/listing.hpp"
+#include "pplab/lookback.hpp"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
@@ -295,6 +296,37 @@ TEST_F(YourKernelTab, ChangedSettingsRunTheStudentsKernelAgain) {
     EXPECT_NE(st.your.source.find("#define TILE 16"), std::string::npos)
         << "an unedited listing follows the launch";
     EXPECT_TRUE(st.your.last->same_as_chapter) << st.your.last->difference;
+}
+
+// scan-fast at the classroom sizes the controls offer (block 32: tiles of 128): the listing runs
+// as traced (not refused as the production launch), and the canvas draws its look-back from the
+// student's own run, the captions saying whose schedule it was; it never goes to the GPU.
+TEST_F(YourKernelTab, ScanFastsLookBackIsDrawnFromTheStudentsRun) {
+    st.settings = switch_algorithm(st.settings, Algorithm::ScanFast);
+    st.settings.block = 32;
+    st.settings.n = 1024;
+    st.settings.backend = "cuda";
+    window.settle();
+    your_kernel_fill(st);
+    EXPECT_NE(st.your.source.find("#define TILE 32"), std::string::npos);
+    your_kernel_run(st);
+    wait();
+    ASSERT_TRUE(st.your.last);
+    ASSERT_EQ(st.your.last->error, "");
+    ASSERT_TRUE(st.your.last->result.ok()) << st.your.last->result.message;
+    ASSERT_TRUE(st.model);
+    EXPECT_EQ(st.model, st.your.model);
+    EXPECT_TRUE(st.your.last->same_as_chapter) << st.your.last->difference;
+    const Trace& t = st.model->trace();
+    EXPECT_TRUE(check_lookback(t).empty()) << check_lookback(t).front();
+    const std::string last = st.model->caption(t.frames.size() - 1);
+    EXPECT_NE(last.find("the simulator's schedule, seed"), std::string::npos) << last;
+    for (std::size_t f = 0; f < t.frames.size(); ++f) // another schedule is no departure
+        EXPECT_EQ(st.model->caption(f).find("departs"), std::string::npos) << st.model->caption(f);
+    EXPECT_NE(st.your.device_note.find("scan-fast's listing runs on the simulator only"),
+              std::string::npos)
+        << st.your.device_note;
+    EXPECT_FALSE(st.your.device);
 }
 
 // Where there is no GPU, "Run on" says what the run was: auto quietly notes the simulator's run

@@ -5,6 +5,7 @@
 
 #include "pplab/backend.hpp"
 #include "pplab/files.hpp"
+#include "pplab/lookback.hpp"
 #include "sim/compile_errors.hpp"
 
 #include <gtest/gtest.h>
@@ -166,6 +167,12 @@ TEST(BrokenKernel, ALookBackThatDoesNotWaitGivesAWrongScan) {
         const sim::Difference d = sim::first_difference(res.trace, chapter);
         EXPECT_FALSE(d.same);
         EXPECT_EQ(sim::describe(d).rfind("The result differs: out[", 0), 0u) << sim::describe(d);
+        // The record shows why: a look that found nothing published, and the lane went on.
+        const std::vector<std::string> problems = check_lookback(res.trace);
+        EXPECT_TRUE(std::any_of(problems.begin(), problems.end(), [](const std::string& p) {
+            return p.find("the look-back ended without finding anything published") !=
+                   std::string::npos;
+        })) << (problems.empty() ? "no problem found" : problems.front());
     }
 }
 

@@ -243,6 +243,13 @@ TEST(ListingEquality, ScanFastGivesTheCpuModelsOutput) {
                 // `pplab run --check`'s verdict: the output alone (the records are a schedule's).
                 const sim::Difference d = sim::first_difference(res.trace, chapter);
                 EXPECT_TRUE(d.same) << sim::describe(d);
+                // The look-back, recorded from the listing's own loads and stores of desc, holds
+                // to the rules a GPU's record is held to, every value known.
+                for (const Frame& f : res.trace.frames)
+                    for (const float v : f.values)
+                        ASSERT_FALSE(std::isnan(v)) << step_id(f.step) << " of tile " << f.block;
+                const std::vector<std::string> problems = check_lookback(res.trace);
+                EXPECT_TRUE(problems.empty()) << problems.front();
             }
     }
 }

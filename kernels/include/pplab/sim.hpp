@@ -195,6 +195,9 @@ std::string nvcc_path(std::string& why);
 
 // Why a student's file cannot run on the GPU here (no nvcc, no device); empty: it can.
 std::string gpu_missing();
+// Why a student's kernel of algorithm `a` cannot run on the GPU here: scan-fast's never (its
+// look-back needs tile descriptors the driver does not set up), the others as gpu_missing().
+std::string gpu_missing(Algorithm a);
 
 // Compiles the student's file with nvcc beside a small driver (cached by content) and runs the
 // request's launches on the device in a child process, then times them. `r` is a request as
