@@ -586,7 +586,7 @@ bool Session::scan_fast() {
 }
 
 bool Session::scan() {
-    const int n = r_.n(), B = r_.block;
+    const int n = r_.n(), block = r_.block;
     if (r_.algorithm == Algorithm::ScanFast)
         return scan_fast();
     if (r_.algorithm != Algorithm::ScanMultiblock) {
@@ -599,11 +599,11 @@ bool Session::scan() {
         return ok;
     }
     // The host side of §8.7's larger arrays, as the chapter's driver recurses.
-    const auto levels = scan_levels(n, B);
+    const auto levels = scan_levels(n, block);
     std::vector<Buffer*> outs, totals;
     Buffer* in = &buffer("in", Elem::Float, r_.input);
     for (const ScanLevel& lv : levels) {
-        const auto padded = static_cast<std::size_t>(lv.grid) * static_cast<std::size_t>(B);
+        const auto padded = static_cast<std::size_t>(lv.grid) * static_cast<std::size_t>(block);
         outs.push_back(&buffer("out", Elem::Float, std::vector<float>(padded, 0.0f)));
         // The last level's one block still gets a totals buffer: scanBlocks always writes one.
         totals.push_back(&buffer("totals", Elem::Float,

@@ -433,15 +433,15 @@ struct Runtime::Impl {
 
     void start_threads(int block) {
         threads.clear();
-        const int B = spec->block;
-        for (int tid = 0; tid < B; ++tid) {
+        const int block_dim = spec->block;
+        for (int tid = 0; tid < block_dim; ++tid) {
             Thread& t = threads.emplace_back();
             t.tid = tid;
             t.warp = tid / 32;
             t.lane = tid % 32;
             t.view.thread_idx = {static_cast<unsigned>(tid), 0, 0};
             t.view.block_idx = {static_cast<unsigned>(block), 0, 0};
-            t.view.block_dim = {static_cast<unsigned>(B), 1, 1};
+            t.view.block_dim = {static_cast<unsigned>(block_dim), 1, 1};
             t.view.grid_dim = {static_cast<unsigned>(spec->grid), 1, 1};
         }
         for (Thread& t : threads) {
