@@ -107,6 +107,8 @@ void to_the_device(YourKernel& y, const KernelRun& run) {
             (s.backend == "cuda" ? "Not run on the GPU: " : "Simulator only: ") + why + ".";
         return;
     }
+    if (!y.cancel || y.cancel->load()) // a cancelled run's flag would stop this one at once
+        y.cancel = std::make_shared<std::atomic<bool>>(false);
     const Request r = run.result.trace.request;
     std::optional<Request> timed;
     if (y.time_log2 > 0)
