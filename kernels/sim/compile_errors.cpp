@@ -108,7 +108,7 @@ std::string missing_semicolon(const std::string& here, int column, const std::st
     static const std::regex for_header(R"(\bfor\s*\()");
     if (said.find("in 'for'") != std::string::npos ||
         (said.find("before ')'") != std::string::npos && std::regex_search(code, for_header)))
-        return "a for loop's header has three parts, each ended by a ; but the last: "
+        return "a for loop's header has three parts separated by ; (a , joins two into one): "
                "for (int stride = TILE / 2; stride > 0; stride >>= 1) (the compiler says: " +
                said + ")";
     if (column > static_cast<int>(code.size()))
