@@ -8,7 +8,6 @@
 
 #include <iostream>
 #include <memory>
-#include <set>
 
 namespace pplab::cli {
 
@@ -30,9 +29,7 @@ void add_check(CLI::App& app) {
         std::string out;
         if (!result.alignment.empty())
             out += result.alignment + "\n";
-        std::set<int> levels; // a level answered on two lines is one level
         for (const LevelVerdict& v : result.levels) {
-            levels.insert(v.frame);
             out += (v.right ? "right  " : "WRONG  ") + v.label;
             if (!v.right) {
                 const std::size_t cells = t.frames[static_cast<std::size_t>(v.frame)].values.size();
@@ -43,9 +40,7 @@ void add_check(CLI::App& app) {
         }
         const int first = result.first_wrong();
         if (first < 0) {
-            out += levels.size() == 1
-                       ? "The 1 level is right.\n"
-                       : "All " + std::to_string(levels.size()) + " levels are right.\n";
+            out += result.summary() + "\n";
             print(out);
             return;
         }

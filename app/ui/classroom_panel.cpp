@@ -40,13 +40,9 @@ void verdicts(State& st) {
         return;
     const scene::Palette pal = scene::palette(st.view.theme);
     const CheckResult& r = *h.result;
-    const int wrong = static_cast<int>(std::count_if(
-        r.levels.begin(), r.levels.end(), [](const LevelVerdict& v) { return !v.right; }));
     ImGui::PushFont(st.fonts.large);
-    if (wrong == 0)
-        ImGui::TextColored(to_imgui(pal.right), "✓ all %zu levels right", r.levels.size());
-    else
-        ImGui::TextColored(to_imgui(pal.wrong), "✗ %d of %zu levels wrong", wrong, r.levels.size());
+    ImGui::TextColored(to_imgui(r.all_right() ? pal.right : pal.wrong), "%s %s",
+                       r.all_right() ? "✓" : "✗", r.summary().c_str());
     ImGui::PopFont();
     if (h.model != st.model.get()) {
         paragraph("checked against another trace: check again to compare with this one", true);

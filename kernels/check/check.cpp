@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <optional>
+#include <set>
 #include <span>
 #include <stdexcept>
 
@@ -130,6 +131,30 @@ int CheckResult::first_wrong() const {
         if (!levels[i].right)
             return static_cast<int>(i);
     return -1;
+}
+
+int CheckResult::levels_answered() const {
+    std::set<int> frames;
+    for (const LevelVerdict& v : levels)
+        frames.insert(v.frame);
+    return static_cast<int>(frames.size());
+}
+
+int CheckResult::levels_wrong() const {
+    std::set<int> frames;
+    for (const LevelVerdict& v : levels)
+        if (!v.right)
+            frames.insert(v.frame);
+    return static_cast<int>(frames.size());
+}
+
+std::string CheckResult::summary() const {
+    const int answered = levels_answered(), wrong = levels_wrong();
+    if (wrong == 0)
+        return answered == 1 ? "The 1 level is right."
+                             : "All " + std::to_string(answered) + " levels are right.";
+    return std::to_string(wrong) + " of " + std::to_string(answered) +
+           (answered == 1 ? " level is" : " levels are") + " wrong.";
 }
 
 namespace {

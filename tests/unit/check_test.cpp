@@ -61,6 +61,22 @@ TEST(Check, LabelsAreCaseAndSpaceInsensitiveAndMaySkipLevels) {
     EXPECT_EQ(r.levels[1].label, "downsweep 1");
 }
 
+// What the CLI, the window's Hand-trace tab and the page say: levels, not lines (a level
+// answered on two lines is one level, right only where both lines are).
+TEST(Check, TheSummaryCountsLevelsNotLines) {
+    EXPECT_EQ(check(kRightLabelled).summary(), "All 6 levels are right.");
+    EXPECT_EQ(check("upsweep 0: 1 3 3 7\n").summary(), "The 1 level is right.");
+    const CheckResult twice = check("upsweep 0: 1 3 3 7\nupsweep 0: 1 3 3 7\n");
+    EXPECT_EQ(twice.levels.size(), 2u);
+    EXPECT_EQ(twice.levels_answered(), 1);
+    EXPECT_EQ(twice.summary(), "The 1 level is right.");
+    const CheckResult once_wrong = check("upsweep 0: 1 3 3 7\nupsweep 0: 1 3 3 8\n"
+                                         "upsweep 1: 1 3 3 9\nclear-root: 1 3 3 0\n");
+    EXPECT_EQ(once_wrong.levels_wrong(), 2);
+    EXPECT_EQ(once_wrong.summary(), "2 of 3 levels are wrong.");
+    EXPECT_EQ(check("upsweep 1: 1 3 3 9\n").summary(), "1 of 1 level is wrong.");
+}
+
 TEST(Check, FindsAWrongCellInUpsweep2) {
     // The root should be 7 + 3 = 10.
     const CheckResult r = check("load: 1 2 3 4\nupsweep 0: 1 3 3 7\nupsweep 1: 1 3 3 9\n");

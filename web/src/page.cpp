@@ -289,6 +289,16 @@ void Page::frame_drawn() {
             text = std::string(info(st.model->request().algorithm).id) + ", step " +
                    std::to_string(st.playback.step + 1) + " of " + std::to_string(st.steps()) +
                    " (frame " + std::to_string(st.frame()) + "): " + st.model->caption(st.frame());
+        // The hand-trace's verdict, as the Hand-trace tab says it (what a test, or a screen
+        // reader, reads of the page).
+        if (const ui::HandTrace& h = st.classroom.hand; h.result && h.model == st.model.get()) {
+            text += "\nHand-trace: " + h.result->summary();
+            if (const int first = h.result->first_wrong(); first >= 0) {
+                const LevelVerdict& v = h.result->levels[static_cast<std::size_t>(first)];
+                text += " The first mistake, line " + std::to_string(v.line_number) + ": " +
+                        v.explanation;
+            }
+        }
         if (st.your.tab_open) // what the tab says instead of an editor
             text += std::string("\n") + ui::kDesktopOnly + ". " + ui::kDesktopOnlyWhy;
         if (!st.error.empty()) {

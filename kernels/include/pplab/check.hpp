@@ -38,6 +38,13 @@ struct CheckResult {
     std::string alignment;
     bool all_right() const;
     int first_wrong() const; // index into levels, -1 when all are right
+    // The levels answered, a level answered on two lines counted once, and those of them with a
+    // wrong line.
+    int levels_answered() const;
+    int levels_wrong() const;
+    // "All 6 levels are right." / "The 1 level is right." / "2 of 6 levels are wrong.": what
+    // `pplab check`, the window's Hand-trace tab and the page's status line say.
+    std::string summary() const;
 };
 
 // Throws InputError when a label names no frame or a line has the wrong number of values.
