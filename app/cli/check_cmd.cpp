@@ -38,9 +38,9 @@ void add_check(CLI::App& app) {
             }
             out += "\n";
         }
+        out += result.summary() + "\n";
         const int first = result.first_wrong();
         if (first < 0) {
-            out += result.summary() + "\n";
             print(out);
             return;
         }

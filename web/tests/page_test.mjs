@@ -185,6 +185,7 @@ const at = {
   write: [542, 464], writeGif: [542, 499], // the GIF's seconds per step take a row above
   classroomMenu: [110, 14], sessionTab: [160, 204],
   saveSession: [1196, 318], chooseSession: [1520, 283],
+  handTraceItem: [148, 104], chooseAnswer: [1397, 265], checkAnswer: [1233, 475],
 };
 const scan6 = { query: 'algo=scan-blelloch&input=1,2,3,4&step=6',
                 args: ['--algo', 'scan-blelloch', '--input', '1,2,3,4'] };
@@ -347,5 +348,38 @@ test('a session saved as a download is the native trace, and opens through the f
   }
   const opened = await browser.waitForStatus((s) => s?.text.startsWith('scan-blelloch'), 10);
   assert.match(opened?.text ?? '', /^scan-blelloch, step 1 of 6 \(frame 0\): /);
+  assert.deepEqual(browser.problems, []);
+});
+
+test('a hand-trace opened through the file picker is checked as pplab check checks it', async () => {
+  // Exercise 3 worked by hand, one value wrong in the last level.
+  const answer = join(scratch, 'exercise3.txt');
+  writeFileSync(answer, 'load: 1 2 3 4\nupsweep 0: 1 3 3 7\nupsweep 1: 1 3 3 10\n' +
+                        'clear-root: 1 3 3 0\ndownsweep 0: 1 0 3 3\ndownsweep 1: 0 1 3 7\n');
+  const run = spawnSync(native, ['check', ...scan6.args, '--answer', answer], { encoding: 'utf8' });
+  assert.equal(run.status, 1, run.stderr);
+  const lines = run.stdout.trim().split('\n');
+  const summary = lines.find((l) => / levels? (is|are) (right|wrong)\.$/.test(l));
+  const mistake = lines.find((l) => l.startsWith('First mistake, line '));
+  assert.ok(summary && mistake, run.stdout);
+
+  await openForFiles(scan6.query);
+  await browser.click(...at.classroomMenu);
+  await browser.click(...at.handTraceItem);
+  await browser.send('Page.setInterceptFileChooserDialog', { enabled: true });
+  try {
+    const chooser = browser.waitForEvent('Page.fileChooserOpened');
+    await browser.click(...at.chooseAnswer);
+    const { backendNodeId } = await expecting(chooser, 'choose a hand-trace');
+    await browser.send('DOM.setFileInputFiles', { files: [answer], backendNodeId });
+  } finally {
+    await browser.send('Page.setInterceptFileChooserDialog', { enabled: false });
+  }
+  await browser.frames();
+  await browser.click(...at.checkAnswer);
+  const checked = await browser.waitForStatus((s) => s?.text.includes('\nHand-trace: '), 10);
+  const said = (checked?.text ?? '').split('\nHand-trace: ')[1] ?? '';
+  // The window's words are the CLI's: the summary, then the first mistake with its line.
+  assert.equal(said, `${summary} The first mistake, line ${mistake.slice('First mistake, line '.length)}`);
   assert.deepEqual(browser.problems, []);
 });
