@@ -564,9 +564,12 @@ void YourKernelPanel::timing_size(State& st) {
     const auto size_name = [](int log2) {
         return log2 == 0 ? std::string("not timed") : "n = 2^" + std::to_string(log2);
     };
+    // A row of its own: beside the buttons its label ran past the column's edge.
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Time on the GPU at");
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(ImGui::CalcTextSize("n = 2^28").x + ImGui::GetFrameHeight() * 2);
-    if (ImGui::BeginCombo("Time on the GPU", size_name(y.time_log2).c_str())) {
+    ImGui::SetNextItemWidth(ImGui::CalcTextSize("not timed").x + ImGui::GetFrameHeight() * 2);
+    if (ImGui::BeginCombo("##time", size_name(y.time_log2).c_str())) {
         if (ImGui::Selectable("not timed", y.time_log2 == 0))
             your_kernel_time(st, 0);
         for (const int log2 : kTimeLog2)

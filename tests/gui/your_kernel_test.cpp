@@ -363,6 +363,7 @@ TEST_F(YourKernelTab, RunOnSaysWhatTheRunWasWithoutAGpu) {
     EXPECT_EQ(st.your.device->run.status, sim::GpuRun::Status::Skipped);
     EXPECT_EQ(st.your.device->run.message, sim::gpu_missing());
     EXPECT_EQ(st.your.device_note, "");
+    keep("your-kernel-gpu-part");
     st.your.gpu_why.reset();
     // A run that does not compile says nothing of the GPU: the compile error is the news.
     st.settings.backend = "cuda";
