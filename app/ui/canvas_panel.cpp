@@ -133,7 +133,15 @@ void CanvasPanel::draw(State& st, double dt) {
     vo.text_scale = st.view.presenter_scale;
     vo.pixels_per_unit = have_camera_ ? camera_.scale : 40.0f;
     vo.row_stretch = have_camera_ ? framed_.stretch : 1.0f;
-    vo.room_px = render::room_for_rows(static_cast<float>(h), st.view.presenter_scale);
+    const RoomFor room_for{st.model.get(), frame, w, h, st.view.presenter_scale};
+    if (!(room_for_ == room_for)) {
+        room_for_ = room_for;
+        room_ = render::room_for_rows(static_cast<float>(h), st.view.presenter_scale);
+    } else if (built_ && framed_.width == static_cast<float>(w) &&
+               framed_.height == static_cast<float>(h)) {
+        room_ = std::min(room_, render::rows_room(framed_, st.view.presenter_scale));
+    }
+    vo.room_px = room_;
     Key key{st.model.get(), frame, st.playback.t, vo, w, h, answer_rows(st), hazard_marks(st)};
     const bool rebuilt = !built_ || !(*built_ == key);
     if (rebuilt) {

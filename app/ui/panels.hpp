@@ -128,6 +128,17 @@ private:
     bool moving_ = false;
     render::CanvasFrame framed_;
     render::CanvasRequest framed_for_;
+    // The rows' room (render::rows_room), shrunk to what the framing left and kept while the
+    // trace, the frame, the canvas and the scale stay: it settles, as lay_out_canvas's does.
+    struct RoomFor {
+        const void* model = nullptr;
+        std::size_t frame = 0;
+        int width = 0, height = 0;
+        float scale = 0;
+        bool operator==(const RoomFor&) const = default;
+    };
+    RoomFor room_for_;
+    float room_ = 0;
     std::optional<Key> built_;           // what scene_ was built from
     std::optional<scene::Camera> drawn_; // the camera of the texture's picture
     const void* model_seen_ = nullptr;

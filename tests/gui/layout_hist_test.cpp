@@ -429,3 +429,177 @@ TEST_P(Histogram, StepsChartReadAtItsOwnBinsWidth) {
 
 } // namespace
 } // namespace pplab
+
+namespace pplab {
+namespace {
+
+// The window's follow view of `frame` in a canvas of w x h at a presenter scale.
+render::Canvas followed_in(const scene::Model& m, std::size_t frame, float w, float h,
+                           float scale) {
+    render::CanvasRequest r;
+    r.width = w;
+    r.height = h;
+    r.scale = scale;
+    r.interactive = true;
+    return render::lay_out_canvas(font(), m, frame, r, scene::ViewOptions{});
+}
+
+// Where the picture's top edge was moved down to leave out a row it would cut, no row is cut
+// there: hist-per-warp at 1920x1080 moved it by its most (a third of the canvas) with data[]'s
+// 190-pixel rows still cut under it, and 300 pixels of nothing above them.
+TEST_P(Histogram, AnEdgeMovedPastACutRowCutsNone) {
+    for (const int n : {1000, 65536}) {
+        const auto m = test::trace(generated(GetParam(), n, 256));
+        for (const int step : sampled(*m))
+            for (const Size size : {Size{1920, 944}, Size{1240, 480}})
+                for (const float scale : kScales) {
+                    const render::Canvas c =
+                        followed_in(*m, m->frame_at(step, 0), static_cast<float>(size.width),
+                                    static_cast<float>(size.height), scale);
+                    const render::CanvasFrame& f = c.frame;
+                    const float top = f.notice_box.bottom(); // the drawing's area begins here
+                    if (f.picture.y <= top + kTolerancePx)
+                        continue; // not moved
+                    for (const scene::Cell& cell : c.scene.cells) {
+                        if (cell.role == scene::CellRole::Panel ||
+                            (cell.fill.a <= 0 && cell.border_width <= 0))
+                            continue;
+                        const Rect box = on_screen_of(f, cell.rect);
+                        const bool in_width =
+                            box.right() > f.picture.x && box.x < f.picture.right();
+                        EXPECT_FALSE(in_width && box.y < f.picture.y - kTolerancePx &&
+                                     box.bottom() > f.picture.y + kTolerancePx)
+                            << "n " << n << " step " << step + 1 << " " << size.width << "x"
+                            << size.height << " at " << scale * 100 << "%: the top edge moved "
+                            << f.picture.y - top << " px and still cuts a cell at " << text(box);
+                    }
+                }
+    }
+}
+
+// data[]'s rounds, fitted narrower than a unit, are no taller than a readable row (64 pixels x
+// the presenter scale) or their own width, however close the bins are read: hist-per-warp reads
+// its 256 bins four to an element, and each round was a tower 460 pixels tall.
+TEST_P(Histogram, DataRowsStayRowsWhereTheBinsAreReadClose) {
+    const auto m = test::trace(generated(GetParam(), 1000, 256));
+    for (const int step : sampled(*m))
+        for (const float scale : kScales) {
+            const render::Canvas c = followed_in(*m, m->frame_at(step, 0), 1920, 944, scale);
+            for (const scene::Cell& cell : c.scene.cells) {
+                if (!cell.ref || cell.ref->frame != CellRef::kInput)
+                    continue;
+                const Rect box = on_screen_of(c.frame, cell.rect);
+                EXPECT_LE(box.h, std::max(64.0f * scale, box.w) + 1.0f)
+                    << "step " << step + 1 << " at " << scale * 100 << "%: data[] cell "
+                    << text(box);
+            }
+        }
+}
+
+// An arrow into a bar lands on its top, within a few pixels, at any zoom: gaps in world units
+// left hist-per-warp's arrows 50 pixels above the bars they count into (600 pixels a unit).
+TEST_P(Histogram, ArrowsLandOnTheBarsAtAnyZoom) {
+    const auto m = test::trace(generated(GetParam(), 1000, 256));
+    for (int step = 0; step < static_cast<int>(m->steps().size()); ++step)
+        for (const float scale : kScales) {
+            const render::Canvas c = followed_in(*m, m->frame_at(step, 0), 1920, 944, scale);
+            const render::CanvasFrame& f = c.frame;
+            for (const scene::Arrow& a :
+                 scene::arrows_drawn(c.scene, f.camera, f.width, f.height, f.picture)) {
+                if (a.head <= 0 || a.target.empty() || a.target.h >= 0.1f)
+                    continue; // not into a bar's top
+                const scene::Vec2 tip = f.camera.to_screen(a.to, f.width, f.height);
+                const float bar_top = on_screen_of(f, a.target).bottom();
+                EXPECT_LE(bar_top - tip.y, 8.0f * scale)
+                    << "step " << step + 1 << " at " << scale * 100 << "%: an arrow ends "
+                    << bar_top - tip.y << " px above its bar";
+            }
+        }
+}
+
+// The fold of 16 bins as the window opens it (n 32, a block of 32), settled and mid-flight: every
+// arrow whose bar tops are both in the picture is drawn, and the notice says none was left out.
+// A bar's top 0.7 pixels thin, wholly inside, measured a hair less than its height and was
+// taken for a cell off screen: "arrows to or from cells off screen left out" over a fold with
+// all of its arrows in sight.
+TEST_P(Histogram, TheFoldWithItsBarsInSightLeavesNoArrowOut) {
+    if (GetParam() == Algorithm::HistGlobal)
+        return; // no fold
+    const auto m =
+        test::trace(test::request(GetParam(), generate(Generator::RandomInt, 32, 1, 16), 32, 16));
+    const std::size_t frame = m->frame_at(static_cast<int>(m->steps().size()) - 1, 0);
+    ASSERT_EQ(m->trace().frames[frame].step, Step::HistFold);
+    for (const float anim : {0.3f, 0.6f, 1.0f}) {
+        SCOPED_TRACE(anim);
+        render::PictureOptions o;
+        o.width = 1280;
+        o.height = 800;
+        o.scale = 1;
+        o.anim = anim;
+        const render::Composition c = render::compose(font(), *m, frame, o);
+        const float w = static_cast<float>(c.width), h = static_cast<float>(c.height);
+        int in_sight = 0;
+        for (const scene::Arrow& a : c.scene.arrows) {
+            if (a.head <= 0 || !test::inside(on_screen(c, a.source), c.picture) ||
+                !test::inside(on_screen(c, a.target), c.picture))
+                continue;
+            ++in_sight;
+            EXPECT_TRUE(scene::source_drawn(a, c.camera, w, h, c.picture))
+                << "an arrow from " << text(on_screen(c, a.source)) << " left out";
+        }
+        EXPECT_GT(in_sight, 0);
+        for (const scene::Label& l : c.captions)
+            EXPECT_EQ(l.text.find("left out"), std::string::npos) << l.text;
+    }
+}
+
+// hist-per-warp's charts share one height: a warp's tallest bar stands as tall as the merge's
+// (the warps' bars were 0.6 of it, short under a band of empty room the follow view framed).
+TEST(HistogramParts, EveryChartOfPerWarpIsOneHeight) {
+    const auto m = test::trace(generated(Algorithm::HistPerWarp, 1000, 16, 64));
+    const std::size_t frame = m->frame_at(static_cast<int>(m->steps().size()) - 1, 0);
+    for (const float scale : kScales) {
+        const render::Canvas c = followed_in(*m, frame, 1240, 480, scale);
+        float warps = 0, merged = 0;
+        for (const scene::Cell& cell : c.scene.cells) {
+            if (!cell.ref || cell.ref->frame < 0 ||
+                (cell.role != scene::CellRole::Bar && cell.role != scene::CellRole::Written))
+                continue;
+            const Step step = m->trace().frames.at(static_cast<std::size_t>(cell.ref->frame)).step;
+            float& tallest = step == Step::HistMerge ? merged : warps;
+            if (step == Step::HistMerge || step == Step::HistAccumulate)
+                tallest = std::max(tallest, cell.rect.h);
+        }
+        ASSERT_GT(merged, 0.0f);
+        EXPECT_NEAR(warps, merged, 0.01f * merged) << "at " << scale * 100 << "%";
+    }
+}
+
+// The one rule for a histogram's rows (render::rows_room): the bars are sized for the room the
+// notice and the legend leave, so none of the step's bars is cut by the picture's edge. At 200%
+// in short canvases the scene was sized for render::room_for_rows (one line of notice, one of
+// legend) while a two-line notice and a docked legend band took more: hist-global's bars at
+// 191 pixels under a picture 324 tall, cut.
+TEST_P(Histogram, BarsSizedForTheRoomTheFramingLeaves) {
+    for (const int n : {7, 1000})
+        for (const int bins : {16, 256}) {
+            const auto m = test::trace(generated(GetParam(), n, bins, 32));
+            for (const int step : sampled(*m))
+                for (const Size size : {Size{910, 540}, Size{700, 560}, Size{1260, 390}}) {
+                    const std::size_t frame = m->frame_at(step, 0);
+                    const render::Canvas c = followed_in(*m, frame, static_cast<float>(size.width),
+                                                         static_cast<float>(size.height), 2.0f);
+                    const render::CanvasFrame& f = c.frame;
+                    const scene::StepGroup& g =
+                        m->steps().at(static_cast<std::size_t>(m->step_of(frame)));
+                    EXPECT_EQ(test::bars_cut(c.scene, f.camera, f.width, f.height, f.picture,
+                                             g.first, g.last),
+                              "")
+                        << "n " << n << " bins " << bins << " step " << step + 1 << " "
+                        << size.width << "x" << size.height << " at 200%; notice: " << f.notice;
+                }
+        }
+}
+
+} // namespace
+} // namespace pplab

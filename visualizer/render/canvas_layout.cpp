@@ -157,18 +157,16 @@ scene::Camera slid_past_cut_rows(const scene::Scene& s, scene::Camera c, const C
     return c;
 }
 
-// A row the picture's top or bottom edge would cut in half (its cells, or its name below them)
-// is left out whole: the edge moves to the gap between rows, by at most a third of the picture.
-Rect without_cut_rows(const scene::Scene& s, const scene::Camera& c, const CanvasRequest& r,
-                      Rect picture) {
+// One pass of without_cut_rows: `top` and `bottom` moved past the rows (cells, or a row's name
+// and its cells) they cut.
+void cut_rows_out(const scene::Scene& s, const scene::Camera& c, const CanvasRequest& r,
+                  const std::vector<Rect>& boxes, float& top, float& bottom) {
     constexpr float kGapPx = 2.0f;
-    // The cells' and the strips' on screen, beside the picture or in it.
-    const std::vector<Rect> boxes = drawn_boxes(s, c, r.width, r.height, picture);
-    float top = picture.y, bottom = picture.bottom();
+    const float top_was = top, bottom_was = bottom;
     for (const Rect& box : boxes) {
-        if (box.y < picture.bottom() && box.bottom() > picture.bottom() && box.y > picture.y)
+        if (box.y < bottom_was && box.bottom() > bottom_was && box.y > top_was)
             bottom = std::min(bottom, box.y - kGapPx);
-        if (box.y < picture.y && box.bottom() > picture.y && box.bottom() < picture.bottom())
+        if (box.y < top_was && box.bottom() > top_was && box.bottom() < bottom_was)
             top = std::max(top, box.bottom() + kGapPx);
     }
     // A row's name reaching past the bottom edge (or into the margin text keeps from it)
@@ -199,9 +197,31 @@ Rect without_cut_rows(const scene::Scene& s, const scene::Camera& c, const Canva
                 row_bottom = std::max(row_bottom, box.bottom());
         top = std::max(top, row_bottom + kGapPx);
     }
+}
+
+// A row the picture's top or bottom edge would cut in half (its cells, or its name below them)
+// is left out whole: the edge moves to the gap between rows, by at most a third of the picture.
+Rect without_cut_rows(const scene::Scene& s, const scene::Camera& c, const CanvasRequest& r,
+                      Rect picture) {
+    // The cells' and the strips' on screen, beside the picture or in it.
+    const std::vector<Rect> boxes = drawn_boxes(s, c, r.width, r.height, picture);
+    float top = picture.y, bottom = picture.bottom();
+    // Until no row is cut: an edge moved past one row can cut the next (hist-per-warp's data[]
+    // rounds at 1240x480: the edge moved under round 1 cut round 2).
+    for (int round = 0; round < 4; ++round) {
+        const float was_top = top, was_bottom = bottom;
+        cut_rows_out(s, c, r, boxes, top, bottom);
+        if (top == was_top && bottom == was_bottom)
+            break;
+    }
+    // A row too tall to leave out within a third stays, cut: moved by the third alone, the edge
+    // still cut it and left a third of the canvas empty (hist-per-warp at 1920x1080: data[]'s
+    // rows, 190 pixels each, cut under 300 pixels of nothing).
     const float most = picture.h / 3;
-    top = std::min(top, picture.y + most);
-    bottom = std::max(bottom, picture.bottom() - most);
+    if (top > picture.y + most)
+        top = picture.y;
+    if (bottom < picture.bottom() - most)
+        bottom = picture.bottom();
     return {picture.x, top, picture.w, bottom - top};
 }
 
@@ -818,6 +838,13 @@ float room_for_rows(float canvas_height, float scale) {
                     0.0f);
 }
 
+float rows_room(const CanvasFrame& f, float scale) {
+    // A band docked under the picture spans the canvas; a column beside it takes no height.
+    const bool band = f.legend_docked && f.legend_box.w >= f.width - 0.5f;
+    const float bottom = band ? f.legend_box.y : f.height;
+    return std::max(std::min(room_for_rows(f.height, scale), bottom - f.notice_box.bottom()), 0.0f);
+}
+
 CanvasFrame frame_canvas(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
                          std::size_t frame, const CanvasRequest& r) {
     CanvasFrame f = framed(font, s, m, frame, r);
@@ -838,11 +865,14 @@ Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t 
     c.frame = frame_canvas(font, c.scene, m, frame, r);
     for (int round = 0; round < 5 && r.framing != Framing::Free; ++round) {
         const float zoom = c.frame.camera.scale, stretch = c.frame.stretch;
+        // The room only shrinks (to what the notice and the legend left): it settles.
+        const float room = std::min(vo.room_px, rows_room(c.frame, r.scale));
         if (std::abs(zoom - vo.pixels_per_unit) < 0.01f * zoom &&
-            std::abs(stretch - vo.row_stretch) < 0.01f * stretch)
+            std::abs(stretch - vo.row_stretch) < 0.01f * stretch && room >= vo.room_px - 0.5f)
             break;
         vo.pixels_per_unit = zoom;
         vo.row_stretch = stretch;
+        vo.room_px = room;
 
         c.scene = scene::build(m, frame, vo, anim);
         measure_labels(c.scene, font);

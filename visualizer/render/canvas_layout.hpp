@@ -81,6 +81,13 @@ std::string shown_part(const std::string& what, int first, int last, int total);
 // for it frames the same way again, and a chart's bars keep one height from step to step.
 float room_for_rows(float canvas_height, float scale);
 
+// The room the rows had in `f`: the canvas less its notice and a legend docked under the
+// picture, no more than room_for_rows. The one rule for a histogram's rows: a scene built for
+// room_for_rows whose notice or legend took more (two lines at 200%) is built again for this,
+// so the bars it sizes for the room are the bars the framing shows whole (hist-global at 200%
+// in a canvas 540 pixels tall: bars sized for 408 pixels, a picture of 324, the bars cut).
+float rows_room(const CanvasFrame& f, float scale);
+
 // The framing of a scene built for the camera's zoom.
 CanvasFrame frame_canvas(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
                          std::size_t frame, const CanvasRequest& r);

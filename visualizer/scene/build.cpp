@@ -12,7 +12,13 @@ namespace detail {
 Grid rounds_grid(const Composer& c, float y, int n, int per_round, float width) {
     const int cols = std::max(1, std::min(n, per_round));
     Grid g = cols * kPitch <= width * 1.001f ? unit_row(0, y, cols) : fitted(0, y, cols, width);
-    g.pitch_y = std::max(g.cell_h + 0.3f, 1.35f * c.label_em); // room for each round's label
+    // Cells fitted narrower than a unit are no taller than kRoundRowPx where they are read
+    // close: hist-per-warp reads its 256 bins four to a data[] element, and four rounds of
+    // 460-pixel towers filled the canvas, the bars off it.
+    constexpr float kRoundRowPx = 64.0f;
+    g.cell_h = std::min(g.cell_h, std::max(g.cell_w, c.world(kRoundRowPx * c.opt.text_scale)));
+    const float gap = std::min(0.3f, 0.5f * g.cell_h);
+    g.pitch_y = std::max(g.cell_h + gap, 1.35f * c.label_em); // room for each round's label
     return g;
 }
 

@@ -222,8 +222,11 @@ bool sliver_shown(const Rect& r, const Camera& c, float w, float h, const Rect& 
     const float y0 = std::max(at.y, picture.y);
     const float x1 = std::min(at.x + r.w * c.scale, picture.right());
     const float y1 = std::min(at.y + r.h * c.scale, picture.bottom());
+    // Within a hair: a bar's top wholly inside measured 0.70329 pixels of its 0.70331 (the
+    // rounding of y + h - y), and the fold of 16 bins said its arrows were left out, all drawn.
+    constexpr float kHairPx = 0.01f;
     const float tall = std::min(kSourceShownPx, r.h * c.scale);
-    return x1 - x0 >= kSourceShownPx && y1 >= y0 && y1 - y0 >= tall;
+    return x1 - x0 >= kSourceShownPx && y1 >= y0 && y1 - y0 >= tall - kHairPx;
 }
 
 } // namespace

@@ -122,7 +122,7 @@ void Composer::connect(int f, bool current) {
             }
             const bool own = col == pal.arrow_own;
             if (k % every == 0 && (current || !own)) {
-                auto [a, b] = ends(*from, to);
+                auto [a, b] = ends(*from, to, line_units(kArrowGap));
                 Arrow ar;
                 ar.from = a;
                 ar.to = lerp(a, b, grow);
@@ -181,7 +181,7 @@ void Composer::carry_bracket(const Rect& carry, const std::vector<Rect>& cells,
     }
     // The arrow lands on the bracket's middle, above the block's middle cell.
     const Rect middle = {span.center().x - 0.5f * kCell, span.y, kCell, span.h};
-    const Vec2 from = ends(carry, middle).first;
+    const Vec2 from = ends(carry, middle, line_units(kArrowGap)).first;
     Arrow ar;
     ar.from = from;
     ar.to = lerp(from, {span.center().x, y - 0.05f}, grow);

@@ -307,7 +307,7 @@ void Composer::place_bars(const std::vector<int>& frames, const Grid& g, float h
         c.ref = CellRef{shown >= 0 ? shown : frames.front(), b};
         c.radius = std::min(0.15f, bw * 0.2f);
         if (shown < 0) {
-            c.rect = {slot.x, slot.bottom() - 0.05f, bw, 0.05f};
+            c.rect = {slot.x, slot.bottom() - line_units(kArrowGap), bw, line_units(kArrowGap)};
             c.fill = pal.future;
             c.role = CellRole::Future;
             tops.push_back(c.rect);
@@ -322,7 +322,8 @@ void Composer::place_bars(const std::vector<int>& frames, const Grid& g, float h
             current &&
             m.writes(static_cast<std::size_t>(shown))[static_cast<std::size_t>(b)].thread >= 0;
         c.rect = {slot.x, slot.bottom() - h, bw, h};
-        tops.push_back({slot.x, c.rect.y - 0.05f, bw, 0.05f});
+        const float top = line_units(kArrowGap); // a line's width over the bar, at any zoom
+        tops.push_back({slot.x, c.rect.y - top, bw, top});
         c.fill =
             by_bin ? viridis(static_cast<float>(b) / static_cast<float>(std::max(bin_count - 1, 1)))
                    : pal.active;

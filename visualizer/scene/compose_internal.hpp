@@ -25,16 +25,18 @@ inline Vec2 lerp(Vec2 a, Vec2 b, float t) {
     return {a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t};
 }
 
-// Arrow end points between two cells: bottom to top, top to bottom, or side to side.
-inline std::pair<Vec2, Vec2> ends(const Rect& a, const Rect& b) {
-    constexpr float kGap = 0.05f;
+// Arrow end points between two cells: bottom to top, top to bottom, or side to side, `gap`
+// world units off each (Composer::line_units(kArrowGap): read close, a world-unit gap left
+// hist-per-warp's arrows 50 pixels above the bars they count into).
+inline constexpr float kArrowGap = 0.05f;
+inline std::pair<Vec2, Vec2> ends(const Rect& a, const Rect& b, float gap = kArrowGap) {
     if (a.bottom() <= b.y + 1e-3f)
-        return {{a.center().x, a.bottom() + kGap}, {b.center().x, b.y - kGap}};
+        return {{a.center().x, a.bottom() + gap}, {b.center().x, b.y - gap}};
     if (a.y >= b.bottom() - 1e-3f)
-        return {{a.center().x, a.y - kGap}, {b.center().x, b.bottom() + kGap}};
+        return {{a.center().x, a.y - gap}, {b.center().x, b.bottom() + gap}};
     if (a.right() <= b.x)
-        return {{a.right() + kGap, a.center().y}, {b.x - kGap, b.center().y}};
-    return {{a.x - kGap, a.center().y}, {b.right() + kGap, b.center().y}};
+        return {{a.right() + gap, a.center().y}, {b.x - gap, b.center().y}};
+    return {{a.x - gap, a.center().y}, {b.right() + gap, b.center().y}};
 }
 
 inline int utf8_length(const std::string& s) {

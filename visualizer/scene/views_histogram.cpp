@@ -212,12 +212,12 @@ float per_warp_charts(Composer& c, float y, float width, const ChartFit& fit) {
     const int per_row = std::min(warps, 4);
     const float gap = 2.0f;
     const float cw = (width - gap * static_cast<float>(per_row - 1)) / static_cast<float>(per_row);
-    const float bar_h = fit.bar_h, wh = bar_h * 0.6f;
+    const float bar_h = fit.bar_h; // one height for every chart (fit_charts)
     float mx = 0;
     for (int w = 0; w < warps; ++w)
         mx = std::max(mx, max_of(c.m, c.frames_of(Step::HistAccumulate, 0, b, w)));
     const float title_px = c.label_px(0.8f);
-    const float block_h = table_under(c, wh, fit.contention).bottom +
+    const float block_h = table_under(c, bar_h, fit.contention).bottom +
                           c.world(10.0f * c.opt.text_scale) + c.world(1.4f * title_px) + 1.0f;
     for (int w = 0; w < warps; ++w) {
         const float x = static_cast<float>(w % per_row) * (cw + gap);
@@ -226,7 +226,7 @@ float per_warp_charts(Composer& c, float y, float width, const ChartFit& fit) {
         for (const int f : c.frames_of(Step::HistAccumulate, 0, b, w))
             frames.push_back(f);
         const float below =
-            chart(c, frames, x, top, cw, wh,
+            chart(c, frames, x, top, cw, bar_h,
                   {"private", "one per warp", w % per_row == 0, fit.contention, mx});
         c.note({x, below + c.world(6.0f * c.opt.text_scale) + c.world(0.85f * title_px)},
                "warp " + std::to_string(w) + ": its own s_hist", c.pal.muted, Align::Left, 0.8f);
