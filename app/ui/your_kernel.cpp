@@ -99,10 +99,7 @@ void to_the_device(YourKernel& y, const KernelRun& run) {
     const Settings& s = run.settings;
     if (s.backend == "cpu" || !run.error.empty() || !run.result.ok() || !run.model)
         return;
-    if (const std::string why = run.result.trace.request.algorithm == Algorithm::ScanFast
-                                    ? sim::gpu_missing(Algorithm::ScanFast)
-                                    : gpu_why(y);
-        !why.empty()) {
+    if (const std::string why = gpu_why(y, run.result.trace.request.algorithm); !why.empty()) {
         y.device_note =
             (s.backend == "cuda" ? "Not run on the GPU: " : "Simulator only: ") + why + ".";
         return;
@@ -376,8 +373,10 @@ void your_kernel_settings_changed(State& st) {
         y.rerun_on_change = true;
 }
 
-const std::string& gpu_why(YourKernel& y) {
-    if (!y.gpu_why)
+std::string gpu_why(YourKernel& y, Algorithm a) {
+    if (a == Algorithm::ScanFast)
+        return sim::gpu_missing(a);
+    if (!y.gpu_why) // nvcc's place and the device are looked for once
         y.gpu_why = sim::gpu_missing();
     return *y.gpu_why;
 }

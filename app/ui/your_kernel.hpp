@@ -130,8 +130,9 @@ void your_kernel_settings_changed(State& st);
 // The sizes the tab offers for timing on the GPU (log2 of n), as pplab bench's.
 inline constexpr int kTimeLog2[] = {16, 18, 20, 22, 24, 26, 28};
 
-// Why the editor's file cannot run on the GPU here, asked once ("": it can).
-const std::string& gpu_why(YourKernel& y);
+// Why the editor's kernel of algorithm `a` cannot run on the GPU here ("": it can); the
+// machine is asked once (sim::gpu_missing(Algorithm) says scan-fast's own reason).
+std::string gpu_why(YourKernel& y, Algorithm a);
 
 // Whether the canvas can show a run's trace: it ran, or the simulator stopped it at a hazard it
 // draws (a divergent barrier, an access out of bounds), drawn up to there and marked. A run with

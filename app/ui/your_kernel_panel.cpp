@@ -558,8 +558,7 @@ void YourKernelPanel::editor(State& st, float height) {
 // The size the GPU times the kernel at, beside the buttons, where there is a GPU to time on.
 void YourKernelPanel::timing_size(State& st) {
     YourKernel& y = st.your;
-    if (st.settings.backend == "cpu" || st.settings.algorithm == Algorithm::ScanFast ||
-        !gpu_why(y).empty())
+    if (st.settings.backend == "cpu" || !gpu_why(y, st.settings.algorithm).empty())
         return;
     const auto size_name = [](int log2) {
         return log2 == 0 ? std::string("not timed") : "n = 2^" + std::to_string(log2);

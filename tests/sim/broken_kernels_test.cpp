@@ -204,13 +204,19 @@ TEST(BrokenKernel, TheMemoryLimitStopsAnAllocatingLoopAndSaysWhere) {
     EXPECT_LE(res.stopped_line, closing_brace(b, line)) << res.message;
 }
 
+// A broken kernel's launch over whole numbers (seed 5), in `grid` blocks.
+Request launch_of(const Broken& b, int grid) {
+    Request r = simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 5, 0), b.block);
+    r.grid = grid;
+    return r;
+}
+
 // What CUDA leaves undefined, the CPU model's pitfalls record as "?"; the simulator, running the
 // mistake itself, must agree cell for cell.
 TEST(BrokenKernel, Exercise2RaceGivesTheCpuModelsPitfallTrace) {
     const Broken b{"every-lane-writes.cu", Algorithm::ReduceFull, 100, 64,
                    "#define TILE 64\n#define WARPS 2\n"};
-    Request r = simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 5, 0), b.block);
-    r.grid = 1;
+    Request r = launch_of(b, 1);
     const sim::RunResult res = sim::run_kernel(r, kernel_source(b));
     ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
     r.options.pitfall = Pitfall::EveryLaneWrites;
@@ -225,8 +231,7 @@ TEST(BrokenKernel, Exercise2RaceGivesTheCpuModelsPitfallTrace) {
 TEST(BrokenKernel, ARaceInBothLaunchesIsOneReport) {
     const Broken b{"every-lane-writes.cu", Algorithm::ReduceFull, 4096, 256,
                    "#define TILE 256\n#define WARPS 8\n"};
-    Request r = simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 5, 0), b.block);
-    r.grid = 4;
+    const Request r = launch_of(b, 4);
     const sim::RunResult res = sim::run_kernel(r, kernel_source(b));
     ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
     ASSERT_EQ(res.hazards.size(), 1u) << simtest::hazards_text(res);

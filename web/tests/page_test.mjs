@@ -221,6 +221,19 @@ async function exportAs(folder, kind) {
   return join(folder, await expecting(download, `export ${kind}`));
 }
 
+// The button at `place` opens the browser's file dialog; `file` is chosen in it.
+async function chooseFile(place, file, what) {
+  await browser.send('Page.setInterceptFileChooserDialog', { enabled: true });
+  try {
+    const chooser = browser.waitForEvent('Page.fileChooserOpened');
+    await browser.click(...place);
+    const { backendNodeId } = await expecting(chooser, what);
+    await browser.send('DOM.setFileInputFiles', { files: [file], backendNodeId });
+  } finally {
+    await browser.send('Page.setInterceptFileChooserDialog', { enabled: false });
+  }
+}
+
 // Runs `script` (Python) with `args`; resolves to what it printed, as JSON.
 function pythonReads(script, ...args) {
   const run = spawnSync(python, ['-c', script, ...args], { encoding: 'utf8' });
@@ -337,15 +350,7 @@ test('a session saved as a download is the native trace, and opens through the f
   await browser.open(`${server.url}?algo=reduce-tree&n=64&block=16`, 1600, 1000);
   await browser.click(...at.classroomMenu);
   await browser.click(...at.sessionTab);
-  await browser.send('Page.setInterceptFileChooserDialog', { enabled: true });
-  try {
-    const chooser = browser.waitForEvent('Page.fileChooserOpened');
-    await browser.click(...at.chooseSession);
-    const { backendNodeId } = await expecting(chooser, 'choose session');
-    await browser.send('DOM.setFileInputFiles', { files: [file], backendNodeId });
-  } finally {
-    await browser.send('Page.setInterceptFileChooserDialog', { enabled: false });
-  }
+  await chooseFile(at.chooseSession, file, 'choose session');
   const opened = await browser.waitForStatus((s) => s?.text.startsWith('scan-blelloch'), 10);
   assert.match(opened?.text ?? '', /^scan-blelloch, step 1 of 6 \(frame 0\): /);
   assert.deepEqual(browser.problems, []);
@@ -366,15 +371,7 @@ test('a hand-trace opened through the file picker is checked as pplab check chec
   await openForFiles(scan6.query);
   await browser.click(...at.classroomMenu);
   await browser.click(...at.handTraceItem);
-  await browser.send('Page.setInterceptFileChooserDialog', { enabled: true });
-  try {
-    const chooser = browser.waitForEvent('Page.fileChooserOpened');
-    await browser.click(...at.chooseAnswer);
-    const { backendNodeId } = await expecting(chooser, 'choose a hand-trace');
-    await browser.send('DOM.setFileInputFiles', { files: [answer], backendNodeId });
-  } finally {
-    await browser.send('Page.setInterceptFileChooserDialog', { enabled: false });
-  }
+  await chooseFile(at.chooseAnswer, answer, 'choose a hand-trace');
   await browser.frames();
   await browser.click(...at.checkAnswer);
   const checked = await browser.waitForStatus((s) => s?.text.includes('\nHand-trace: '), 10);
