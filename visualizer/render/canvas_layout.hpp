@@ -30,6 +30,7 @@ inline constexpr float kClosestPx = 72.0f;      // the camera never zooms closer
 inline constexpr float kReadablePx = 28.0f;     // a cell this wide shows its value at 11 px
 inline constexpr float kLegendPx = 16.0f;       // the legend's and the notice's text
 inline constexpr float kRowNamesPx = 26.0f;     // a row's name, one line: rows at least apart
+inline constexpr float kThinCellPx = 16.0f;     // narrower, a cell is a mark: edges may cut it
 
 struct CanvasRequest {
     float width = 0, height = 0; // pixels
