@@ -324,5 +324,33 @@ TEST_F(Offscreen, CellsWithAndWithoutValuesOverlapInTheScenesOrder) {
     }
 }
 
+// A cell ending a fraction of a pixel before the picture's edge leaves no faint line inside
+// it: the clip keeps whole pixels only (bin 28's border showed beside bin 29 at 200%).
+TEST_F(Offscreen, ACellEndingJustBeforeTheClipLeavesNoLine) {
+    scene::Scene s;
+    s.background = {1, 1, 1, 1};
+    scene::Cell c;
+    c.rect = {0, 0, 100.3f, 40};
+    c.fill = {0.1f, 0.1f, 0.1f, 1};
+    s.cells.push_back(c);
+    s.bounds = {0, 0, 200, 40};
+    constexpr int kW = 200, kH = 40;
+    gl.target.resize(kW, kH);
+    scene::Camera cam;
+    cam.scale = 1;
+    cam.center = {100, 20}; // world = pixels
+    gl.target.bind();
+    for (const float edge : {100.3f, 100.6f, 100.95f}) {
+        SCOPED_TRACE(edge);
+        gl.renderer.draw(s, cam, kW, kH, {edge, 0, kW - edge, kH});
+        const Image img = gl.target.read();
+        // The pixel the edge crosses and the next: not darkened by the cell before them.
+        EXPECT_LT(distance(img.at(100, 20), s.background), 6);
+        EXPECT_LT(distance(img.at(101, 20), s.background), 6);
+        // The cell itself is drawn where the clip has it: nothing, left of the edge.
+        EXPECT_LT(distance(img.at(50, 20), s.background), 6);
+    }
+}
+
 } // namespace
 } // namespace pplab::render

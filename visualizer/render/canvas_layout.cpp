@@ -256,7 +256,7 @@ Rect without_cut_columns(const scene::Scene& s, const scene::Camera& c, const Ca
     }
     std::sort(starts.begin(), starts.end());
     std::sort(ends.begin(), ends.end());
-    const float over = 2.0f * r.scale, most = picture.w / 3;
+    const float over = 0.05f, most = picture.w / 3;
     // The step's cells stay: whole where they were shown whole, else some of them.
     const Rect written = on_screen(c, s.written, r.width, r.height);
     const bool some =

@@ -279,11 +279,16 @@ void GlRenderer::set_pixels(int width, int height) {
 
 namespace {
 
-// GL counts rows from the bottom.
+// The whole pixels inside `r` (GL counts rows from the bottom): a pixel the edge crosses is
+// outside, else the border of a cell ending a fraction before the edge showed as a faint line
+// (a histogram's bin 28 beside bin 29 at 200%).
 void scissor(const scene::Rect& r, float height) {
-    glScissor(static_cast<GLint>(std::floor(r.x)),
-              static_cast<GLint>(std::floor(height - r.bottom())),
-              static_cast<GLsizei>(std::ceil(r.w)), static_cast<GLsizei>(std::ceil(r.h)));
+    constexpr float kNear = 0.01f; // an edge this close to a pixel's boundary is on it
+    const float x0 = std::ceil(r.x - kNear), x1 = std::floor(r.right() + kNear);
+    const float y0 = std::ceil(height - r.bottom() - kNear), y1 = std::floor(height - r.y + kNear);
+    glScissor(static_cast<GLint>(x0), static_cast<GLint>(y0),
+              static_cast<GLsizei>(std::max(x1 - x0, 0.0f)),
+              static_cast<GLsizei>(std::max(y1 - y0, 0.0f)));
 }
 
 } // namespace
