@@ -603,3 +603,42 @@ TEST_P(Histogram, BarsSizedForTheRoomTheFramingLeaves) {
 
 } // namespace
 } // namespace pplab
+
+namespace pplab {
+namespace {
+
+// A step that reads one chart and writes the next (hist-per-warp's merge, the fold) shows both
+// in a picture of 1920x1080 or 1600x1000 at 100 and 150%: at 150% the warp's copy above the
+// merge was left out, the merge's zero bars an empty band with no arrow drawn (bars sized for
+// one chart, and a world unit of gap between rows of charts: 224 pixels read close).
+TEST_P(Histogram, TheMergeAndTheFoldDrawTheirArrowsOnALargeScreen) {
+    if (GetParam() == Algorithm::HistGlobal)
+        return; // one chart
+    for (const int n : {7, 1000}) {
+        const auto m = test::trace(generated(GetParam(), n, 256, 32));
+        for (std::size_t frame = 0; frame < m->trace().frames.size(); ++frame) {
+            const Step step = m->trace().frames[frame].step;
+            if ((step != Step::HistMerge && step != Step::HistFold) ||
+                m->trace().frames[frame].block != 0)
+                continue;
+            for (const Size size : {Size{1920, 1080}, Size{1600, 1000}})
+                for (const float scale : {1.0f, 1.5f}) {
+                    render::PictureOptions o;
+                    o.width = size.width;
+                    o.height = size.height;
+                    o.scale = scale;
+                    const render::Composition c = render::compose(font(), *m, frame, o);
+                    const auto drawn =
+                        scene::arrows_drawn(c.scene, c.camera, static_cast<float>(c.width),
+                                            static_cast<float>(c.height), c.picture);
+                    EXPECT_TRUE(std::any_of(drawn.begin(), drawn.end(),
+                                            [](const scene::Arrow& a) { return a.head > 0; }))
+                        << "n " << n << " " << step_id(step) << " in " << size.width << "x"
+                        << size.height << " at " << scale * 100 << "%: no arrow; " << notice(c);
+                }
+        }
+    }
+}
+
+} // namespace
+} // namespace pplab

@@ -165,7 +165,7 @@ struct ChartFit {
 // for the contention row, it is left out (the counts and their bars are the histogram), and
 // the notice says so. One height for every chart of a view.
 ChartFit fit_charts(const Composer& c) {
-    constexpr float kWantedPx = 180.0f, kFewestPx = 20.0f, kGapPx = 4.0f;
+    constexpr float kWantedPx = 180.0f, kFewestPx = 20.0f, kGapPx = 4.0f, kTwoChartsPx = 60.0f;
     const float s = c.opt.text_scale;
     ChartFit fit;
     float px = kWantedPx * s;
@@ -173,6 +173,18 @@ ChartFit fit_charts(const Composer& c) {
         const float room = c.opt.room_px - 2 * kGapPx * s;
         fit.contention = room - table_px(c, true) >= kFewestPx * s;
         px = std::clamp(room - table_px(c, fit.contention), kFewestPx * s, px);
+        // A step that reads one chart and writes the next (the merge, the fold) shows both
+        // where bars of a fair height allow: bars sized for one chart left the warp's copy
+        // above the merge out at 150% in 1920x1080, over an empty band of zero bars.
+        if (c.r.algorithm != Algorithm::HistGlobal) {
+            // The gaps between two charts at their widest (part_gap's pixels): pixels alone,
+            // so the bars come out one height at every zoom and Fit all frames them as Follow.
+            const float between = 10.0f * s + 1.4f * c.label_px(0.8f) + 20.0f * s + 64.0f * s;
+            const float two =
+                (room - table_px(c, fit.contention) - table_px(c, false) - between) / 2;
+            if (two >= kTwoChartsPx * s)
+                px = std::min(px, two);
+        }
     }
     fit.bar_h = std::min(c.world(px), 11.0f); // zoomed far out, no taller than 11 units
     return fit;
@@ -217,8 +229,10 @@ float per_warp_charts(Composer& c, float y, float width, const ChartFit& fit) {
     for (int w = 0; w < warps; ++w)
         mx = std::max(mx, max_of(c.m, c.frames_of(Step::HistAccumulate, 0, b, w)));
     const float title_px = c.label_px(0.8f);
+    // A row of charts under the next, a gap apart (a world unit was 224 pixels read close).
     const float block_h = table_under(c, bar_h, fit.contention).bottom +
-                          c.world(10.0f * c.opt.text_scale) + c.world(1.4f * title_px) + 1.0f;
+                          c.world(10.0f * c.opt.text_scale) + c.world(1.4f * title_px) +
+                          part_gap(c, 1.0f);
     for (int w = 0; w < warps; ++w) {
         const float x = static_cast<float>(w % per_row) * (cw + gap);
         const float top = y + static_cast<float>(w / per_row) * block_h;
