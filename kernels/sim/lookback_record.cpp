@@ -61,28 +61,19 @@ std::vector<int> tiles_of(const std::vector<WatchedAccess>& log, int grid, std::
 // window, nearest first, up to the window with the first inclusive prefix); NaN ("?") where a
 // window was not read whole.
 float carry_of(int tile, const std::vector<float>& reads) {
-    float carry = 0.0f;
-    for (int window = 0;; ++window) {
-        std::array<float, kWarpSize> lanes{};
-        int stop = -1;
-        for (int lane = 0; lane < kLookbackWindow && stop < 0; ++lane) {
-            const int pred = tile - 1 - window * kLookbackWindow - lane;
-            if (pred < 0) {
-                stop = lane;
-                break;
-            }
-            const float* slot = &reads[static_cast<std::size_t>(pred) * kReadValues];
-            if (slot[kReadState] == kNotRead ||
-                slot[kReadState] == static_cast<float>(TileState::Nothing))
-                return kUnknown;
-            lanes[static_cast<std::size_t>(lane)] = slot[kReadValue];
-            if (slot[kReadState] == static_cast<float>(TileState::Inclusive))
-                stop = lane;
-        }
-        carry += warp_shuffle_sum(lanes);
-        if (stop >= 0)
-            return carry;
-    }
+    return lookback_carry(
+               tile,
+               [&](int, int, int pred, bool masked) -> std::optional<LaneRead> {
+                   if (masked) // past the inclusive prefix: counts 0, read or not
+                       return LaneRead{};
+                   const float* slot = &reads[static_cast<std::size_t>(pred) * kReadValues];
+                   if (slot[kReadState] == kNotRead ||
+                       slot[kReadState] == static_cast<float>(TileState::Nothing))
+                       return std::nullopt;
+                   return LaneRead{slot[kReadValue],
+                                   slot[kReadState] == static_cast<float>(TileState::Inclusive)};
+               })
+        .value_or(kUnknown);
 }
 
 } // namespace

@@ -18,6 +18,32 @@ float warp_shuffle_sum(std::array<float, kWarpSize> v) {
     return v[0];
 }
 
+std::optional<float>
+lookback_carry(int tile, const std::function<std::optional<LaneRead>(int, int, int, bool)>& read) {
+    float carry = 0.0f;
+    for (int window = 0; tile > 0; ++window) {
+        std::array<float, kWarpSize> lanes{};
+        bool met = false;
+        for (int lane = 0; lane < kLookbackWindow; ++lane) {
+            const int pred = tile - 1 - window * kLookbackWindow - lane;
+            if (pred < 0) {
+                met = true; // tile 0 is the last: nothing lies before it
+                break;
+            }
+            const std::optional<LaneRead> r = read(window, lane, pred, met);
+            if (!r)
+                return std::nullopt;
+            if (!met)
+                lanes[static_cast<std::size_t>(lane)] = r->value;
+            met = met || r->inclusive;
+        }
+        carry += warp_shuffle_sum(lanes);
+        if (met)
+            break;
+    }
+    return carry;
+}
+
 namespace {
 
 // A ticket is a small whole number carried in a float (exact below 2^24).
@@ -91,41 +117,27 @@ namespace {
 // first inclusive prefix; its carry is the windows' sums in the kernel's order.
 void check_windows(const LookbackTile& tile, std::vector<std::string>& problems) {
     const std::string who = tile_name(tile.tile);
-    float carry = 0.0f;
     std::size_t k = 0;
-    bool found = tile.tile == 0;
-    for (int window = 0; !found; ++window) {
-        std::array<float, kWarpSize> lanes{};
-        int stop = -1;
-        for (int lane = 0; lane < kLookbackWindow; ++lane) {
-            const int pred = tile.tile - 1 - window * kLookbackWindow - lane;
-            if (pred < 0) {
-                stop = stop < 0 ? lane : stop;
-                break;
-            }
+    const std::optional<float> carry =
+        lookback_carry(tile.tile, [&](int window, int, int pred, bool) -> std::optional<LaneRead> {
             if (k >= tile.reads.size() || tile.reads[k].predecessor != pred) {
                 problems.push_back(who + " did not read tile " + std::to_string(pred) +
                                    ", which its look-back window " + std::to_string(window) +
                                    " covers");
-                return;
+                return std::nullopt;
             }
-            const LookbackRead& read = tile.reads[k++];
-            lanes[static_cast<std::size_t>(lane)] = read.value;
-            if (read.state == TileState::Inclusive && stop < 0)
-                stop = lane;
-        }
-        for (int lane = (stop < 0 ? kLookbackWindow : stop + 1); lane < kLookbackWindow; ++lane)
-            lanes[static_cast<std::size_t>(lane)] = 0.0f;
-        carry += warp_shuffle_sum(lanes);
-        found = stop >= 0;
-    }
+            const LookbackRead& r = tile.reads[k++];
+            return LaneRead{r.value, r.state == TileState::Inclusive};
+        });
+    if (!carry)
+        return;
     if (k != tile.reads.size())
         problems.push_back(who + " read tile " + std::to_string(tile.reads[k].predecessor) +
                            ", past the window where it met an inclusive prefix: it must stop "
                            "there");
-    if (!same_bits(carry, tile.carry))
+    if (!same_bits(*carry, tile.carry))
         problems.push_back(who + "'s carry " + std::to_string(tile.carry) +
-                           " is not the sum of what it read (" + std::to_string(carry) + ")");
+                           " is not the sum of what it read (" + std::to_string(*carry) + ")");
 }
 
 // What a tile read must have been published, before the read, with that value.

@@ -19,6 +19,8 @@
 #include "pplab/trace.hpp"
 
 #include <array>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -106,6 +108,24 @@ std::vector<LookbackTile> lookback_tiles(const Trace& t);
 // warp_sum of kernels/cuda/fast.cu: the shuffle-down tree, lane 0's result (lanes past the
 // end add their own value, which never reaches lane 0). The look-back adds each window with it.
 float warp_shuffle_sum(std::array<float, kWarpSize> lanes);
+
+// What one lane of a look-back window read: the predecessor's value, and whether it was an
+// inclusive prefix (else an aggregate).
+struct LaneRead {
+    float value = 0.0f;
+    bool inclusive = false;
+};
+
+// The carry `tile`'s look-back adds, in the kernel's order: windows of kLookbackWindow
+// predecessors going back from tile - 1, a lane each, nearest first; each window summed with
+// warp_shuffle_sum, its lanes past the first inclusive prefix (or past tile 0) counting 0; the
+// walk ends with the window that met one. `read(window, lane, predecessor, masked)` gives what
+// that lane read (masked: an earlier lane of its window met an inclusive prefix, so its value
+// counts 0), or nothing: the walk stops there and the carry is unknown.
+std::optional<float>
+lookback_carry(int tile,
+               const std::function<std::optional<LaneRead>(int window, int lane, int predecessor,
+                                                           bool masked)>& read);
 
 // Soundness of a look-back record, whoever ran it: every ticket used once; each tile's
 // aggregate published before its inclusive prefix; each tile read its predecessors window by
