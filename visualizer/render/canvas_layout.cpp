@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <map>
 #include <string_view>
 #include <tuple>
@@ -227,8 +226,8 @@ Rect without_cut_rows(const scene::Scene& s, const scene::Camera& c, const Canva
 }
 
 // The cells an edge at x cuts, of those spanning [starts[i], ends[i]] (each sorted): a cell
-// reaching less than `over` past it is not cut (its neighbour's gap is narrower than its
-// border). Every cell is wider than 2 * over, so one ending before x + over began before x - over.
+// reaching no more than `over` past it (rounding) is not cut. Every cell is wider than 2 * over,
+// so one ending before x + over began before x - over.
 std::ptrdiff_t cells_cut(const std::vector<float>& starts, const std::vector<float>& ends, float x,
                          float over) {
     return (std::lower_bound(starts.begin(), starts.end(), x - over) - starts.begin()) -
