@@ -246,9 +246,8 @@ Rect without_cut_columns(const scene::Scene& s, const scene::Camera& c, const Ca
         const Rect box = on_screen(c, cell.rect, r.width, r.height);
         // A line or a band across the picture (a row's outline, a chart's axis) may run on
         // past the edge: only cells a reader takes one at a time count.
-        if (cell.role != scene::CellRole::Panel && shows_something(cell) &&
-            box.w >= kThinCellPx * r.scale && box.w < picture.w / 3 && box.y < picture.bottom() &&
-            box.bottom() > picture.y) {
+        if (shows_something(cell) && box.w >= kThinCellPx * r.scale && box.w < picture.w / 3 &&
+            box.y < picture.bottom() && box.bottom() > picture.y) {
             starts.push_back(box.x);
             ends.push_back(box.right());
         }

@@ -158,6 +158,16 @@ struct ChartFit {
     bool contention = true;
 };
 
+// A gap between a view's parts: `units` world units at the usual zoom, at most 20 pixels a
+// unit's worth (part_gap_px) where the bins are read close (256 bins at 130 pixels a unit left
+// 400 pixels of nothing between the private histogram and the fold, and the fold alone on screen).
+float part_gap_px(const Composer& c, float units) {
+    return 20.0f * units * c.opt.text_scale;
+}
+float part_gap(const Composer& c, float units) {
+    return std::min(units, c.world(part_gap_px(c, units)));
+}
+
 // Bars about 180 pixels tall at whatever zoom (a legible close-up does not make towers), less
 // where the canvas is short: bars and their table within the room the canvas keeps for rows
 // (ViewOptions::room_px). At 200% in 1280x720, 360-pixel bars were the row the canvas's edge
@@ -177,9 +187,11 @@ ChartFit fit_charts(const Composer& c) {
         // where bars of a fair height allow: bars sized for one chart left the warp's copy
         // above the merge out at 150% in 1920x1080, over an empty band of zero bars.
         if (c.r.algorithm != Algorithm::HistGlobal) {
-            // The gaps between two charts at their widest (part_gap's pixels): pixels alone,
-            // so the bars come out one height at every zoom and Fit all frames them as Follow.
-            const float between = 10.0f * s + 1.4f * c.label_px(0.8f) + 20.0f * s + 64.0f * s;
+            // The gaps between two charts at their widest (per_warp_charts' title and gaps,
+            // part_gap at its cap): pixels alone, so the bars come out one height at every
+            // zoom and Fit all frames them as Follow.
+            const float between =
+                10.0f * s + 1.4f * c.label_px(0.8f) + part_gap_px(c, 1.0f) + part_gap_px(c, 3.2f);
             const float two =
                 (room - table_px(c, fit.contention) - table_px(c, false) - between) / 2;
             if (two >= kTwoChartsPx * s)
@@ -188,13 +200,6 @@ ChartFit fit_charts(const Composer& c) {
     }
     fit.bar_h = std::min(c.world(px), 11.0f); // zoomed far out, no taller than 11 units
     return fit;
-}
-
-// A gap between a view's parts: `units` world units at the usual zoom, at most 20 pixels a
-// unit's worth where the bins are read close (256 bins at 130 pixels a unit left 400 pixels
-// of nothing between the private histogram and the fold, and the fold alone on screen).
-float part_gap(const Composer& c, float units) {
-    return std::min(units, c.world(20.0f * units * c.opt.text_scale));
 }
 
 // The input as grid-stride rounds, coloured by bin; returns the y below it.
