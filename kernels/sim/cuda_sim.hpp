@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <type_traits>
 #include <utility>
 
@@ -26,7 +27,7 @@ struct uint3 {
 // Heap: memory a thread took with new or malloc (CUDA's device heap, in global memory); Own: a
 // thread's own array or variable that a pointer points into (registers or local memory).
 enum class Space : std::uint8_t { Global, Shared, Heap, Own };
-enum class Elem : std::uint8_t { Float, Int, UInt, UChar, Other };
+enum class Elem : std::uint8_t { Float, Int, UInt, UChar, ULL, Other };
 
 template <class T>
 constexpr Elem elem_of() {
@@ -39,6 +40,8 @@ constexpr Elem elem_of() {
         return Elem::UInt;
     else if constexpr (std::is_same_v<U, unsigned char>)
         return Elem::UChar;
+    else if constexpr (std::is_integral_v<U> && std::is_unsigned_v<U> && sizeof(U) == 8)
+        return Elem::ULL; // unsigned long long, and std::uint64_t where that is unsigned long
     else
         return Elem::Other;
 }
@@ -55,6 +58,24 @@ struct Region {
     int id = 0;
 };
 
+// A __device__ variable, as the pre-processor writes it: the file's own storage, watched as a
+// global buffer of every launch (bounds, races, the flags that order blocks) and kept over the
+// whole run, as a GPU keeps it.
+inline constexpr int kDeviceVariable = -2; // its Region::id: no launch's buffer
+inline const Region* device_variable(const char* name, Elem elem, int elem_size, void* storage,
+                                     std::size_t count) {
+    static std::deque<Region> regions; // a deque keeps each where it is
+    Region& r = regions.emplace_back();
+    r.base = static_cast<unsigned char*>(storage);
+    r.count = static_cast<long long>(count);
+    r.elem_size = elem_size;
+    r.elem = elem;
+    r.space = Space::Global;
+    r.name = name;
+    r.id = kDeviceVariable;
+    return &r;
+}
+
 // The running CUDA thread as the header sees it. `last_written` is the float register it wrote
 // last (the register snapshots of the accumulation); `watched` is the register it passed to its
 // last shuffle, whose value after the step the lanes' snapshot needs.
@@ -70,11 +91,50 @@ extern ThreadView* g_self;
 // strong access to the element).
 std::uint64_t load(const Region* r, long long index, int line, bool strong = false);
 void store(const Region* r, long long index, std::uint64_t bits, int line, bool strong = false);
-enum class AtomicOp : std::uint8_t { Add, Sub, Max, Min, Exch, Cas, Or, And, Xor, Inc };
+enum class AtomicOp : std::uint8_t { Add, Sub, Max, Min, Exch, Cas, Or, And, Xor, Inc, Dec };
+
+// What an atomic leaves in the element, as CUDA defines each: atomicInc wraps to 0 past `v`,
+// atomicDec to `v` from 0 or from above `v`; the bitwise ones are for integers only.
+template <class T>
+T atomic_result(AtomicOp op, T old, T v, T compare) {
+    switch (op) {
+    case AtomicOp::Add:
+        return static_cast<T>(old + v);
+    case AtomicOp::Sub:
+        return static_cast<T>(old - v);
+    case AtomicOp::Max:
+        return old < v ? v : old;
+    case AtomicOp::Min:
+        return v < old ? v : old;
+    case AtomicOp::Exch:
+        return v;
+    case AtomicOp::Cas:
+        return old == compare ? v : old;
+    case AtomicOp::Or:
+    case AtomicOp::And:
+    case AtomicOp::Xor:
+        if constexpr (std::is_integral_v<T>)
+            return static_cast<T>(op == AtomicOp::Or    ? old | v
+                                  : op == AtomicOp::And ? old & v
+                                                        : old ^ v);
+        break;
+    case AtomicOp::Inc:
+        if constexpr (std::is_unsigned_v<T>)
+            return old >= v ? T(0) : static_cast<T>(old + 1);
+        break;
+    case AtomicOp::Dec:
+        if constexpr (std::is_unsigned_v<T>)
+            return old == 0 || old > v ? v : static_cast<T>(old - 1);
+        break;
+    }
+    return old;
+}
 std::uint64_t atomic(AtomicOp op, const Region* r, long long index, std::uint64_t operand,
                      std::uint64_t compare, int line);
 void register_ended(const float* reg);
 void syncthreads(int line);
+// `__threadfence()`: the thread's next atomic or volatile write publishes what came before.
+void threadfence(int line);
 void syncwarp(int line, unsigned mask = 0xffffffffu);
 enum class ShuffleKind : std::uint8_t { Idx, Up, Down, Xor };
 std::uint32_t shuffle(ShuffleKind kind, unsigned mask, std::uint32_t bits, int param, int width,
@@ -368,28 +428,7 @@ T atomic_on(AtomicOp op, const ptr<T>& p, T operand, T compare = T{}) {
 template <class T>
 T atomic_local(AtomicOp op, T* p, T operand, T compare = T{}) {
     const T old = *p;
-    switch (op) {
-    case AtomicOp::Add:
-        *p = old + operand;
-        break;
-    case AtomicOp::Sub:
-        *p = old - operand;
-        break;
-    case AtomicOp::Max:
-        *p = old < operand ? operand : old;
-        break;
-    case AtomicOp::Min:
-        *p = operand < old ? operand : old;
-        break;
-    case AtomicOp::Exch:
-        *p = operand;
-        break;
-    case AtomicOp::Cas:
-        *p = old == compare ? operand : old;
-        break;
-    default:
-        break;
-    }
+    *p = atomic_result(op, old, operand, compare);
     return old;
 }
 
@@ -607,7 +646,9 @@ struct Registered {
 #define __any_sync(mask, pred) (::pplab::sim::vote(1, (mask), (pred), __LINE__) != 0u)
 #define __all_sync(mask, pred) (::pplab::sim::vote(2, (mask), (pred), __LINE__) != 0u)
 #define __trap() ::std::abort() // the kernel stops itself: said as an abort, with its last line
-#define __threadfence() ((void)0)
+#define __threadfence() ::pplab::sim::threadfence(__LINE__)
+#define __threadfence_system() ::pplab::sim::threadfence(__LINE__)
+// Within a block the simulator orders nothing by a fence (a barrier does): no-op.
 #define __threadfence_block() ((void)0)
 #define printf(...) ::pplab::sim::print(__VA_ARGS__)
 
@@ -629,6 +670,33 @@ PPLAB_SIM_ATOMIC(atomicMax, Max)
 PPLAB_SIM_ATOMIC(atomicMin, Min)
 PPLAB_SIM_ATOMIC(atomicExch, Exch)
 #undef PPLAB_SIM_ATOMIC
+// The bitwise atomics: int, unsigned and unsigned long long, as CUDA has them.
+#define PPLAB_SIM_ATOMIC_BITS(name, op)                                                            \
+    template <class T>                                                                             \
+    requires std::is_integral_v<T> T name(::pplab::sim::ptr<T> p, std::type_identity_t<T> v) {     \
+        return ::pplab::sim::atomic_on(::pplab::sim::AtomicOp::op, p, v);                          \
+    }                                                                                              \
+    template <class T>                                                                             \
+    requires std::is_integral_v<T> T name(T* p, std::type_identity_t<T> v) {                       \
+        return ::pplab::sim::atomic_local(::pplab::sim::AtomicOp::op, p, v);                       \
+    }
+PPLAB_SIM_ATOMIC_BITS(atomicOr, Or)
+PPLAB_SIM_ATOMIC_BITS(atomicAnd, And)
+PPLAB_SIM_ATOMIC_BITS(atomicXor, Xor)
+#undef PPLAB_SIM_ATOMIC_BITS
+// atomicInc and atomicDec: unsigned only, as in CUDA.
+inline unsigned atomicInc(::pplab::sim::ptr<unsigned> p, unsigned v) {
+    return ::pplab::sim::atomic_on(::pplab::sim::AtomicOp::Inc, p, v);
+}
+inline unsigned atomicInc(unsigned* p, unsigned v) {
+    return ::pplab::sim::atomic_local(::pplab::sim::AtomicOp::Inc, p, v);
+}
+inline unsigned atomicDec(::pplab::sim::ptr<unsigned> p, unsigned v) {
+    return ::pplab::sim::atomic_on(::pplab::sim::AtomicOp::Dec, p, v);
+}
+inline unsigned atomicDec(unsigned* p, unsigned v) {
+    return ::pplab::sim::atomic_local(::pplab::sim::AtomicOp::Dec, p, v);
+}
 template <class T>
 T atomicCAS(::pplab::sim::ptr<T> p, std::type_identity_t<T> compare, std::type_identity_t<T> v) {
     return ::pplab::sim::atomic_on(::pplab::sim::AtomicOp::Cas, p, v, compare);

@@ -366,6 +366,8 @@ private:
             shared_declaration();
             return;
         }
+        if (t.text == "__device__" && depth_ == 0 && device_variable())
+            return;
         if (t.text == "__global__") {
             note_kernel();
         }
@@ -383,16 +385,22 @@ private:
             return;
         const Token* p = previous();
         const bool member = p && (p->text == "." || p->text == "->" || p->text == "::");
-        if (const auto it = tracked_.find(std::string(t.text));
-            !member && it != tracked_.end() && !is(i_ + 1, "(")) {
+        const std::string name(t.text);
+        const Use* found = nullptr; // a local's use, else a __device__ variable's
+        if (const auto local = tracked_.find(name); local != tracked_.end())
+            found = &local->second;
+        else if (const auto global = device_variables_.find(name);
+                 global != device_variables_.end())
+            found = &global->second;
+        if (!member && found && !is(i_ + 1, "(")) {
             const std::string where = std::to_string(t.line);
-            std::string use = it->second == Use::Pointer ? it->first + ".at(" + where + ")"
-                              : it->second == Use::Unwritten
-                                  ? "::pplab::sim::at(" + it->first + ", " + where + ")"
-                                  : it->first;
-            if (it->second != Use::Pointer && ternary_operand())
+            std::string use = *found == Use::Pointer ? name + ".at(" + where + ")"
+                              : *found == Use::Unwritten
+                                  ? "::pplab::sim::at(" + name + ", " + where + ")"
+                                  : name;
+            if (*found != Use::Pointer && ternary_operand())
                 use = "::pplab::sim::plain(" + use + ")";
-            if (use != it->first)
+            if (use != name)
                 replace(i_, i_, use);
         }
         ++i_;
@@ -790,6 +798,86 @@ private:
         return false;
     }
 
+    // The size of a declared array, between the `[` at `open` and its `]` ("" for `[]`), into
+    // `count`; returns the token after the `]`. One dimension only.
+    std::size_t array_extent(std::size_t open, const Token& first, const std::string& what,
+                             std::string& count) const {
+        int nesting = 0;
+        std::size_t close = open;
+        for (; close < toks_.size(); ++close) {
+            if (is(close, "["))
+                ++nesting;
+            else if (is(close, "]") && --nesting == 0)
+                break;
+        }
+        if (close >= toks_.size())
+            fail(first.line, first.column, "this " + what + " array's [ is never closed");
+        count = close > open + 1 ? one_line(open + 1, close - 1) : "";
+        if (is(close + 1, "["))
+            fail(toks_[close + 1].line, toks_[close + 1].column,
+                 "two-dimensional " + what +
+                     " arrays are not supported by pplab's simulator: use one dimension, " +
+                     (what == "__shared__" ? "s" : "a") + "[row * WIDTH + col]");
+        return close + 1;
+    }
+
+    // `__device__ T name;`, `__device__ T name = v;`, `__device__ T name[N] = {...};` at file
+    // scope: the file's own storage, watched as a global buffer (races, the flags that order
+    // blocks, bounds) and kept over the whole run, as a GPU keeps it. False for a function.
+    bool device_variable() {
+        const Token& first = toks_[i_];
+        std::size_t k = i_ + 1;
+        std::string type;
+        for (; is_ident(k) && !is(k + 1, "[") && !is(k + 1, ";") && !is(k + 1, "=") &&
+               !is(k + 1, ",") && !is(k + 1, "(");
+             ++k)
+            if (!is_specifier(toks_[k].text))
+                type += (type.empty() ? "" : " ") + std::string(toks_[k].text);
+        if (!is_ident(k) || is(k + 1, "(") || type.empty())
+            return false; // a __device__ function, or a pointer left to the compiler
+        const std::string name(toks_[k].text);
+        std::size_t end = k + 1;
+        std::string count = "1", init;
+        if (is(end, "["))
+            end = array_extent(end, first, "__device__", count);
+        if (is(end, "=")) {
+            std::size_t last = end + 1;
+            int nesting = 0;
+            for (; last < toks_.size() && !(nesting == 0 && (is(last, ";") || is(last, ",")));
+                 ++last)
+                nesting += is(last, "{") ? 1 : is(last, "}") && nesting > 0 ? -1 : 0;
+            if (last >= toks_.size() || last == end + 1)
+                fail(toks_[end].line, toks_[end].column,
+                     "give the __device__ variable " + name + " its value and end with ;");
+            init = " = " + (is(end + 1, "{") ? "" : std::string("{")) +
+                   one_line(end + 1, last - 1) + (is(end + 1, "{") ? "" : "}");
+            end = last;
+        }
+        if (!is(end, ";"))
+            fail(toks_[k].line, toks_[k].column,
+                 "declare one __device__ variable per statement, ending with ;");
+        if (count.empty() && init.empty())
+            fail(toks_[k].line, toks_[k].column,
+                 "a __device__ array needs a size: `__device__ float totals[64];`");
+        const std::string where = std::to_string(first.line), storage = "pplab_device_" + name;
+        const std::string region = "::pplab::sim::device_variable(\"" + name +
+                                   "\", ::pplab::sim::elem_of<" + type + ">(), sizeof(" + type +
+                                   "), " + storage + ", sizeof(" + storage + ") / sizeof(" +
+                                   storage + "[0]))";
+        std::string text =
+            "static ::std::remove_cv_t<" + type + "> " + storage + "[" + count + "]" + init + "; ";
+        if (count == "1" && !is(k + 1, "["))
+            text += "::pplab::sim::ref<" + type + "> " + name + " = ::pplab::sim::ptr<" + type +
+                    ">(" + region + ", 0, " + where + ")[0];";
+        else
+            text +=
+                "::pplab::sim::ptr<" + type + "> " + name + "(" + region + ", 0, " + where + ");";
+        replace(i_, end, text);
+        device_variables_[name] = Use::Pointer;
+        i_ = end + 1;
+        return true;
+    }
+
     // `__shared__ T name[N];` and `extern __shared__ T name[];`
     void shared_declaration() {
         const Token& first = toks_[i_];
@@ -827,26 +915,11 @@ private:
                  "a __shared__ variable cannot be initialised where it is declared: assign it "
                  "in the kernel, then __syncthreads()");
         } else {
-            int nesting = 0;
-            std::size_t close = end;
-            for (; close < toks_.size(); ++close) {
-                if (is(close, "["))
-                    ++nesting;
-                else if (is(close, "]") && --nesting == 0)
-                    break;
-            }
-            if (close >= toks_.size())
-                fail(line, first.column, "this __shared__ array's [ is never closed");
-            count = close > end + 1 ? one_line(end + 1, close - 1) : "";
-            end = close + 1;
+            end = array_extent(end, first, "__shared__", count);
             if (is(end, "="))
                 fail(toks_[end].line, toks_[end].column,
                      "a __shared__ array cannot be given values where it is declared: set them in "
                      "the kernel (every thread helps), then __syncthreads()");
-            if (is(end, "["))
-                fail(toks_[end].line, toks_[end].column,
-                     "two-dimensional __shared__ arrays are not supported by pplab's simulator: "
-                     "use one dimension, s[row * WIDTH + col]");
             if (is_extern != count.empty())
                 fail(line, first.column,
                      is_extern ? "an extern __shared__ array takes its size from the launch: "
@@ -887,6 +960,7 @@ private:
     // register (only as a ?: operand, `::pplab::sim::plain(name)`).
     enum class Use { Pointer, Unwritten, Register };
     std::map<std::string, Use> tracked_;
+    std::map<std::string, Use> device_variables_; // file scope: for the whole file
     int ternaries_ = 0;          // `?`s of this statement whose `:` is still to come
     std::size_t else_colon_ = 0; // the `:` that closed the latest of them
     std::set<std::string, std::less<>> structs_;

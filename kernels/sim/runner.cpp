@@ -73,6 +73,8 @@ std::string spelling(const Param& p) {
         return s + "unsigned*";
     case Elem::UChar:
         return s + "unsigned char*";
+    case Elem::ULL:
+        return s + "unsigned long long*";
     case Elem::Other:
         break;
     }
@@ -541,12 +543,12 @@ bool Session::scan_fast() {
     Buffer& in = buffer("in", Elem::Float, r_.input);
     Buffer& out =
         buffer("out", Elem::Float, std::vector<float>(static_cast<std::size_t>(r_.n()), 0.0f));
-    Buffer& desc = zeroed("desc", Elem::Other, 8, l.grid);
+    Buffer& desc = zeroed("desc", Elem::ULL, 8, l.grid);
     Buffer& next_tile = zeroed("next_tile", Elem::UInt, 4, 1);
     const KernelEntry& k = kernel(l, {kInFloat,
                                       kOutFloat,
                                       kN,
-                                      {Elem::Other, true, "unsigned long long* desc"},
+                                      {Elem::ULL, true, "unsigned long long* desc"},
                                       {Elem::UInt, true, "unsigned* next_tile"}});
     LaunchSpec spec = launch_spec(l, k,
                                   {{&in.region, 0},

@@ -180,6 +180,21 @@ struct WarpOp {
     std::uint32_t result = 0;
 };
 
+// What one block, thread or flag knows of the other blocks' work: for each block, the block's
+// time up to which its accesses are ordered before (0: none). Within a launch only a flag orders
+// two blocks: the writer's __threadfence() and then an atomic or volatile write of the flag (a
+// release), and the reader's atomic or volatile read that sees it (an acquire).
+using Clock = std::vector<std::uint32_t>;
+void join(Clock& into, const Clock& from) {
+    if (into.size() < from.size())
+        into.resize(from.size(), 0);
+    for (std::size_t b = 0; b < from.size(); ++b)
+        into[b] = std::max(into[b], from[b]);
+}
+std::uint32_t time_of(const Clock& c, int block) {
+    return static_cast<std::size_t>(block) < c.size() ? c[static_cast<std::size_t>(block)] : 0;
+}
+
 struct Thread {
     ThreadView view;
     int tid = 0, warp = 0, lane = 0;
@@ -201,6 +216,11 @@ struct Thread {
     // In this barrier interval, on the first shared array: the generation of this thread's last
     // write, and the highest generation among its own writes it has read back since.
     int write_gen = 0, read_gen = 0;
+    // Other blocks' work this thread saw published since the block's last barrier; what its
+    // last __threadfence() publishes (`fenced`); its last write of global memory since then.
+    Clock acquired, released;
+    bool fenced = false;
+    int unfenced_write_line = 0;
 };
 
 // One cell of a shared array: who touched it in this barrier interval (racecheck's view).
@@ -234,6 +254,8 @@ struct BlockState {
     std::unique_ptr<SharedArray> dynamic;
     std::map<std::tuple<const void*, int, long long>, Region> own;
     std::uint32_t epoch = 1;
+    std::uint32_t time = 1;
+    Clock known;
     std::vector<std::uint32_t> warp_sync;
     std::vector<float> interval_start;
     std::vector<WriteLog> interval_log;
@@ -242,13 +264,14 @@ struct BlockState {
     int arrived = 0, finished = 0;
 };
 
-// One element of a launch's global buffer: who last wrote and read it, and when (the block and
-// its barrier interval). Within a launch only a barrier of the same block orders two threads'
-// accesses; atomics do not race with each other.
+// One element of a launch's global buffer: who last wrote and read it, and when (the block, its
+// barrier interval and its time). Within a launch a barrier orders the threads of one block, a
+// flag (see Clock) two blocks; atomics do not race with each other.
 struct GlobalCell {
     int writer = -1, write_block = -1, write_line = 0;
     int reader = -1, read_block = -1, read_line = 0;
     std::uint32_t write_epoch = 0, read_epoch = 0;
+    std::uint32_t write_time = 0, read_time = 0;
     bool atomic = false;
 };
 
@@ -318,6 +341,11 @@ float as_float(Elem e, const unsigned char* p) {
     }
     case Elem::UChar:
         return static_cast<float>(*p);
+    case Elem::ULL: {
+        unsigned long long v;
+        std::memcpy(&v, p, 8);
+        return static_cast<float>(v);
+    }
     case Elem::Other:
         break;
     }
@@ -376,6 +404,15 @@ struct Runtime::Impl {
     // The regions of pointers into threads' own memory, this block's, by (address, size, count).
     std::map<std::tuple<const void*, int, long long>, Region> own;
     std::uint32_t epoch = 1;
+    // The block's time (a __threadfence() moves it on: later accesses are not what the fence
+    // published) and what its barriers made known to all its threads (see Clock).
+    std::uint32_t time = 1;
+    Clock known;
+    // The launch's flags: what the fences before their last writes published, by element.
+    std::map<std::pair<const Region*, long long>, Clock> published;
+    // Blocks that wrote global memory and then a flag with no __threadfence() between them:
+    // block -> (the flag's line, the write's line).
+    std::map<int, std::pair<int, int>> unfenced_flags;
     std::vector<std::uint32_t> warp_sync;
     std::vector<float> interval_start;
     std::vector<WriteLog> interval_log;
@@ -512,6 +549,8 @@ struct Runtime::Impl {
         primary = nullptr;
         dynamic.reset();
         epoch = 1;
+        time = 1;
+        known.clear();
         warp_sync.assign(obs.shuffles.size(), 0);
         interval_start.clear();
         interval_log.clear();
@@ -574,6 +613,8 @@ struct Runtime::Impl {
         swap(dynamic, b.dynamic);
         swap(own, b.own);
         swap(epoch, b.epoch);
+        swap(time, b.time);
+        swap(known, b.known);
         swap(warp_sync, b.warp_sync);
         swap(interval_start, b.interval_start);
         swap(interval_log, b.interval_log);
@@ -707,6 +748,8 @@ struct Runtime::Impl {
         for (Thread& o : threads) {
             o.pending_lines.clear(); // reads after a thread's last write finished the step
             o.write_gen = o.read_gen = 0;
+            join(known, o.acquired); // what one thread saw published, the block now knows
+            o.acquired.clear();
         }
         ++owner.counted_.barriers;
         ++epoch;
@@ -997,7 +1040,8 @@ struct Runtime::Impl {
         if (r->space == Space::Own)
             return "the thread's own array";
         if (r->space == Space::Global)
-            return std::string("the buffer ") + r->name;
+            return std::string(r->id == kDeviceVariable ? "the __device__ array " : "the buffer ") +
+                   r->name;
         const HeapBlock& b = heap_block(r);
         return std::string(r->name) + " got from " + taken_with(b.how) + " on line " +
                std::to_string(b.line);
@@ -1149,8 +1193,11 @@ struct Runtime::Impl {
                 input_read(t, index);
                 note_line(obs.input_lines, line);
             }
-            if (r->space == Space::Global)
+            if (r->space == Space::Global) {
                 global_access(r, index, line, false, strong);
+                if (strong)
+                    acquire(r, index);
+            }
         }
         std::uint64_t bits = 0;
         std::memcpy(&bits, r->base + index * r->elem_size, static_cast<std::size_t>(r->elem_size));
@@ -1173,9 +1220,14 @@ struct Runtime::Impl {
             ++owner.counted_.shared_writes;
         } else {
             ++owner.counted_.global_writes;
-            if (r->space == Space::Global) { // a thread's scratch from the heap is no output
-                note_line(obs.output_lines, line);
+            if (r->space == Space::Global) {  // a thread's scratch from the heap is no output
+                if (r->id != kDeviceVariable) // nor a __device__ variable (a counter, a flag)
+                    note_line(obs.output_lines, line);
                 global_access(r, index, line, true, strong);
+                if (strong)
+                    release(r, index, line, false);
+                else
+                    t.unfenced_write_line = line;
                 if (r->id == spec->watched_region)
                     owner.watched_.push_back({obs.block, true, index, bits});
             }
@@ -1195,24 +1247,89 @@ struct Runtime::Impl {
         GlobalCell& c = cells[static_cast<std::size_t>(index)];
         const Thread& t = *self;
         const int me = obs.block * spec->block + t.tid;
-        // Another thread's access this one is not ordered after.
-        const auto unordered = [&](int other, int block, std::uint32_t at) {
-            return other >= 0 && other != me && (block != obs.block || at == epoch);
+        // Another thread's access this one is not ordered after: of this block, in this
+        // barrier interval; of another block, after what this thread knows of that block.
+        const auto unordered = [&](int other, int block, std::uint32_t epoch_at,
+                                   std::uint32_t time_at) {
+            return other >= 0 && other != me &&
+                   (block != obs.block ? known_of(t, block) < time_at : epoch_at == epoch);
         };
-        if (unordered(c.writer, c.write_block, c.write_epoch) && !(atomic && c.atomic))
+        if (unordered(c.writer, c.write_block, c.write_epoch, c.write_time) &&
+            !(atomic && c.atomic))
             global_race(r, index, line, write ? "write-after-write" : "read-after-write", c.writer,
                         c.write_line);
-        else if (write && !atomic && unordered(c.reader, c.read_block, c.read_epoch))
+        else if (write && !atomic && unordered(c.reader, c.read_block, c.read_epoch, c.read_time))
             global_race(r, index, line, "write-after-read", c.reader, c.read_line);
         if (write) {
-            c = {me,          obs.block, line,         c.reader, c.read_block,
-                 c.read_line, epoch,     c.read_epoch, atomic};
+            c.writer = me;
+            c.write_block = obs.block;
+            c.write_line = line;
+            c.write_epoch = epoch;
+            c.write_time = time;
+            c.atomic = atomic;
         } else {
             c.reader = me;
             c.read_block = obs.block;
             c.read_line = line;
             c.read_epoch = epoch;
+            c.read_time = time;
         }
+    }
+    // How far this thread's accesses are ordered after `block`'s (see Clock).
+    std::uint32_t known_of(const Thread& t, int block) const {
+        return std::max(time_of(known, block), time_of(t.acquired, block));
+    }
+    // `__threadfence()`: what the block did so far, and what it knows, is published by the
+    // thread's next flag; what it does next is not.
+    void fence() {
+        Thread& t = *self;
+        t.released = known;
+        join(t.released, t.acquired);
+        if (t.released.size() <= static_cast<std::size_t>(obs.block))
+            t.released.resize(static_cast<std::size_t>(obs.block) + 1, 0);
+        t.released[static_cast<std::size_t>(obs.block)] = time++;
+        t.fenced = true;
+        t.unfenced_write_line = 0;
+    }
+    // An atomic or volatile read of a flag: the thread knows what the fences before its writes
+    // published.
+    void acquire(const Region* r, long long index) {
+        if (const auto it = published.find({r, index}); it != published.end())
+            join(self->acquired, it->second);
+    }
+    // An atomic or volatile write of a flag publishes what the thread's last fence did; a plain
+    // store of a flag replaces what it published, an atomic adds to it (a release sequence).
+    void release(const Region* r, long long index, int line, bool rmw) {
+        Thread& t = *self;
+        if (t.unfenced_write_line > 0)
+            unfenced_flags.try_emplace(obs.block, line, t.unfenced_write_line);
+        if (!t.fenced) {
+            if (!rmw)
+                published.erase({r, index});
+            return;
+        }
+        Clock& c = published[{r, index}];
+        if (rmw)
+            join(c, t.released);
+        else
+            c = t.released;
+    }
+    // What orders two blocks, said for the one that raced with this thread.
+    std::string what_orders_blocks(int other_block) const {
+        const std::string block = "block " + std::to_string(other_block);
+        if (const auto it = unfenced_flags.find(other_block); it != unfenced_flags.end())
+            return ": " + block + " wrote global memory (line " +
+                   std::to_string(it->second.second) + ") and then a flag (line " +
+                   std::to_string(it->second.first) +
+                   ") with no __threadfence() between them, so a block that sees the flag may "
+                   "still read the old value: put __threadfence() before the flag's write";
+        if (known_of(*self, other_block) > 0)
+            return ": " + block +
+                   " wrote it after the __threadfence() that published its flag: "
+                   "write the data first, then __threadfence(), then the flag";
+        return ": threads of different blocks are not ordered within a launch (a second launch "
+               "is; or a flag: the writer's __threadfence() and then an atomic or volatile write "
+               "of the flag, which the reader reads)";
     }
     void global_race(const Region* r, long long index, int line, const char* what, int other,
                      int other_line) {
@@ -1227,15 +1344,15 @@ struct Runtime::Impl {
         h.memory = "global";
         h.index = index;
         h.address = index * r->elem_size;
-        h.message = std::string(what) + " race on " + r->name + "[" + std::to_string(index) +
-                    "]: thread " + std::to_string(t.tid) + " of block " +
-                    std::to_string(obs.block) + " (line " + std::to_string(line) + ") and thread " +
-                    std::to_string(other_tid) + " of block " + std::to_string(other_block) +
-                    " (line " + std::to_string(other_line) + ")" +
-                    (other_block == obs.block
-                         ? " with no __syncthreads() between them"
-                         : ": threads of different blocks are not ordered within a launch (an "
-                           "atomic, or a second launch, is)");
+        const bool scalar = r->id == kDeviceVariable && r->count == 1;
+        h.message = std::string(what) + " race on " + r->name +
+                    (scalar ? "" : "[" + std::to_string(index) + "]") + ": thread " +
+                    std::to_string(t.tid) + " of block " + std::to_string(obs.block) + " (line " +
+                    std::to_string(line) + ") and thread " + std::to_string(other_tid) +
+                    " of block " + std::to_string(other_block) + " (line " +
+                    std::to_string(other_line) + ")" +
+                    (other_block == obs.block ? " with no __syncthreads() between them"
+                                              : what_orders_blocks(other_block));
         hazard(std::move(h));
     }
 
@@ -1347,39 +1464,8 @@ Runtime::Impl* g_impl = nullptr;
 template <class T>
 std::uint64_t apply(AtomicOp op, std::uint64_t old_bits, std::uint64_t operand_bits,
                     std::uint64_t compare_bits) {
-    const T old = from_bits<T>(old_bits), v = from_bits<T>(operand_bits);
-    T next = old;
-    switch (op) {
-    case AtomicOp::Add:
-        next = static_cast<T>(old + v);
-        break;
-    case AtomicOp::Sub:
-        next = static_cast<T>(old - v);
-        break;
-    case AtomicOp::Max:
-        next = old < v ? v : old;
-        break;
-    case AtomicOp::Min:
-        next = v < old ? v : old;
-        break;
-    case AtomicOp::Exch:
-        next = v;
-        break;
-    case AtomicOp::Cas:
-        next = old == from_bits<T>(compare_bits) ? v : old;
-        break;
-    default:
-        if constexpr (std::is_integral_v<T>) {
-            if (op == AtomicOp::Or)
-                next = old | v;
-            else if (op == AtomicOp::And)
-                next = old & v;
-            else if (op == AtomicOp::Xor)
-                next = old ^ v;
-        }
-        break;
-    }
-    return to_bits(next);
+    return to_bits(atomic_result(op, from_bits<T>(old_bits), from_bits<T>(operand_bits),
+                                 from_bits<T>(compare_bits)));
 }
 } // namespace
 
@@ -1406,8 +1492,12 @@ std::uint64_t Runtime::Impl::atomic(AtomicOp op, const Region* r, long long inde
         next = apply<unsigned>(op, old, operand, compare);
         delta = static_cast<double>(from_bits<unsigned>(next)) - from_bits<unsigned>(old);
         break;
+    case Elem::ULL:
+        next = apply<unsigned long long>(op, old, operand, compare);
+        delta = static_cast<double>(next) - static_cast<double>(old);
+        break;
     default:
-        fatal_message(t, line, "atomics work on float, int and unsigned here");
+        fatal_message(t, line, "atomics work on float, int, unsigned and unsigned long long here");
     }
     if (r->space == Space::Shared) {
         ++owner.counted_.shared_atomics;
@@ -1423,13 +1513,17 @@ std::uint64_t Runtime::Impl::atomic(AtomicOp op, const Region* r, long long inde
         // an atomic on a thread's own memory: nobody else sees it
     } else {
         ++owner.counted_.global_atomics;
-        note_line(obs.output_lines, line);
         global_access(r, index, line, true, true);
+        acquire(r, index);
+        release(r, index, line, true);
         close_accumulation(t);
-        const double operand_value =
-            r->elem == Elem::Float ? from_bits<float>(operand) : static_cast<double>(delta);
-        obs.atomics.push_back(
-            {t.round, r->id, index, op == AtomicOp::Add ? operand_value : delta, obs.block, t.tid});
+        if (r->id != kDeviceVariable) { // a ticket or a flag is no output of the kernel's
+            note_line(obs.output_lines, line);
+            const double operand_value =
+                r->elem == Elem::Float ? from_bits<float>(operand) : static_cast<double>(delta);
+            obs.atomics.push_back({t.round, r->id, index,
+                                   op == AtomicOp::Add ? operand_value : delta, obs.block, t.tid});
+        }
     }
     std::memcpy(at, &next, static_cast<std::size_t>(r->elem_size));
     return old;
@@ -1448,6 +1542,8 @@ bool Runtime::launch(const LaunchSpec& spec,
     impl_->spec = &spec;
     impl_->faulted = false;
     impl_->global_cells.clear();
+    impl_->published.clear();
+    impl_->unfenced_flags.clear();
     watched_.clear();
     g_impl = impl_;
     if (spec.resident > 1) {
@@ -1501,6 +1597,10 @@ void register_ended(const float* reg) {
 void syncthreads(int line) {
     passing(line);
     g_impl->barrier(line);
+}
+void threadfence(int line) {
+    passing(line);
+    g_impl->fence();
 }
 void syncwarp(int line, unsigned mask) {
     passing(line);

@@ -131,7 +131,9 @@ INSTANTIATE_TEST_SUITE_P(
         Broken{"heap-negative-size.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"warp-synchronous.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"global-histogram-race.cu", Algorithm::HistGlobal, 1000, 64, ""},
-        Broken{"global-every-block-writes-one.cu", Algorithm::ReduceTree, 100, 64, ""}),
+        Broken{"global-every-block-writes-one.cu", Algorithm::ReduceTree, 100, 64, ""},
+        Broken{"global-flag-without-fence.cu", Algorithm::ReduceTree, 256, 64, ""},
+        Broken{"global-write-after-flag.cu", Algorithm::ReduceTree, 256, 64, ""}),
     [](const ::testing::TestParamInfo<Broken>& p) { return test_name(p.param.file); });
 
 // A run under a small memory limit (384 MiB), with time to reach it.
@@ -477,8 +479,35 @@ TEST(BrokenKernel, BlocksRacingForAGlobalElementAreToldWhatOrdersThem) {
     ASSERT_FALSE(res.hazards.empty());
     EXPECT_EQ(res.hazards.front().message,
               "write-after-write race on out[0]: thread 0 of block 1 (line 6) and thread 0 of "
-              "block 0 (line 6): threads of different blocks are not ordered within a launch "
-              "(an atomic, or a second launch, is)");
+              "block 0 (line 6): threads of different blocks are not ordered within a launch (a "
+              "second launch is; or a flag: the writer's __threadfence() and then an atomic or "
+              "volatile write of the flag, which the reader reads)");
+}
+
+// The last block's reads of the other blocks' totals (CUDA's threadFenceReduction) race unless
+// each total is written before the __threadfence() that the ticket's atomicInc publishes: the
+// message says which went wrong (no fence before the ticket; the total after it), and where.
+TEST(BrokenKernel, ALastBlockWithoutItsFenceIsToldWhere) {
+    const sim::RunResult res = run_tree("broken/global-flag-without-fence.cu");
+    ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
+    ASSERT_FALSE(res.hazards.empty());
+    // Blocks 0 and 1 of 100 numbers in blocks of 64: block 1 takes the last ticket and reads
+    // block 0's total (line 29), which block 0 wrote (line 20) before its ticket (line 21).
+    EXPECT_EQ(res.hazards.front().message,
+              "read-after-write race on out[0]: thread 0 of block 1 (line 29) and thread 0 of "
+              "block 0 (line 20): block 0 wrote global memory (line 20) and then a flag (line "
+              "21) with no __threadfence() between them, so a block that sees the flag may still "
+              "read the old value: put __threadfence() before the flag's write");
+    const sim::RunResult after = run_tree("broken/global-write-after-flag.cu");
+    ASSERT_TRUE(after.ok()) << simtest::hazards_text(after);
+    ASSERT_FALSE(after.hazards.empty());
+    EXPECT_EQ(after.hazards.front().message,
+              "read-after-write race on out[0]: thread 0 of block 1 (line 30) and thread 0 of "
+              "block 0 (line 22): block 0 wrote it after the __threadfence() that published its "
+              "flag: write the data first, then __threadfence(), then the flag");
+    for (const sim::RunResult* r : {&res, &after})
+        for (const sim::Hazard& h : r->hazards)
+            expect_in_the_chapters_words(h.message);
 }
 
 // The same mistakes as the host compiler reports them, whichever it is: GCC (the default build)

@@ -164,7 +164,13 @@ INSTANTIATE_TEST_SUITE_P(
                 4, "a __shared__ array of a struct (P)"},
         Refused{"__global__ void k(float* o)\n{\n  float2 v;\n}\n", 3, "float2 is not supported"},
         Refused{"__global__ void k(float* o)\n{\n  k<<<1, 32>>>(o);\n}\n", 3,
-                "a launch (<<<...>>>) is host code"}),
+                "a launch (<<<...>>>) is host code"},
+        Refused{"\n__device__ int a, b;\n__global__ void k(float* o)\n{\n}\n", 2,
+                "declare one __device__ variable per statement"},
+        Refused{"__device__ float t[4][4];\n__global__ void k(float* o)\n{\n}\n", 1,
+                "two-dimensional __device__ arrays"},
+        Refused{"__device__ float t[];\n__global__ void k(float* o)\n{\n}\n", 1,
+                "a __device__ array needs a size"}),
     [](const ::testing::TestParamInfo<Refused>& p) { return "case" + std::to_string(p.index); });
 
 // Nothing a student types makes the pre-processor throw or loop: every prefix of a real kernel
@@ -306,4 +312,31 @@ TEST(Preprocess, ReferencesAndAutoLearnTheirLines) {
 }
 
 } // namespace
+// A __device__ variable is watched as a global buffer, over the whole file (a kernel's uses
+// of it say their lines); a local of its name hides it; a __device__ function is left alone.
+TEST(Preprocess, DeviceVariablesAreWatchedBuffers) {
+    const sim::Preprocessed p =
+        sim::preprocess("__device__ unsigned int count = 3;\n"
+                        "__device__ float totals[8];\n"
+                        "__device__ float twice(float x) { return 2 * x; }\n"
+                        "__global__ void k(float* o)\n{\n"
+                        "  atomicAdd(&count, 1u);\n"
+                        "  totals[1] = twice(o[0]);\n"
+                        "}\n"
+                        "__global__ void j(float* count)\n{\n  count[0] = 1;\n}\n");
+    ASSERT_TRUE(p.ok) << p.error.message;
+    const std::string text = body(p);
+    EXPECT_NE(text.find("static ::std::remove_cv_t<unsigned int> pplab_device_count[1] = {3};"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("::pplab::sim::ref<unsigned int> count = "), std::string::npos) << text;
+    EXPECT_NE(text.find("::pplab::sim::ptr<float> totals("), std::string::npos) << text;
+    EXPECT_NE(text.find("atomicAdd(&count.at(6), 1u)"), std::string::npos) << text;
+    EXPECT_NE(text.find("totals.at(7)[1] = twice("), std::string::npos) << text;
+    EXPECT_NE(text.find("__device__ float twice("), std::string::npos) << text;
+    EXPECT_NE(text.find("count.at(11)[0] = 1"), std::string::npos) << text; // j's parameter
+    // Each line where the student wrote it.
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 12) << text;
+}
+
 } // namespace pplab
