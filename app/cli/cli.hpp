@@ -42,6 +42,8 @@ struct RequestOptions {
     Request build() const;
     // The back end to ask for: the CPU model when --order-seed picks its arrival order.
     std::string backend_choice() const;
+    // For a command that runs nothing (`pplab listing`): an option only a run uses is refused.
+    void refuse_run_options(const std::string& command) const;
 
 private:
     // Options whose presence matters: given for a request that cannot use them is an error.
@@ -62,10 +64,6 @@ void print(std::string_view text);
 // Writes `text` to `path` through a temporary file and a rename, so a failure never leaves a
 // half-written file; "-" writes to standard output. Throws InputError.
 void write_output(const std::string& path, const std::string& text);
-
-// Writes a starting file (a listing, a puzzle's skeleton) to a new file only: a file already
-// there may be the student's work. Throws InputError.
-void write_new_file(const std::string& path, const std::string& text);
 
 void add_list(CLI::App& app);
 void add_trace(CLI::App& app);

@@ -112,6 +112,12 @@ void RequestOptions::check_options_apply(const Request& r) const {
                          "warpReduce)");
 }
 
+void RequestOptions::refuse_run_options(const std::string& command) const {
+    if (given(given_.order_seed))
+        throw InputError("--order-seed chooses the order a run's blocks arrive in; `pplab " +
+                         command + "` runs nothing: give it to `pplab run` or `pplab trace`");
+}
+
 Request RequestOptions::build() const {
     Request r;
     r.algorithm = find_algorithm(algo).algorithm;
@@ -146,14 +152,6 @@ void write_output(const std::string& path, const std::string& text) {
         print(text);
         return;
     }
-    write_atomically(path, text);
-}
-
-void write_new_file(const std::string& path, const std::string& text) {
-    std::error_code ec;
-    if (std::filesystem::exists(path, ec))
-        throw InputError(path + " already exists: pplab does not replace a file that may hold "
-                                "your work; choose another name");
     write_atomically(path, text);
 }
 

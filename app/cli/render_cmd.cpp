@@ -34,6 +34,7 @@ namespace {
 
 struct RenderOptions {
     int step = 0; // 1-based, as the window's transport; 0: none asked for
+    bool step_given = false;
     int block = 0;
     std::string all_steps;
     std::string out;
@@ -47,6 +48,7 @@ struct RenderOptions {
     std::string size;      // "WxH", instead of --width and --height
     int scale_percent = 0; // the presenter scale; 0: text grows with the picture
     std::string theme = "light";
+    bool theme_given = false;
     std::string camera = "follow";
 };
 
@@ -72,6 +74,9 @@ void parse_size(RenderOptions& ro) {
 // Everything the user could get wrong is checked before the first pixel.
 void check_render_options(RenderOptions& ro) {
     parse_size(ro);
+    if (ro.step_given && ro.step < 1)
+        throw InputError("there is no step " + std::to_string(ro.step) +
+                         ": steps count from 1, as the window's transport does");
     if (!ro.svg.empty() && ro.step <= 0)
         throw InputError("--svg draws one step: say which with --step K");
     if (ro.step <= 0 && ro.all_steps.empty() && ro.gif.empty())
@@ -84,6 +89,10 @@ void check_render_options(RenderOptions& ro) {
     if (!ro.out.empty() && ro.step <= 0)
         throw InputError("--out writes the step chosen with --step K; the run goes to --gif FILE "
                          "or --all-steps DIR");
+    if (ro.theme_given && ro.out.empty() && ro.svg.empty() && ro.gif.empty() &&
+        ro.all_steps.empty())
+        throw InputError("--theme colours a picture: it goes with --out, --svg, --gif or "
+                         "--all-steps (a --layout has no colours)");
     if (ro.delay_given && ro.gif.empty())
         throw InputError("--delay is how long each step of a GIF stays on screen: it goes with "
                          "--gif FILE");
@@ -145,17 +154,19 @@ void render(const RequestOptions& opts, RenderOptions ro) {
     check_render_options(ro);
     const Request r = opts.build();
     BackendChoice choice = choose_backend(opts.backend_choice());
-    if (!choice.note.empty())
-        std::cerr << "note: " << choice.note << "\n";
     const scene::Model model(choice.backend->trace(r));
     const auto steps = static_cast<int>(model.steps().size());
     if (ro.step > steps)
         throw InputError("step " + std::to_string(ro.step) + " does not exist: this trace has " +
                          std::to_string(steps) + " steps, 1 to " + std::to_string(steps));
-    if (ro.block < 0 || ro.block >= model.grid(0))
-        throw InputError("block " + std::to_string(ro.block) + " does not exist: this launch has " +
-                         std::to_string(model.grid(0)) + " blocks, 0 to " +
-                         std::to_string(model.grid(0) - 1));
+    if (const int grid = model.grid(0); ro.block < 0 || ro.block >= grid)
+        throw InputError(
+            "block " + std::to_string(ro.block) + " does not exist: this launch has " +
+            (grid == 1 ? std::string("one block, block 0")
+                       : std::to_string(grid) + " blocks, 0 to " + std::to_string(grid - 1)));
+    // Every check first, then the notes (which back end ran it).
+    if (!choice.note.empty())
+        std::cerr << "note: " << choice.note << "\n";
     const std::size_t frame = ro.step > 0 ? model.frame_at(ro.step - 1, ro.block) : 0;
 
     render::PictureOptions po;
@@ -202,7 +213,8 @@ void add_render(CLI::App& app) {
     auto ro = std::make_shared<RenderOptions>();
     opts->add_to(*cmd);
     auto* frame = cmd->add_option("--step", ro->step,
-                                  "the step to draw, 1 to N, as the window's transport counts");
+                                  "the step to draw, 1 to N, as the window's transport counts")
+                      ->each([ro](const std::string&) { ro->step_given = true; });
     cmd->add_option("--shown-block", ro->block,
                     "the block the picture shows (as the window's Block slider), from 0")
         ->capture_default_str();
@@ -239,7 +251,8 @@ void add_render(CLI::App& app) {
                     "large); without it text grows with the picture");
     cmd->add_option("--theme", ro->theme, "light (projectors) or dark")
         ->check(CLI::IsMember({"light", "dark"}))
-        ->capture_default_str();
+        ->capture_default_str()
+        ->each([ro](const std::string&) { ro->theme_given = true; });
     cmd->add_option("--camera", ro->camera,
                     "follow: the whole picture, or the step when the whole is too small to read; "
                     "fit: always the whole picture")

@@ -199,6 +199,7 @@ void add_listing(CLI::App& app) {
                              " is a production kernel (kernels/cuda/fast.cu), timed by `pplab "
                              "bench`: there is no listing to start from. The chapter's stages "
                              "have theirs: `pplab list` names them");
+        opts->refuse_run_options("listing");
         const Request r = opts->build();
         const std::string text = source_with_launch_notes(listing(r), r);
         if (out->empty()) {

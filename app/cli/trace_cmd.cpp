@@ -1,6 +1,7 @@
 #include "cli.hpp"
 
 #include "pplab/backend.hpp"
+#include "pplab/files.hpp"
 #include "pplab/io.hpp"
 
 #include <iostream>
@@ -20,6 +21,8 @@ void add_trace(CLI::App& app) {
     cmd->add_option("--out", *out, "write to FILE instead of standard output");
     cmd->callback([opts, format, out] {
         const Request r = opts->build(); // every check before any note
+        if (*out != "-")
+            check_output_file(*out);
         BackendChoice choice = choose_backend(opts->backend_choice());
         if (!choice.note.empty())
             std::cerr << "note: " << choice.note << "\n";

@@ -24,10 +24,8 @@ std::string tiles_phrase(int nearest, int farthest) {
 }
 
 std::string schedule_of(const Trace& t) {
-    if (t.backend == "cpu")
-        return "the CPU model's schedule, seed " + std::to_string(t.request.options.order_seed);
-    if (t.backend == "sim") // a student's kernel, its tiles run at paces the seed chooses
-        return "the simulator's schedule, seed " + std::to_string(t.request.options.order_seed);
+    if (const std::string by = seeded_order_by(t); !by.empty()) // tiles at paces a seed chose
+        return by + "'s schedule, seed " + std::to_string(t.request.options.order_seed);
     return "the order the " + t.device + " ran";
 }
 

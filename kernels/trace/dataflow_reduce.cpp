@@ -197,10 +197,10 @@ std::string block_total_caption(const StepView& v, const std::string& pass) {
 }
 
 std::string atomic_caption(const StepView& v, const Trace& t) {
-    const std::string order = t.backend == "cpu"
-                                  ? "on the CPU model, an arrival order chosen with seed " +
-                                        std::to_string(v.request.options.order_seed)
-                                  : "the hardware's order on " + t.device;
+    const std::string by = seeded_order_by(t);
+    const std::string order = !by.empty() ? "on " + by + ", an arrival order chosen with seed " +
+                                                std::to_string(v.request.options.order_seed)
+                                          : "the hardware's order on " + t.device;
     return "atomicAdd " + std::to_string(v.frame.level) + " of " + std::to_string(v.grid) +
            ": block " + std::to_string(v.frame.block) + " adds its total to the single sum (" +
            order + ")";

@@ -370,6 +370,26 @@ void write_atomically(const std::string& path, std::string_view bytes) {
     out.commit();
 }
 
+void write_new_file(const std::string& path, std::string_view bytes) {
+    const std::string destination = destination_of(path, false);
+    // The name is claimed first (O_EXCL fails if any file has it, even one made a moment ago),
+    // then the whole text is moved over the claim: another program's file is never replaced.
+    Descriptor claim(::open(destination.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
+    if (claim.get() < 0) {
+        if (errno == EEXIST)
+            throw InputError(quoted_path(path) + " already exists: pplab does not replace a file "
+                                                 "that may hold your work; choose another name");
+        throw InputError(cannot_write(path, error_text(errno)));
+    }
+    claim.close();
+    try {
+        write_atomically(path, bytes);
+    } catch (...) {
+        ::unlink(destination.c_str());
+        throw;
+    }
+}
+
 void move_into_place(const std::string& part, const std::string& path) {
     if (::rename(part.c_str(), path.c_str()) != 0) {
         const int error = errno;

@@ -114,7 +114,7 @@ std::string config_line(const Trace& t) {
         s += r.options.inclusive ? ", inclusive" : ", exclusive";
     if (r.algorithm == Algorithm::ScanFast)
         s += ", tiles of " + std::to_string(lookback_tile_size(r));
-    if (has_schedule(r.algorithm) && (t.backend == "cpu" || t.backend == "sim")) // chosen by a seed
+    if (has_schedule(r.algorithm) && !seeded_order_by(t).empty())
         s += ", order seed " + std::to_string(r.options.order_seed);
     if (r.options.pitfall != Pitfall::None)
         s += ", pitfall " + std::string(pitfall_id(r.options.pitfall)) +

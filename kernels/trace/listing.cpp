@@ -216,11 +216,16 @@ std::string block_total_note(const Trace& t) {
         return {};
     const auto last = static_cast<std::size_t>(block - 1);
     const std::string slot = "s[" + std::to_string(block - 1) + "]";
+    // Where the total is kept, the listing shows the line that keeps it: the multi-block
+    // scan's carries need it, and --inclusive's shift; the exclusive scanBlelloch does not.
+    const bool kept =
+        t.request.algorithm == Algorithm::ScanMultiblock || t.request.options.inclusive;
     return "pplab: after the downsweep " + slot + " holds " + format_value(after->values[last]) +
            ", the sum of the first " + std::to_string(block - 1) +
            " elements, not the block total. The total, " + format_value(root->values[last]) +
-           ", was the upsweep's root, which clear-root overwrote; pplab keeps it in s[" +
-           std::to_string(block) + "] where it is needed.";
+           ", was the upsweep's root, which clear-root overwrote" +
+           (kept ? "; pplab keeps it in s[" + std::to_string(block) + "] where it is needed."
+                 : ".");
 }
 
 std::string halving_note(const Request& r) {
@@ -259,8 +264,8 @@ std::string warps_note(const Request& r) {
 }
 
 std::string arrival_note(const Trace& t) {
-    if (t.backend == "cpu")
-        return "pplab: on the CPU model the blocks arrive in an order chosen with seed " +
+    if (const std::string by = seeded_order_by(t); !by.empty())
+        return "pplab: on " + by + " the blocks arrive in an order chosen with seed " +
                std::to_string(t.request.options.order_seed) + " (--order-seed)";
     return "pplab: on " + t.device + " the blocks arrived in the hardware's order";
 }

@@ -57,6 +57,10 @@ bool Trace::same_recording(const Trace& o) const {
             std::memcmp(result.data(), o.result.data(), result.size() * sizeof(float)) == 0);
 }
 
+std::string seeded_order_by(const Trace& t) {
+    return t.backend == "cpu" ? "the CPU model" : t.backend == "sim" ? "the simulator" : "";
+}
+
 bool step_has_levels(Step s) {
     switch (s) {
     case Step::SerialAdd:

@@ -370,9 +370,10 @@ TEST_F(Scratch, FailuresLeaveNothingBehind) {
 
 class RenderCli : public Scratch {
 protected:
-    void expect_bad_input(const std::string& args, const std::string& names) const {
-        SCOPED_TRACE("pplab render " + args);
-        const Outcome r = render(args);
+    void expect_bad_input(const std::string& args, const std::string& names,
+                          const std::string& backend = "--backend cpu ") const {
+        SCOPED_TRACE("pplab render " + backend + args);
+        const Outcome r = render(args, "", backend);
         EXPECT_EQ(r.exit_code, 2) << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
         EXPECT_NE(r.err.find(names), std::string::npos) << r.err;
@@ -442,6 +443,22 @@ TEST(Counters, PicturesCountWhatTheWindowCountsAtEveryStep) {
     const std::string line = render::counters_line(*m, m->frame_at(4, 1));
     EXPECT_NE(line.find("shared reads 30"), std::string::npos) << line;
     EXPECT_NE(line.find("global writes 2"), std::string::npos) << line;
+}
+
+// With the automatic back end, its note (no GPU: the CPU model) comes only after every check:
+// a step, a block or an option that cannot be drawn is the one line said. Steps count from 1;
+// a theme colours a picture, which a layout is not.
+TEST_F(RenderCli, EveryCheckComesBeforeTheBackEndsNote) {
+    const std::string tree = "--algo reduce-tree --n 8 ";
+    expect_bad_input(tree + "--step 99 --out x.png", "step 99 does not exist", "");
+    expect_bad_input(tree + "--step 1 --shown-block 5 --out x.png",
+                     "block 5 does not exist: this launch has one block, block 0", "");
+    expect_bad_input(tree + "--step 0 --out x.png",
+                     "there is no step 0: steps count from 1, as the window's transport does", "");
+    expect_bad_input(tree + "--step 1 --layout l.json --theme dark",
+                     "--theme colours a picture", "");
+    const Outcome dark = render(tree + "--step 1 --svg d.svg --theme dark");
+    EXPECT_EQ(dark.exit_code, 0) << dark.err;
 }
 
 TEST_F(RenderCli, BadInputIsOneLineAndNoFile) {

@@ -45,11 +45,12 @@ protected:
         std::string err;
     };
     // `pplab render --backend cpu ARGS` in the scratch directory; its stderr is kept. `shell`
-    // runs first in the same shell (a limit on file sizes).
-    Outcome render(const std::string& args, const std::string& shell = "") const {
+    // runs first in the same shell (a limit on file sizes); `backend` "" is the automatic one.
+    Outcome render(const std::string& args, const std::string& shell = "",
+                   const std::string& backend = "--backend cpu ") const {
         const std::filesystem::path err = dir.parent_path() / (dir.filename().string() + ".err");
         const std::string cmd = shell + "cd '" + dir.string() + "' && '" +
-                                std::string(PPLAB_BINARY) + "' render --backend cpu " + args +
+                                std::string(PPLAB_BINARY) + "' render " + backend + args +
                                 " >/dev/null 2>'" + err.string() + "'";
         const int status = std::system(cmd.c_str());
         std::stringstream s;

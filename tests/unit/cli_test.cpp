@@ -460,6 +460,9 @@ TEST_F(Cli, OptionsThatWouldBeIgnoredAreErrors) {
     expect_bad_input("bench --backend cpu", "--backend requires --capture");
     expect_bad_input("bench --capture --families scan", "--capture");
     expect_bad_input("bench --families reduce --image x.png", "--image makes a histogram input");
+    // A listing runs nothing: the order of a run's blocks is not its to choose.
+    expect_bad_input("listing --algo reduce-atomic --n 1000 --block 64 --order-seed 3",
+                     "--order-seed chooses the order a run's blocks arrive in");
     // --order-seed with the automatic back end is honoured: the CPU model's order.
     const Outcome r = pplab("trace --algo reduce-atomic --n 600 --block 64 --order-seed 3");
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -474,6 +477,8 @@ TEST_F(Cli, ValidationComesBeforeAnyNote) {
     expect_bad_input("trace --algo reduce-tree --n 8 --pitfall partial-warp",
                      "the pitfall partial-warp changes reduce-shuffle, not reduce-tree");
     expect_bad_input("trace --algo reduce-tree --n 8 --block 100", "power of two");
+    expect_bad_input("trace --algo reduce-tree --n 8 --out no/such/x.txt", "there is no folder");
+    EXPECT_FALSE(fs::exists(dir_ / "no"));
 }
 
 TEST_F(Cli, CheckCountsEachLevelOnce) {

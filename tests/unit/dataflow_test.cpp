@@ -335,6 +335,15 @@ TEST(Dataflow, ReduceAtomicCaptionsSayWhatThatKernelDoes) {
         EXPECT_TRUE(mentions(flow.caption(first_add), "seed 5")) << flow.caption(first_add);
         EXPECT_FALSE(mentions(flow.caption(first_add), "hardware"));
     }
+    t.backend = "sim"; // a student's kernel on pplab's simulator: its blocks arrive as a seed says
+    t.device = "CUDA-on-CPU simulator (your kernel)";
+    {
+        const Dataflow flow(t);
+        EXPECT_TRUE(mentions(flow.caption(first_add),
+                             "on the simulator, an arrival order chosen with seed 5"))
+            << flow.caption(first_add);
+        EXPECT_FALSE(mentions(flow.caption(first_add), "hardware")) << flow.caption(first_add);
+    }
     t.backend = "cuda";
     t.device = "NVIDIA H200";
     const Dataflow flow(t);

@@ -122,6 +122,24 @@ TEST_F(Files, WritesThroughALinkAndKeepsTheLink) {
     EXPECT_TRUE(fs::is_fifo(path("fifo")));
 }
 
+// A starting file (a listing, a puzzle's skeleton) goes only where no file is: never over the
+// student's work (the name is claimed before the text is written), and the message quotes the
+// path as every other does.
+TEST_F(Files, ANewFileNeverReplacesOne) {
+    write_new_file(path("mine.cu"), "listing");
+    EXPECT_EQ(slurp(path("mine.cu")), "listing");
+    const std::string why = input_error([&] { write_new_file(path("mine.cu"), "again"); });
+    EXPECT_TRUE(mentions(why, "'" + path("mine.cu") + "' already exists")) << why;
+    EXPECT_EQ(slurp(path("mine.cu")), "listing");
+    fs::create_symlink("mine.cu", path("link.cu"));
+    EXPECT_TRUE(
+        mentions(input_error([&] { write_new_file(path("link.cu"), "x"); }), "already exists"));
+    EXPECT_EQ(slurp(path("mine.cu")), "listing");
+    EXPECT_TRUE(mentions(input_error([&] { write_new_file(path("no/such.cu"), "x"); }),
+                         "there is no folder"));
+    EXPECT_EQ(listing(), (std::vector<std::string>{"link.cu", "mine.cu"})) << "no temporary left";
+}
+
 TEST_F(Files, OutputsAreMovedIntoPlaceTogetherOrNotAtAll) {
     write("a.txt", "old a");
     {

@@ -351,10 +351,18 @@ TEST(ListingNotes, TheChaptersBlockTotalCommentIsMarkedWithWhatSitsThere) {
     EXPECT_TRUE(mentions(note, "s[3] holds 6")) << note;
     EXPECT_TRUE(mentions(note, "first 3 elements")) << note;
     EXPECT_TRUE(mentions(note, "not the block total. The total, 10,")) << note;
+    // The exclusive scan keeps no total: the note names no line the listing does not show.
+    EXPECT_TRUE(mentions(note, "which clear-root overwrote.")) << note;
+    EXPECT_FALSE(mentions(note, "keeps it")) << note;
+    Request inclusive = request(Algorithm::ScanBlelloch, {1, 2, 3, 4}, 4);
+    inclusive.options.inclusive = true;
+    const std::string kept = first_note(normalize(inclusive));
+    EXPECT_TRUE(mentions(kept, "pplab keeps it in s[4] where it is needed")) << kept;
     // The multi-block scan's scanBlock carries the same note, for its first block.
     const std::string multi =
         first_note(normalize(request(Algorithm::ScanMultiblock, {1, 2, 3, 4, 5, 6, 7, 8}, 4)));
     EXPECT_TRUE(mentions(multi, "s[3] holds 6")) << multi;
+    EXPECT_TRUE(mentions(multi, "pplab keeps it in s[4] where it is needed")) << multi;
     // The chapter's comment itself is shown as the chapter writes it.
     EXPECT_TRUE(contains(listing(Algorithm::ScanMultiblock).lines,
                          "// The block total ends in s[blockDim.x - 1]."));
@@ -376,6 +384,18 @@ TEST(ListingNotes, WarpsAndHalvingAndArrivalSayWhatThisRunDid) {
     Request atomic = request(Algorithm::ReduceAtomic, ones(1000), 64);
     atomic.options.order_seed = 7;
     EXPECT_TRUE(mentions(first_note(normalize(atomic)), "seed 7"));
+    // Who chose the arrival order: a seed on the CPU model and on the simulator (a student's
+    // kernel), the hardware on a GPU.
+    Trace t = trace(normalize(atomic));
+    EXPECT_TRUE(mentions(listing_note("arrival", t), "on the CPU model the blocks arrive"));
+    t.backend = "sim";
+    const std::string sim = listing_note("arrival", t);
+    EXPECT_TRUE(mentions(sim, "on the simulator the blocks arrive in an order chosen with seed 7"))
+        << sim;
+    t.backend = "cuda";
+    t.device = "NVIDIA H200";
+    EXPECT_TRUE(mentions(listing_note("arrival", t), "NVIDIA H200 the blocks arrived in the "
+                                                     "hardware's order"));
 }
 
 // The file `pplab listing` writes carries the notes that depend on the launch alone, each a

@@ -75,6 +75,10 @@ private:
 // One file, staged and committed at once.
 void write_atomically(const std::string& path, std::string_view bytes);
 
+// A new file (a listing or a puzzle to edit): InputError if any file has the name, even one
+// made while this one is written.
+void write_new_file(const std::string& path, std::string_view bytes);
+
 // Renames `part` (a file another program wrote, such as a compiler) to `path`, or removes
 // `part` and throws InputError naming `path`.
 void move_into_place(const std::string& part, const std::string& path);

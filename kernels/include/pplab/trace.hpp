@@ -35,7 +35,7 @@ struct Frame {
 
 struct Trace {
     Request request;     // normalized: every default filled in
-    std::string backend; // "cpu" or "cuda"
+    std::string backend; // "cpu", "cuda" or "sim" (a student's kernel on pplab's simulator)
     std::string device;  // "CPU lockstep model" or the GPU's name
     std::vector<Frame>
         frames; // canonical order: (pass, step order in the kernel, level, block, warp)
@@ -44,6 +44,11 @@ struct Trace {
     // Same recording, whoever produced it: request, frames and result, bit for bit.
     bool same_recording(const Trace& o) const;
 };
+
+// Who chose the order of reduce-atomic's arrivals and scan-fast's tiles, where a seed did (the
+// CPU model, pplab's simulator of a student's kernel): "the CPU model", "the simulator"; empty
+// for a GPU, whose hardware chose.
+std::string seeded_order_by(const Trace& t);
 
 // A frame's label as the text format prints it and as hand-traces may name it:
 // "upsweep 1", "block 1 tree-level 2", "block 0 warp 2 shuffle 1", "pass 1 block-total".
