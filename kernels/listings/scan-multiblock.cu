@@ -74,7 +74,8 @@ __global__ void addCarries(float* out, const float* carries)
     out[i] = out[i] + carries[blockIdx.x];                            // @add-carries
 }
 
-// The host recurses until one block holds all the totals:
+// The host recurses until one block holds all the totals. Neither kernel guards its write of
+// out[i]: out holds G * TILE floats (whole tiles, past n), totals G, carries G.
 //     scanBlocks<<<G, TILE>>>(in, out, totals, n, inclusive);
 //     scan(totals, carries, G);        // scanBlocks again, exclusive (+ addCarries)
 //     addCarries<<<G, TILE>>>(out, carries);
