@@ -246,10 +246,27 @@ TEST_F(Classroom, HandTraceFileComparedOnTheCanvas) {
     hand_trace_check(st);
     ASSERT_TRUE(h.result) << h.error;
     EXPECT_TRUE(h.result->all_right());
-    EXPECT_NE(h.result->alignment.find("compared with upsweep 0 to downsweep 1"),
-              std::string::npos)
+    EXPECT_NE(h.result->alignment.find("compared with upsweep 0 to downsweep 1"), std::string::npos)
         << h.result->alignment;
     frame();
+    // A line with mistakes that fits two levels equally is compared with the earlier, and the
+    // tab says so; one that is right for several (a scan of zeros) asks for labels inline, as
+    // `pplab check` does, rather than guessing.
+    h.text = "0 0 0 0\n";
+    hand_trace_check(st);
+    ASSERT_TRUE(h.result) << h.error;
+    EXPECT_NE(h.result->alignment.find("fits clear-root and downsweep 0 equally well"),
+              std::string::npos)
+        << h.result->alignment;
+    EXPECT_NE(h.result->alignment.find("Write the level before each line"), std::string::npos);
+    frame();
+    show(list_of(Algorithm::ScanBlelloch, "0, 0, 0, 0"));
+    hand_trace_check(st);
+    EXPECT_FALSE(h.result);
+    EXPECT_NE(h.error.find("equally well; write the level before each line"), std::string::npos)
+        << h.error;
+    frame();
+    show(list_of(Algorithm::ScanBlelloch, "1, 2, 3, 4"));
 
     // Mistakes in the file itself are said inline.
     h.text = "upsweep 8: 1 2 3 4";
