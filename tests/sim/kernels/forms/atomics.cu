@@ -8,6 +8,7 @@ __device__ int signed_bits[64];
 
 __device__ bool atomicsHold(int b)
 {
+    if (b >= 64) return true; // the first 64 blocks check, each its own slots
     bool ok = true;
     wraps[b] = 3;
     ok = ok && atomicInc(&wraps[b], 3u) == 3u && wraps[b] == 0u;        // past 3: back to 0
