@@ -156,18 +156,10 @@ void render(const RequestOptions& opts, RenderOptions ro) {
     BackendChoice choice = choose_backend(opts.backend_choice());
     const scene::Model model(choice.backend->trace(r));
     const auto steps = static_cast<int>(model.steps().size());
-    if (ro.step > steps)
-        throw InputError("step " + std::to_string(ro.step) + " does not exist: this trace has " +
-                         std::to_string(steps) + " steps, 1 to " + std::to_string(steps));
-    if (const int grid = model.grid(0); ro.block < 0 || ro.block >= grid)
-        throw InputError(
-            "block " + std::to_string(ro.block) + " does not exist: this launch has " +
-            (grid == 1 ? std::string("one block, block 0")
-                       : std::to_string(grid) + " blocks, 0 to " + std::to_string(grid - 1)));
+    const std::size_t frame = model.frame_asked(ro.step, ro.block);
     // Every check first, then the notes (which back end ran it).
     if (!choice.note.empty())
         std::cerr << "note: " << choice.note << "\n";
-    const std::size_t frame = ro.step > 0 ? model.frame_at(ro.step - 1, ro.block) : 0;
 
     render::PictureOptions po;
     po.width = ro.width;

@@ -173,6 +173,19 @@ std::size_t Model::frame_at(int step, int block) const {
     return static_cast<std::size_t>(g.first);
 }
 
+std::size_t Model::frame_asked(int step, int block) const {
+    const auto count = static_cast<int>(steps_.size());
+    if (step > count)
+        throw InputError("step " + std::to_string(step) + " does not exist: this trace has " +
+                         std::to_string(count) + " steps, 1 to " + std::to_string(count));
+    if (const int blocks = grid(0); block < 0 || block >= blocks)
+        throw InputError(
+            "block " + std::to_string(block) + " does not exist: this launch has " +
+            (blocks == 1 ? std::string("one block, block 0")
+                         : std::to_string(blocks) + " blocks, 0 to " + std::to_string(blocks - 1)));
+    return frame_at(std::max(step - 1, 0), block);
+}
+
 int Model::grid(int pass) const {
     return grids_.at(static_cast<std::size_t>(pass));
 }

@@ -61,6 +61,10 @@ public:
     // The frame a view shows for a playback step and a selected block: that block's first
     // frame in the step, or the step's first frame when the block has none in it.
     std::size_t frame_at(int step, int block) const;
+    // frame_at for a step counted from 1 as the transport counts (0: the first), and a block
+    // from 0, as a user asks for them (`pplab render`, the page's address): InputError, in the
+    // same words everywhere, for a step or a block the trace does not have.
+    std::size_t frame_asked(int step, int block) const;
     // Blocks of a launch (pass).
     int grid(int pass) const;
     int block_size(int pass) const;

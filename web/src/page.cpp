@@ -102,16 +102,7 @@ void on_input() {
 // The trace frame the address's step and block show, with `pplab render`'s messages for a
 // step or a block the trace does not have.
 std::size_t step_frame(const scene::Model& model, const Link& link) {
-    const auto steps = static_cast<int>(model.steps().size());
-    if (link.step > steps)
-        throw InputError("step " + std::to_string(link.step) + " does not exist: this trace has " +
-                         std::to_string(steps) + " steps, 1 to " + std::to_string(steps));
-    const int grid = model.grid(0);
-    if (link.shown_block >= grid)
-        throw InputError("block " + std::to_string(link.shown_block) +
-                         " does not exist: this launch has " + std::to_string(grid) +
-                         " blocks, 0 to " + std::to_string(grid - 1));
-    return model.frame_at(std::max(link.step - 1, 0), link.shown_block);
+    return model.frame_asked(link.step, link.shown_block);
 }
 
 } // namespace
