@@ -120,6 +120,15 @@ struct Size {
     int width, height;
 };
 constexpr Size kSizes[] = {{1280, 720}, {1920, 1080}};
+
+// A step's picture at `size` and presenter `scale`, followed as the window does.
+render::Composition composed(const scene::Model& m, std::size_t frame, Size size, float scale) {
+    render::PictureOptions o;
+    o.width = size.width;
+    o.height = size.height;
+    o.scale = scale;
+    return render::compose(font(), m, frame, o);
+}
 constexpr float kScales[] = {1.0f, 1.5f, 2.0f};
 
 // As `pplab render --n N` makes it: random integers, the chapter's block of 256.
@@ -623,11 +632,7 @@ TEST_P(Histogram, TheMergeAndTheFoldDrawTheirArrowsOnALargeScreen) {
                 continue;
             for (const Size size : {Size{1920, 1080}, Size{1600, 1000}})
                 for (const float scale : {1.0f, 1.5f}) {
-                    render::PictureOptions o;
-                    o.width = size.width;
-                    o.height = size.height;
-                    o.scale = scale;
-                    const render::Composition c = render::compose(font(), *m, frame, o);
+                    const render::Composition c = composed(*m, frame, size, scale);
                     const auto drawn =
                         scene::arrows_drawn(c.scene, c.camera, static_cast<float>(c.width),
                                             static_cast<float>(c.height), c.picture);
@@ -637,6 +642,53 @@ TEST_P(Histogram, TheMergeAndTheFoldDrawTheirArrowsOnALargeScreen) {
                         << size.height << " at " << scale * 100 << "%: no arrow; " << notice(c);
                 }
         }
+    }
+}
+
+} // namespace
+} // namespace pplab
+
+namespace pplab {
+namespace {
+
+// A step that reads one chart and writes the next (the merge, the fold) shows the chart it reads,
+// or the notice says it is off screen: at 150% in 1280x720 and 200% in 1920x1080 the merge and
+// the fold showed their own chart alone and said only that arrows were left out.
+TEST_P(Histogram, TheChartAStepReadsIsShownOrSaid) {
+    if (GetParam() == Algorithm::HistGlobal)
+        return; // one chart
+    const auto m = test::trace(generated(GetParam(), 1000, 256));
+    const bool merges = GetParam() == Algorithm::HistPerWarp;
+    for (std::size_t frame = 0; frame < m->trace().frames.size(); ++frame) {
+        const Frame& cur = m->trace().frames[frame];
+        if ((cur.step != Step::HistMerge && cur.step != Step::HistFold) || cur.block != 0)
+            continue;
+        // The chart read: the warps' (or the block's) accumulated bins, or the merged ones.
+        const bool reads_merged = merges && cur.step == Step::HistFold;
+        for (const Size size : {Size{1280, 720}, Size{1920, 1080}})
+            for (const float scale : {1.5f, 2.0f}) {
+                const render::Composition c = composed(*m, frame, size, scale);
+                bool read_seen = false;
+                for (const scene::Cell& cell : c.scene.cells) {
+                    Rect part;
+                    if (!cell.ref || cell.ref->frame < 0 || !seen(c, cell, part))
+                        continue;
+                    const Step s =
+                        m->trace().frames[static_cast<std::size_t>(cell.ref->frame)].step;
+                    read_seen = read_seen ||
+                                (reads_merged ? s == Step::HistMerge
+                                              : s == Step::HistZero || s == Step::HistAccumulate);
+                }
+                const std::string where =
+                    std::string(step_id(cur.step)) + " in " + std::to_string(size.width) + "x" +
+                    std::to_string(size.height) + " at " + std::to_string(scale * 100) + "%";
+                const std::string said = notice(c);
+                if (!read_seen) {
+                    EXPECT_TRUE(said.find("merges: above, off screen") != std::string::npos ||
+                                said.find("folds: above, off screen") != std::string::npos)
+                        << where << ": the chart read off screen, the notice says '" << said << "'";
+                }
+            }
     }
 }
 

@@ -1699,3 +1699,49 @@ TEST(Legend, LeftOutIsSaid) {
 
 } // namespace
 } // namespace pplab
+
+namespace pplab {
+namespace {
+
+// The follow view leaves no empty room left of the rows' names while cells past the right edge
+// are out of sight: reduce-atomic's block 0 at n 65536, 100% in 1920x1080, was centred with
+// half the canvas empty on its left and out[] cut on the right.
+TEST(NoEmptySide, LeftOfTheRowsWhileCellsOnTheRightAreCut) {
+    int cut = 0;
+    for (const int n : {1000, 65536}) {
+        std::string refused;
+        const auto m = traced(Algorithm::ReduceAtomic, 256, n, refused);
+        ASSERT_TRUE(m) << refused;
+        follow_in_windows(
+            *m, "reduce-atomic n " + std::to_string(n), {1.0f, 1.5f}, sampled_steps(*m),
+            [&](const scene::Scene& s, const CanvasFrame& f, std::size_t, float scale,
+                const std::string& where) {
+                float left = f.picture.right();
+                bool right_cut = false; // cells out of sight past the right edge
+                for (const scene::Cell& c : s.cells) {
+                    if (!c.ref || !(c.fill.a > 0 || c.border_width > 0))
+                        continue;
+                    const Rect r = on_screen(f, c.rect);
+                    if (r.bottom() <= f.picture.y || r.y >= f.picture.bottom())
+                        continue;
+                    right_cut = right_cut || r.right() > f.picture.right() + kTolerancePx;
+                    if (r.right() > f.picture.x && r.x < f.picture.right())
+                        left = std::min(left, r.x);
+                }
+                for (const render::TextRun& t : f.text)
+                    left = std::min(left, t.rect.x);
+                if (!right_cut)
+                    return;
+                ++cut;
+                // The margin a framed scene keeps, and a cell at the closest zoom.
+                EXPECT_LE(left - f.picture.x,
+                          (render::kCanvasMarginPx + render::kClosestPx) * scale)
+                    << where << ": " << left - f.picture.x
+                    << " px empty left of the rows, cells cut on the right";
+            });
+    }
+    EXPECT_GT(cut, 0) << "no framing cuts cells on the right: the check goes untested";
+}
+
+} // namespace
+} // namespace pplab

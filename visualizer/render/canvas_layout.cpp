@@ -447,6 +447,46 @@ std::string row_part_shown(const scene::Scene& s, const scene::Camera& cam, cons
     return shown_part("element", first, last, static_cast<int>(cells.size()));
 }
 
+// A histogram's merge or fold reads one chart and writes the next: where none
+// of the chart it reads is in the picture (a canvas with room for one chart:
+// hist-per-warp's merge at 150% in 1280x720), the notice says which is off
+// screen; "" where it is shown, or the step reads none.
+std::string chart_read_off_screen(const scene::Scene& s, const scene::Model& m, const Frame& cur,
+                                  const scene::Camera& cam, const CanvasRequest& r,
+                                  const Rect& picture) {
+    if (cur.step != Step::HistMerge && cur.step != Step::HistFold)
+        return "";
+    const auto step_of = [&](const scene::Cell& c) {
+        return m.trace().frames.at(static_cast<std::size_t>(c.ref->frame)).step;
+    };
+    const bool merged = std::any_of(s.cells.begin(), s.cells.end(), [&](const scene::Cell& c) {
+        return c.ref && c.ref->frame >= 0 && step_of(c) == Step::HistMerge;
+    });
+    // The merge reads the warps' charts; the fold the merged chart, or
+    // (hist-privatised, no merge) the block's s_hist[].
+    const bool reads_merged = cur.step == Step::HistFold && merged;
+    const auto read = [&](Step step) {
+        return reads_merged ? step == Step::HistMerge
+                            : step == Step::HistZero || step == Step::HistAccumulate;
+    };
+    bool any = false;
+    for (const scene::Cell& c : s.cells) {
+        if (!c.ref || c.ref->frame < 0 || !shows_something(c))
+            continue;
+        const Frame& f = m.trace().frames.at(static_cast<std::size_t>(c.ref->frame));
+        if (f.block != cur.block || !read(f.step))
+            continue;
+        any = true;
+        if (overlaps(on_screen(cam, c.rect, r.width, r.height), picture))
+            return "";
+    }
+    if (!any)
+        return "";
+    return cur.step == Step::HistMerge ? "the warps' histograms it merges: above, off screen"
+           : reads_merged              ? "the merged histogram it folds: above, off screen"
+                                       : "s_hist[], which it folds: above, off screen";
+}
+
 // Which of the step's rows are on screen when not all of them are, or that its values are too
 // small to read; empty when neither.
 std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
@@ -551,9 +591,13 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
         values == 0 || legible >= values ? ""
         : r.interactive ? "values too small to read here: hover a cell, or zoom in (wheel)"
                         : "values too small to read at this size";
+    // The chart the step reads named where it is off screen, before the arrows left out with it.
+    std::string reads_out = chart_read_off_screen(s, m, cur, cam, r, picture);
+    if (reads_left_out)
+        reads_out += (reads_out.empty() ? "" : " · ") + std::string(kReadsLeftOut);
     if (std::string text = part; !text.empty()) {
-        if (reads_left_out)
-            text += " · " + std::string(kReadsLeftOut);
+        if (!reads_out.empty())
+            text += " · " + reads_out;
         if (!values_out.empty())
             text += " · " + values_out;
         if (framed.legend_hidden) // said also where part of the step is shown (Blelloch at 200%)
@@ -570,7 +614,7 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
             text += hint;
         return text;
     }
-    std::string text = reads_left_out ? kReadsLeftOut : "";
+    std::string text = reads_out;
     if (!values_out.empty())
         text += (text.empty() ? "" : " · ") + values_out;
     if (framed.legend_hidden) {

@@ -140,6 +140,29 @@ float lowest_written(const Scene& s) {
     return lowest > -1e30f ? lowest : s.focus.bottom();
 }
 
+// No empty room left of the rows' names (or right of their last cell) while cells past the
+// other edge are out of sight, the step's rows kept whole: reduce-atomic's block 0 centred at
+// 100% in 1920x1080 left half the canvas empty, out[] cut at the right. `names_beside`: the
+// rows' names have a column of their own, outside the view.
+Camera no_empty_side(const Scene& s, Camera c, float w, float margin, bool names_beside) {
+    float lo = s.bounds.x * c.scale, hi = s.bounds.right() * c.scale; // pixels
+    if (!names_beside)
+        for (const Label& l : s.labels)
+            if (l.px > 0) {
+                const Reach r = reach(l);
+                lo = std::min(lo, l.pos.x * c.scale - r.left);
+                hi = std::max(hi, l.pos.x * c.scale + r.right);
+            }
+    const float half = std::max(w / 2 - margin, 0.0f);
+    const float x = hi - lo <= 2 * half ? (lo + hi) / 2
+                                        : std::clamp(c.center.x * c.scale, lo + half, hi - half);
+    // The step's rows stay whole in the view.
+    if (s.focus.x * c.scale < x - half || s.focus.right() * c.scale > x + half)
+        return c;
+    c.center.x = x / c.scale;
+    return c;
+}
+
 } // namespace
 
 Camera follow(const Scene& s, float w, float h, float margin, float closest, float readable,
@@ -161,7 +184,7 @@ Camera follow(const Scene& s, float w, float h, float margin, float closest, flo
     };
     const Camera rows = fit_labelled(s, s.focus, w, h, margin, closest);
     if (rows.scale >= readable)
-        return no_empty_band(rows);
+        return no_empty_side(s, no_empty_band(rows), w, margin, names_beside);
     // Part of the rows, legible, from the first cell the step touches unless that leaves its
     // own cells out; the names of the rows in a column on the left.
     Camera c;
