@@ -101,7 +101,10 @@ void check_arrows(const scene::Scene& s, const CanvasFrame& f) {
                              [](const scene::Arrow& a) { return a.head > 0; });
     };
     if (const auto left_out = reads(s.arrows) - reads(drawn); left_out > 0) {
-        EXPECT_NE(f.notice.find("arrows to or from cells off screen left out"), std::string::npos)
+        // Or, a histogram's round counted above the picture, said with its arrows.
+        EXPECT_TRUE(f.notice.find("arrows to or from cells off screen left out") !=
+                        std::string::npos ||
+                    f.notice.find(" and its arrows: above, off screen") != std::string::npos)
             << left_out << " arrows left out, not said: " << f.notice;
     }
 }
@@ -1570,6 +1573,27 @@ TEST(OutOfBoundsMark, LabelWholeAndClearOfTheBarriersName) {
 namespace pplab {
 namespace {
 
+// An accumulate step counts one round of data[], above the chart it writes: where none of the
+// elements it reads is at least half in the picture (the rounds between taller than the canvas:
+// hist-privatised n 1000 at 100% in 1280x720 showed rounds 3 and 4 while it counted round 2), the
+// notice names the round; where one is, it does not.
+void check_round_said(const scene::Scene& s, const CanvasFrame& f, const Frame& cur) {
+    if (cur.step != Step::HistAccumulate)
+        return;
+    bool reads = false, shown = false;
+    for (const scene::Arrow& a : s.arrows)
+        if (a.head > 0) {
+            reads = true;
+            const Rect box = on_screen(f, a.source), in = clipped(box, f.picture);
+            shown = shown || (in.w > 0 && in.h >= 0.5f * box.h);
+        }
+    const std::string said = "round " + std::to_string(cur.level) + " and its arrows: above";
+    EXPECT_EQ(f.notice.find(said) != std::string::npos, reads && !shown)
+        << (shown ? "the round it counts is on screen, said to be off: '"
+                  : "the round it counts is off screen, not said: '")
+        << f.notice << "'";
+}
+
 // The histograms with 256 bins (the CLI's default; the window's is 16) followed in the window:
 // everything check_canvas holds, the step's own cells on screen first of all (hist-per-warp's
 // charts, 256 bars each in a warp's width, were read at 976 pixels a unit and the follow view
@@ -1579,7 +1603,7 @@ TEST(Histograms, With256BinsTheStepIsOnScreen) {
     int framings = 0;
     for (const Algorithm a :
          {Algorithm::HistGlobal, Algorithm::HistPrivatised, Algorithm::HistPerWarp})
-        for (const int block : {32, 1024})
+        for (const int block : {32, 64, 1024})
             for (const int n : {7, 1000}) {
                 ui::Settings set = ui::switch_algorithm(ui::Settings{}, a);
                 set.block = block;
@@ -1589,10 +1613,11 @@ TEST(Histograms, With256BinsTheStepIsOnScreen) {
                 const std::string config = std::string(info(a).id) + " block " +
                                            std::to_string(block) + " n " + std::to_string(n);
                 framings += follow_in_windows(
-                    m, config, {1.0f, 2.0f}, sampled_steps(m),
+                    m, config, {1.0f, 2.0f}, every_step(m),
                     [&](const scene::Scene& s, const CanvasFrame& f, std::size_t frame, float scale,
                         const std::string& where) {
                         check_canvas(s, f, m, frame, scale, where);
+                        check_round_said(s, f, m.trace().frames.at(frame));
                         for (const scene::Cell& p : s.panels) // an axis: a line, not a slab
                             if (p.rect.h <= 0.05f && p.rect.w > 1) {
                                 EXPECT_LE(p.rect.h * f.camera.scale, 3.0f * scale)
