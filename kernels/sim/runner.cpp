@@ -26,6 +26,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -639,55 +640,67 @@ bool Session::histogram() {
         {{Elem::UChar, true, "const unsigned char* data"}, {Elem::Int, true, "int* g_hist"}, kN});
     std::vector<AtomicRecord> global_atomics;
     const Algorithm a = r_.algorithm;
-    const bool ok = launch(l, k, {{&data.region, 0}, {&hist.region, 0}, {nullptr, data.count()}},
-                           data.region.id, RoundRule::GridStride, [&](const BlockObservation& o) {
-                               for (const AtomicRecord& at : o.atomics)
-                                   if (at.region == hist.region.id)
-                                       global_atomics.push_back(at);
-                               for (int round = 1; round <= rounds; ++round) {
-                                   light(l, Step::HistAccumulate, round, o.input_lines);
-                                   if (a == Algorithm::HistGlobal)
-                                       light(l, Step::HistAccumulate, round, o.output_lines);
-                                   else if (o.shared_lines.size() > 1)
-                                       light(l, Step::HistAccumulate, round, o.shared_lines[1]);
-                               }
-                               if (a == Algorithm::HistGlobal) {
-                                   place_hazards(l, o, {{Step::HistAccumulate, 1}});
-                                   return;
-                               }
-                               StepList steps{{Step::HistZero, 0}, {Step::HistAccumulate, rounds}};
-                               if (a == Algorithm::HistPerWarp)
-                                   steps.push_back({Step::HistMerge, 0});
-                               shared_frames(l, o, steps);
-                               // The rounds have no barrier between them: replayed from the
-                               // atomics, each tagged with the round of the element its thread had
-                               // read.
-                               if (!o.shared.empty()) {
-                                   for (int round = 1; round <= rounds; ++round) {
-                                       std::vector<float> s = o.shared.front();
-                                       for (const AtomicRecord& at : o.atomics)
-                                           if (at.region < 0 && at.round <= round &&
-                                               at.index < static_cast<long long>(s.size()))
-                                               s[static_cast<std::size_t>(at.index)] +=
-                                                   static_cast<float>(at.delta);
-                                       for (int w = 0; w < warps; ++w) {
-                                           const auto first =
-                                               s.begin() + static_cast<long long>(w) * bins;
-                                           const bool whole = first + bins <= s.end();
-                                           record(l, Step::HistAccumulate, round, o.block,
-                                                  a == Algorithm::HistPerWarp ? w : -1,
-                                                  whole ? std::vector<float>(first, first + bins)
-                                                        : std::vector<float>{});
-                                       }
-                                   }
-                               }
-                               std::vector<float> g(static_cast<std::size_t>(bins));
-                               for (int b = 0; b < bins; ++b)
-                                   g[static_cast<std::size_t>(b)] = hist.value(b);
-                               record(l, Step::HistFold, 0, o.block, -1, std::move(g));
-                               light(l, Step::HistFold, 0, o.output_lines);
-                               place_hazards(l, o, steps);
-                           });
+    const bool ok = launch(
+        l, k, {{&data.region, 0}, {&hist.region, 0}, {nullptr, data.count()}}, data.region.id,
+        RoundRule::GridStride, [&](const BlockObservation& o) {
+            for (const AtomicRecord& at : o.atomics)
+                if (at.region == hist.region.id)
+                    global_atomics.push_back(at);
+            for (int round = 1; round <= rounds; ++round) {
+                light(l, Step::HistAccumulate, round, o.input_lines);
+                if (a == Algorithm::HistGlobal)
+                    light(l, Step::HistAccumulate, round, o.output_lines);
+                else if (o.shared_lines.size() > 1)
+                    light(l, Step::HistAccumulate, round, o.shared_lines[1]);
+            }
+            if (a == Algorithm::HistGlobal) {
+                place_hazards(l, o, {{Step::HistAccumulate, 1}});
+                return;
+            }
+            StepList steps{{Step::HistZero, 0}, {Step::HistAccumulate, rounds}};
+            if (a == Algorithm::HistPerWarp)
+                steps.push_back({Step::HistMerge, 0});
+            shared_frames(l, o, steps);
+            // The rounds have no barrier between them: replayed from the
+            // atomics, each tagged with the round of the element its thread had
+            // read. Counted without them (`s_hist[bin]++`), nothing tells the
+            // rounds apart: each but the last is "?", the last s_hist[] as the
+            // barrier after them found it (a replay of no atomics drew every
+            // round empty, and --check said the kernel counted nothing).
+            const bool replayed = std::any_of(o.atomics.begin(), o.atomics.end(),
+                                              [](const AtomicRecord& at) { return at.region < 0; });
+            const bool counted = o.shared.size() > 1 && o.shared[1] != o.shared[0];
+            if (!replayed && counted && rounds > 1)
+                note("plain counts", "your kernel counted into shared memory without atomicAdd: "
+                                     "nothing orders the threads' counts, so the rounds cannot "
+                                     "be told apart; each round but the last shows ?, the last "
+                                     "shows the counts at the barrier after them");
+            if (!o.shared.empty()) {
+                for (int round = 1; round <= rounds; ++round) {
+                    std::vector<float> s = o.shared.front();
+                    if (!replayed && counted)
+                        s = round == rounds ? o.shared[1] : std::vector<float>(s.size(), kUnknown);
+                    for (const AtomicRecord& at : o.atomics)
+                        if (at.region < 0 && at.round <= round &&
+                            at.index < static_cast<long long>(s.size()))
+                            s[static_cast<std::size_t>(at.index)] += static_cast<float>(at.delta);
+                    for (int w = 0; w < warps; ++w) {
+                        const auto first = s.begin() + static_cast<long long>(w) * bins;
+                        const bool whole = first + bins <= s.end();
+                        record(l, Step::HistAccumulate, round, o.block,
+                               a == Algorithm::HistPerWarp ? w : -1,
+                               whole ? std::vector<float>(first, first + bins)
+                                     : std::vector<float>{});
+                    }
+                }
+            }
+            std::vector<float> g(static_cast<std::size_t>(bins));
+            for (int b = 0; b < bins; ++b)
+                g[static_cast<std::size_t>(b)] = hist.value(b);
+            record(l, Step::HistFold, 0, o.block, -1, std::move(g));
+            light(l, Step::HistFold, 0, o.output_lines);
+            place_hazards(l, o, steps);
+        });
     if (a == Algorithm::HistGlobal)
         for (int round = 1; round <= rounds; ++round) {
             std::vector<float> g(static_cast<std::size_t>(bins), 0.0f);
@@ -830,6 +843,59 @@ void out_of_memory() {
 } // namespace
 
 } // namespace pplab::sim
+
+// The kernel's library is built with -fsanitize=bounds: the compiler checks each index of an
+// array whose extent it knows (a thread's own `float vals[4]`, which no watched pointer sees)
+// and calls these on an index outside it. They are the runner's, not the sanitizer library's
+// (the executable's exported names come first when the library is loaded), so the overrun is a
+// hazard at its line rather than a report on stderr. The layouts are the sanitizer's calling
+// convention (GCC and Clang alike): a source location, the array's type, the index's type; the
+// index itself inline where it fits in a word.
+namespace {
+
+struct UbsanLocation {
+    const char* file;
+    std::uint32_t line, column;
+};
+struct UbsanType {
+    std::uint16_t kind, info; // kind 0: an integer; info: log2(bits) << 1 | signed
+    char name[1];
+};
+struct UbsanOutOfBounds {
+    UbsanLocation where;
+    const UbsanType* array;
+    const UbsanType* index;
+};
+
+[[noreturn]] void overrun(const void* data, std::uintptr_t value) {
+    const auto* d = static_cast<const UbsanOutOfBounds*>(data);
+    std::string type = d->array->name;
+    if (type.size() >= 2 && type.front() == '\'' && type.back() == '\'')
+        type = type.substr(1, type.size() - 2);
+    const unsigned bits = d->index->kind == 0 ? 1u << (d->index->info >> 1) : 0;
+    const bool known = bits > 0 && bits <= 64;
+    long long index = static_cast<long long>(value);
+    if (known && (d->index->info & 1) && bits < 64) // sign-extend a narrower signed index
+        index = static_cast<long long>(value << (64 - bits)) >> (64 - bits);
+    // A check in pplab's own header (not the student's kernel.cu) is the runtime's bug: said
+    // as such by own_array_overrun's abort.
+    const std::string_view file = d->where.file ? d->where.file : "";
+    const bool kernels = file.size() >= 9 && file.substr(file.size() - 9) == "kernel.cu";
+    pplab::sim::own_array_overrun(type, index, known,
+                                  kernels ? static_cast<int>(d->where.line) : 0);
+}
+
+} // namespace
+
+extern "C" {
+[[gnu::visibility("default")]] void __ubsan_handle_out_of_bounds(void* data, std::uintptr_t index) {
+    overrun(data, index);
+}
+[[gnu::visibility("default")]] void __ubsan_handle_out_of_bounds_abort(void* data,
+                                                                       std::uintptr_t index) {
+    overrun(data, index);
+}
+}
 
 int main(int argc, char** argv) {
     using namespace pplab;

@@ -11,7 +11,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <csetjmp>
 #include <csignal>
+#include <cstdio>
 
 #include <algorithm>
 #include <bit>
@@ -221,6 +223,10 @@ struct Thread {
     Clock acquired, released;
     bool fenced = false;
     int unfenced_write_line = 0;
+    // Where an own array's overrun lands (own_array_overrun): the compiler's bounds check
+    // calls it from a call it takes never to throw, so the Fault cannot unwind through the
+    // kernel's frames; a jump back to the thread's start ends it instead.
+    std::jmp_buf overrun{};
 };
 
 // One cell of a shared array: who touched it in this barrier interval (racecheck's view).
@@ -497,6 +503,10 @@ struct Runtime::Impl {
 
     void body(Thread& t) {
         if (unwinding) { // never started, and the block is over
+            mark_done(t);
+            return;
+        }
+        if (setjmp(t.overrun) != 0) { // own_array_overrun: the hazard is recorded
             mark_done(t);
             return;
         }
@@ -1033,6 +1043,36 @@ struct Runtime::Impl {
                     "] by thread " + std::to_string(h.threads[0]) + " of block " +
                     std::to_string(obs.block) + why;
         fatal(std::move(h));
+    }
+    [[noreturn]] void overrun(const std::string& type, long long index, bool index_known,
+                              int line) {
+        Hazard h;
+        h.kind = HazardKind::OutOfBounds;
+        h.line = line;
+        h.threads = {self->tid};
+        h.array = "its own array";
+        h.memory = memory_name(Space::Own);
+        h.index = index_known ? index : -1;
+        // "float [4]": its elements, the first extent ("float [2][3]": the index is a row's).
+        const auto open = type.find('['), close = type.find(']');
+        std::string count = open != std::string::npos && close > open + 1
+                                ? type.substr(open + 1, close - open - 1)
+                                : std::string();
+        if (count.size() > 18 || count.find_first_not_of("0123456789") != std::string::npos)
+            count.clear();
+        // A 2-D array's first index picks a row.
+        const bool rows = close != std::string::npos && type.find('[', close) != std::string::npos;
+        const std::string what = rows ? "row" : "element";
+        h.message = (index_known ? what + " " + std::to_string(index) : "a " + what) +
+                    " of a thread's own array (" + type + ") by thread " +
+                    std::to_string(self->tid) + " of block " + std::to_string(obs.block) +
+                    (count.empty() ? ": outside its " + what + "s"
+                                   : ": outside its " + count + " " + what + "s, 0 to " +
+                                         std::to_string(std::stoll(count) - 1));
+        h.fatal = true;
+        hazard(std::move(h));
+        faulted = true;
+        std::longjmp(self->overrun, 1);
     }
     std::string where_from(const Region* r) {
         if (r->space == Space::Shared)
@@ -1640,6 +1680,15 @@ const Region* shared_array(int site, const char* name, Elem elem, int elem_size,
 }
 const Region* dynamic_shared(const char* name, Elem elem, int elem_size, int line) {
     return g_impl->declare_dynamic(name, elem, elem_size, line);
+}
+void own_array_overrun(const std::string& type, long long index, bool index_known, int line) {
+    if (!g_impl || !g_impl->self || line <= 0) { // not the kernel's: pplab's own bug
+        std::fprintf(stderr,
+                     "pplab-sim-runner: an array of type %s indexed out of bounds at line %d\n",
+                     type.c_str(), line);
+        std::abort();
+    }
+    g_impl->overrun(type, index, index_known, line);
 }
 const Region* own_memory(void* base, Elem elem, int elem_size, long long count) {
     Region& r = g_impl->own[{base, elem_size, count}];

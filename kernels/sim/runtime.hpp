@@ -135,4 +135,12 @@ LastSeen last_seen(); // async-signal-safe
 // The kernels the loaded library registered.
 const std::vector<KernelEntry>& registered_kernels();
 
+// A thread's own array (`float vals[4]`, indexed directly: no pointer the runtime watches)
+// indexed outside its elements, as the compiler's bounds check (-fsanitize=bounds in the
+// kernel's library) found it on `line`: `type` as the compiler spells it ("float [4]"),
+// `index` when the check knew it. Ends the block with a fatal out-of-bounds hazard; outside a
+// running kernel thread (the runner's own code) it prints and aborts.
+[[noreturn]] void own_array_overrun(const std::string& type, long long index, bool index_known,
+                                    int line);
+
 } // namespace pplab::sim

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 namespace pplab {
@@ -128,9 +129,13 @@ INSTANTIATE_TEST_SUITE_P(
         Broken{"heap-wrong-delete.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"heap-delete-shared.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"own-array-out-of-bounds.cu", Algorithm::ReduceTree, 100, 64, ""},
+        Broken{"own-array-past-its-end.cu", Algorithm::ReduceTree, 100, 64, "#define TILE 64\n"},
+        Broken{"own-array-row-past-its-end.cu", Algorithm::ReduceTree, 100, 64,
+               "#define TILE 64\n"},
         Broken{"heap-negative-size.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"warp-synchronous.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"global-histogram-race.cu", Algorithm::HistGlobal, 1000, 64, ""},
+        Broken{"hist-privatised-plain-count.cu", Algorithm::HistPrivatised, 1000, 64, ""},
         Broken{"global-every-block-writes-one.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"global-flag-without-fence.cu", Algorithm::ReduceTree, 256, 64, ""},
         Broken{"global-write-after-flag.cu", Algorithm::ReduceTree, 256, 64, ""}),
@@ -410,6 +415,74 @@ TEST(BrokenKernel, ADivisionByZeroIsSaidInWords) {
     EXPECT_EQ(res.stopped_line, 0);    // not marked as a limit's line
     EXPECT_NE(res.message.find("a GPU does not stop there"), std::string::npos) << res.message;
     expect_in_the_chapters_words(res.message);
+}
+
+// A thread's own array indexed directly (no pointer the runtime watches) past its end is caught
+// by the compiler's bounds check, at its line, with the first thread that did it: it read or
+// wrote whatever lay beside the array on the thread's stack, a different sum each run.
+TEST(BrokenKernel, AnOwnArrayIndexedPastItsEndIsSaidAtItsLine) {
+    const sim::RunResult loop = run_tree("broken/own-array-past-its-end.cu");
+    ASSERT_EQ(loop.status, sim::RunResult::Status::Faulted) << simtest::hazards_text(loop);
+    ASSERT_FALSE(loop.hazards.empty());
+    EXPECT_EQ(loop.hazards.front().line, 6);
+    EXPECT_EQ(loop.hazards.front().message,
+              "element 4 of a thread's own array (float [4]) by thread 0 of block 0: outside its "
+              "4 elements, 0 to 3");
+    // Block 1 of 100 numbers in blocks of 64: thread 38 (i = 102) is the first to ask for row 2.
+    const sim::RunResult row = run_tree("broken/own-array-row-past-its-end.cu");
+    ASSERT_EQ(row.status, sim::RunResult::Status::Faulted) << simtest::hazards_text(row);
+    ASSERT_FALSE(row.hazards.empty());
+    EXPECT_EQ(row.hazards.front().line, 8);
+    EXPECT_EQ(row.hazards.front().message,
+              "row 2 of a thread's own array (float [2][3]) by thread 38 of block 1: outside its "
+              "2 rows, 0 to 1");
+    for (const sim::RunResult* r : {&loop, &row})
+        expect_in_the_chapters_words(r->hazards.front().message);
+}
+
+// A private histogram counted with ++ instead of atomicAdd: the race at its line; the rounds
+// between the two barriers, which only the atomics tell apart, "?" but the last, which is
+// s_hist[] as the barrier after them found it (replayed from no atomics, every round was drawn
+// empty and --check said the kernel had counted nothing).
+TEST(BrokenKernel, PlainCountsInSharedMemoryRaceAndTheirRoundsAreUnknown) {
+    const Broken b{"hist-privatised-plain-count.cu", Algorithm::HistPrivatised, 1000, 64, ""};
+    Request r =
+        simtest::request(b.algorithm, generate(Generator::UniformBytes, b.n, 3, 16), b.block);
+    r.bins = 16;
+    r.grid = 4; // four rounds of 4 x 64 threads
+    const sim::RunResult res = sim::run_kernel(r, kernel_source(b));
+    ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
+    ASSERT_FALSE(res.hazards.empty());
+    EXPECT_EQ(res.hazards.front().kind, sim::HazardKind::Race);
+    EXPECT_EQ(res.hazards.front().line, marked(b).first);
+    const Trace chapter = make_cpu_backend()->trace(r);
+    ASSERT_EQ(res.trace.frames.size(), chapter.frames.size());
+    int unknown = 0, last = 0;
+    for (std::size_t f = 0; f < chapter.frames.size(); ++f) {
+        const Frame& mine = res.trace.frames[f];
+        if (mine.step != Step::HistAccumulate)
+            continue;
+        if (mine.level < 4) {
+            EXPECT_TRUE(std::all_of(mine.values.begin(), mine.values.end(),
+                                    [](float v) { return std::isnan(v); }))
+                << "round " << mine.level << " of block " << mine.block;
+            ++unknown;
+        } else { // what the kernel counted: some counts lost to the race, none made up
+            ASSERT_EQ(mine.values.size(), chapter.frames[f].values.size());
+            float counted = 0;
+            for (std::size_t bin = 0; bin < mine.values.size(); ++bin) {
+                EXPECT_LE(mine.values[bin], chapter.frames[f].values[bin]) << "bin " << bin;
+                counted += mine.values[bin];
+            }
+            EXPECT_GT(counted, 0.0f) << "block " << mine.block << " drawn as if it counted nothing";
+            ++last;
+        }
+    }
+    EXPECT_EQ(unknown, 4 * 3);
+    EXPECT_EQ(last, 4);
+    EXPECT_TRUE(std::any_of(res.notes.begin(), res.notes.end(), [](const std::string& n) {
+        return n.find("without atomicAdd") != std::string::npos;
+    })) << simtest::hazards_text(res);
 }
 
 // A failed assert() (or __trap()) stops the kernel: the run says so, and what assert printed is
