@@ -145,7 +145,9 @@ std::string hazard_label(const sim::Hazard& h) {
 // The frame and cell that show element `h.index` of the hazard's array: per-warp copies are
 // frames of their own.
 std::pair<int, int> hazard_cell(const Trace& t, const sim::Hazard& h) {
-    if (h.frame < 0 || h.index < 0 || h.frame >= static_cast<int>(t.frames.size()))
+    // A float read before it had a value has no element: drawn on its thread's cell too.
+    const bool a_register = h.memory == "register";
+    if (h.frame < 0 || (h.index < 0 && !a_register) || h.frame >= static_cast<int>(t.frames.size()))
         return {-1, -1};
     const Frame& first = t.frames[static_cast<std::size_t>(h.frame)];
     if (first.buffer != Buffer::Shared && first.buffer != Buffer::PrivateHist)
@@ -156,7 +158,7 @@ std::pair<int, int> hazard_cell(const Trace& t, const sim::Hazard& h) {
     // An access outside the array the frame shows (a global, heap or thread's own one's, or past
     // its end) is drawn on the cell of the thread that made it: where its value would have gone.
     const bool elsewhere = !h.memory.empty() && h.memory != "shared";
-    if (first.warp < 0 && h.kind == sim::HazardKind::OutOfBounds &&
+    if (first.warp < 0 && (h.kind == sim::HazardKind::OutOfBounds || a_register) &&
         (h.index >= size || elsewhere) && !h.threads.empty() && h.threads.front() < size)
         return {h.frame, h.threads.front()};
     if (elsewhere) // not an element of the frame's shared array

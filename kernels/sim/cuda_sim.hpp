@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -265,7 +266,9 @@ public:
     requires(
         std::is_same_v<std::remove_cv_t<R>, class reg>&& std::is_same_v<std::remove_cv_t<T>, float>)
         ptr(R* r)
-        : region_(own_memory(const_cast<float*>(&r->value_), Elem::Float, 4, 1)) {}
+        : region_(own_memory(const_cast<float*>(&r->value_), Elem::Float, 4, 1)) {
+        r->undefined_ = nullptr; // written through the pointer, perhaps: not said as unread
+    }
     // A thread's own array (`float* p = vals`): its bounds are checked, nothing is recorded.
     template <std::size_t N>
     ptr(T (&array)[N])
@@ -331,6 +334,15 @@ private:
     mutable int line_ = 0;
 };
 
+// A float declared without a value (`float sum;`), named with its line by the pre-processor. On
+// a GPU it holds whatever was there before: read before it is given a value, it is a hazard at
+// its declaration (where `= 0.0f` goes) and reads as ? (NaN), never a lucky 0.
+struct Undefined {
+    const char* name;
+    int line;
+};
+void undefined_read(const char* name, int line);
+
 // A float variable of the kernel. Its writes are noted, so a snapshot of "each thread's
 // register" (the accumulation's rounds, the lanes after a shuffle) reads what the code holds.
 class reg {
@@ -339,8 +351,10 @@ class reg {
 
 public:
     reg() = default;
+    explicit reg(Undefined u)
+        : value_(std::numeric_limits<float>::quiet_NaN()), undefined_(u.name), line_(u.line) {}
     reg(float v) : value_(v) { note(); }
-    reg(const reg& o) : value_(o.value_) { note(); }
+    reg(const reg& o) : value_(o.read()) { note(); }
     template <class U>
     requires(std::is_convertible_v<U, float> && !std::is_same_v<std::remove_cvref_t<U>, reg>)
         reg(const U& u)
@@ -360,23 +374,33 @@ public:
     reg& operator=(const ref<T>& r) {
         return set(static_cast<float>(r));
     }
-    reg& operator+=(float v) { return set(value_ + v); }
-    reg& operator-=(float v) { return set(value_ - v); }
-    reg& operator*=(float v) { return set(value_ * v); }
-    reg& operator/=(float v) { return set(value_ / v); }
-    reg& operator++() { return set(value_ + 1.0f); }
-    reg& operator--() { return set(value_ - 1.0f); }
-    operator float() const { return value_; }
+    reg& operator+=(float v) { return set(read() + v); }
+    reg& operator-=(float v) { return set(read() - v); }
+    reg& operator*=(float v) { return set(read() * v); }
+    reg& operator/=(float v) { return set(read() / v); }
+    reg& operator++() { return set(read() + 1.0f); }
+    reg& operator--() { return set(read() - 1.0f); }
+    operator float() const { return read(); }
     const float* address() const { return &value_; }
 
 private:
     void note() const { g_self->last_written = value_; }
     reg& set(float v) {
         value_ = v;
+        undefined_ = nullptr;
         note();
         return *this;
     }
+    float read() const {
+        if (undefined_) {
+            undefined_read(undefined_, line_);
+            undefined_ = nullptr; // said once; it stays ? until given a value
+        }
+        return value_;
+    }
     float value_ = 0.0f;
+    mutable const char* undefined_ = nullptr; // its name while it holds no value
+    int line_ = 0;                            // its declaration's
 };
 
 // ---- Shuffles, votes, atomics --------------------------------------------------------------

@@ -791,6 +791,12 @@ private:
         if (type_first == type_last && toks_[type_first].text == "float" && is_ident(k) &&
             !is(k + 1, "(") && !is(k + 1, "[")) {
             replace(i_, type_last, quals + post_quals + "::pplab::sim::reg");
+            // Declared without a value: named, so a read before any value is said there.
+            if (is(k + 1, ";") || is(k + 1, ","))
+                replace(k, k,
+                        std::string(toks_[k].text) + "{::pplab::sim::Undefined{\"" +
+                            std::string(toks_[k].text) + "\", " + std::to_string(toks_[k].line) +
+                            "}}");
             tracked_[std::string(toks_[k].text)] = Use::Register;
             i_ = type_last + 1;
             return true;

@@ -1074,6 +1074,20 @@ struct Runtime::Impl {
         faulted = true;
         std::longjmp(self->overrun, 1);
     }
+    void undefined(const char* name, int line) {
+        Hazard h;
+        h.kind = HazardKind::UninitialisedRead;
+        h.line = line;
+        h.threads = {self->tid};
+        h.array = name;
+        h.memory = "register";
+        h.message = std::string(name) + ", declared without a value, is read by thread " +
+                    std::to_string(self->tid) + " of block " + std::to_string(obs.block) +
+                    " before anything is written to it: on a GPU it holds whatever was there "
+                    "before, so declare it with a value (float " +
+                    name + " = 0.0f;)";
+        hazard(std::move(h));
+    }
     std::string where_from(const Region* r) {
         if (r->space == Space::Shared)
             return std::string("the shared array ") + r->name;
@@ -1689,6 +1703,10 @@ void own_array_overrun(const std::string& type, long long index, bool index_know
         std::abort();
     }
     g_impl->overrun(type, index, index_known, line);
+}
+void undefined_read(const char* name, int line) {
+    if (g_impl && g_impl->self) // a file-scope float read outside a launch: nobody's thread
+        g_impl->undefined(name, line);
 }
 const Region* own_memory(void* base, Elem elem, int elem_size, long long count) {
     Region& r = g_impl->own[{base, elem_size, count}];

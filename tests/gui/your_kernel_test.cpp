@@ -247,6 +247,30 @@ TEST_F(YourKernelTab, AFaultOutsideSharedMemoryIsDrawnOnItsThreadsCell) {
     EXPECT_EQ(marks.front().cell, 0) << "thread 0's cell, not s[1]";
 }
 
+// A float read before it has a value is listed at its declaration (where the value goes) and
+// drawn on the cell of the first thread that read it, where the ? it left lands.
+TEST_F(YourKernelTab, AFloatReadBeforeItHasAValueIsDrawnOnItsThreadsCell) {
+    replace("__shared__ float s[TILE];", "__shared__ float s[TILE];\n    float zero;");
+    replace("in[i]", "in[i] + zero");
+    your_kernel_run(st);
+    wait();
+    ASSERT_TRUE(st.your.last);
+    const sim::RunResult& res = st.your.last->result;
+    ASSERT_TRUE(res.ok()) << res.message;
+    ASSERT_FALSE(res.hazards.empty());
+    const sim::Hazard& h = res.hazards.front();
+    EXPECT_EQ(h.kind, sim::HazardKind::UninitialisedRead);
+    ASSERT_EQ(h.memory, "register") << h.message;
+    EXPECT_EQ(h.array, "zero");
+    EXPECT_EQ(h.line, line_of("float zero;"));
+    ASSERT_EQ(h.threads, std::vector<int>{0});
+    your_kernel_show_hazard(st, h);
+    window.still();
+    const std::vector<scene::HazardMark> marks = hazard_marks(st);
+    ASSERT_EQ(marks.size(), 1u);
+    EXPECT_EQ(marks.front().cell, 0);
+}
+
 TEST(YourKernelText, WrapsAtSpacesOnlyNeverInsideAToken) {
     const auto chars = [](std::string_view s) { return static_cast<float>(s.size()); };
     EXPECT_EQ(wrap_at_spaces("i = 0. then s[TILE/2-1] grows", 10, chars),

@@ -136,6 +136,8 @@ INSTANTIATE_TEST_SUITE_P(
         Broken{"warp-synchronous.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"global-histogram-race.cu", Algorithm::HistGlobal, 1000, 64, ""},
         Broken{"hist-privatised-plain-count.cu", Algorithm::HistPrivatised, 1000, 64, ""},
+        Broken{"register-without-a-value.cu", Algorithm::ReduceCoarsened, 1000, 64,
+               "#define TILE 64\n"},
         Broken{"global-every-block-writes-one.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"global-flag-without-fence.cu", Algorithm::ReduceTree, 256, 64, ""},
         Broken{"global-write-after-flag.cu", Algorithm::ReduceTree, 256, 64, ""}),
@@ -438,6 +440,35 @@ TEST(BrokenKernel, AnOwnArrayIndexedPastItsEndIsSaidAtItsLine) {
               "2 rows, 0 to 1");
     for (const sim::RunResult* r : {&loop, &row})
         expect_in_the_chapters_words(r->hazards.front().message);
+}
+
+// A float declared without a value and read before one is given (the coarsened sum without its
+// = 0.0f): said at the declaration, where the value goes, once for all the threads that read
+// it; what it held reads as ?, so the levels it reaches are ? and not a lucky 0's sums.
+TEST(BrokenKernel, ARegisterReadBeforeItHasAValueIsSaidWhereItIsDeclared) {
+    const Broken b{"register-without-a-value.cu", Algorithm::ReduceCoarsened, 1000, 64, ""};
+    const Request r = launch_of(b, 2);
+    const sim::RunResult res = sim::run_kernel(r, kernel_source(b));
+    ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
+    ASSERT_EQ(res.hazards.size(), 1u) << simtest::hazards_text(res);
+    const sim::Hazard& h = res.hazards.front();
+    EXPECT_EQ(h.kind, sim::HazardKind::UninitialisedRead);
+    EXPECT_EQ(h.line, 8);
+    EXPECT_EQ(h.count, 2 * 64); // every thread of both blocks
+    EXPECT_EQ(h.message,
+              "sum, declared without a value, is read by thread 0 of block 0 before anything is "
+              "written to it: on a GPU it holds whatever was there before, so declare it with a "
+              "value (float sum = 0.0f;)");
+    expect_in_the_chapters_words(h.message);
+    ASSERT_EQ(res.trace.result.size(), 2u); // one partial sum a block
+    for (const float v : res.trace.result)
+        EXPECT_TRUE(std::isnan(v)) << v;
+    // Given its value on the line after, nothing is said.
+    std::string fixed = kernel_source(b);
+    fixed.replace(fixed.find("float sum;"), 10, "float sum;\n    sum = 0.0f;");
+    const sim::RunResult ok = sim::run_kernel(r, fixed);
+    ASSERT_TRUE(ok.ok()) << simtest::hazards_text(ok);
+    EXPECT_TRUE(ok.hazards.empty()) << simtest::hazards_text(ok);
 }
 
 // A private histogram counted with ++ instead of atomicAdd: the race at its line; the rounds

@@ -40,6 +40,31 @@ TEST(Preprocess, WatchesSharedArraysPointersAndFloatRegisters) {
     EXPECT_NE(p.rewritten.text.find("pplab_sim_kernel_0{\"k\", &k}"), std::string::npos);
 }
 
+// A float declared without a value is named with its line (a read before any value is a hazard
+// there); one declared with a value, or with {}, is not; in `float a, b;` the first is named.
+TEST(Preprocess, NamesFloatsDeclaredWithoutAValue) {
+    const std::string src = "__global__ void k(const float* in, float* out, int n)\n"
+                            "{\n"
+                            "    float sum;\n"
+                            "    float given = 1.0f;\n"
+                            "    float braced{};\n"
+                            "    float a, b;\n"
+                            "    out[0] = sum + given + braced + a + b;\n"
+                            "}\n";
+    const sim::Preprocessed p = sim::preprocess(src);
+    ASSERT_TRUE(p.ok) << p.error.message;
+    const std::string b = body(p);
+    EXPECT_EQ(std::count(b.begin(), b.end(), '\n'), std::count(src.begin(), src.end(), '\n'));
+    EXPECT_NE(b.find("::pplab::sim::reg sum{::pplab::sim::Undefined{\"sum\", 3}};"),
+              std::string::npos)
+        << b;
+    EXPECT_NE(b.find("::pplab::sim::reg given = 1.0f;"), std::string::npos) << b;
+    EXPECT_NE(b.find("::pplab::sim::reg braced{};"), std::string::npos) << b;
+    EXPECT_NE(b.find("::pplab::sim::reg a{::pplab::sim::Undefined{\"a\", 6}}, b;"),
+              std::string::npos)
+        << b;
+}
+
 TEST(Preprocess, LeavesProductsCastsAndFunctionNamesAlone) {
     const std::string src = "__device__ float twice(float v) { return v * 2.0f; }\n"
                             "__global__ void k(float* out, int n)\n"

@@ -66,8 +66,9 @@ struct Hazard {
     std::vector<int> threads; // threadIdx.x of the threads involved (first: the one that acted)
     std::string array;        // the array's name ("s", "in"); empty for barriers and masks
     // Where the array is: "shared", "global" (the launch's buffers), "heap" (new, malloc) or
-    // "own" (a thread's own array); empty for barriers and masks. Only a shared array's cells
-    // are drawn, so only there does `index` name a cell of the canvas.
+    // "own" (a thread's own array), "register" (a float variable: `array` is its name, no
+    // index); empty for barriers and masks. Only a shared array's cells are drawn, so only there
+    // does `index` name a cell of the canvas.
     std::string memory;
     long long index = -1;   // the element; -1 when not an access
     long long address = -1; // byte offset within the array
