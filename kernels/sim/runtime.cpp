@@ -1360,12 +1360,13 @@ struct Runtime::Impl {
                                  long long count, int line) {
         auto& slot = shared[site];
         if (!slot) {
-            if (count <= 0 || count * elem_size > 1024ll * 1024)
+            if (count <= 0)
                 fatal_message(*self, line,
                               std::string("the __shared__ array ") + name + " has " +
                                   std::to_string(count) +
                                   " elements: give it a size between 1 and what a block's "
                                   "shared memory holds (48 KiB)");
+            static_shared_limit(name, count * elem_size, line);
             slot = make_array(site, name, elem, elem_size, count);
             if (!primary) {
                 primary = slot.get();
@@ -1373,6 +1374,34 @@ struct Runtime::Impl {
             }
         }
         return &slot->region;
+    }
+    // nvcc refuses a kernel whose static __shared__ arrays together pass 48 KiB per block
+    // (more comes only from the launch, to an extern __shared__ array): so does the simulator.
+    void static_shared_limit(const char* name, long long bytes, int line) {
+        constexpr long long kStaticSharedBytes = 48 * 1024;
+        long long total = bytes;
+        std::string arrays;
+        for (const auto& [site, a] : shared) {
+            if (!a)
+                continue;
+            const long long b = a->region.count * a->region.elem_size;
+            total += b;
+            arrays += a->name + " " + bytes_in_words(b) + ", ";
+        }
+        if (total <= kStaticSharedBytes)
+            return;
+        if (!arrays.empty()) // more than one array: what each takes
+            arrays = " (" + arrays + name + " " + bytes_in_words(bytes) + ")";
+        fatal_message(*self, line,
+                      "the kernel declares " + bytes_in_words(total) + " of __shared__" + arrays +
+                          " and a block holds 48 KiB statically (nvcc refuses the kernel): "
+                          "size the arrays by the block (s[TILE]), or take the memory from the "
+                          "launch with extern __shared__");
+    }
+    static std::string bytes_in_words(long long bytes) {
+        const std::string kib = std::to_string(bytes / 1024) + " KiB",
+                          rest = std::to_string(bytes % 1024) + " bytes";
+        return bytes < 1024 ? rest : bytes % 1024 == 0 ? kib : kib + " and " + rest;
     }
     std::unique_ptr<SharedArray> make_array(int site, const char* name, Elem elem, int elem_size,
                                             long long count) {

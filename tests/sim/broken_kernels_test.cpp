@@ -129,6 +129,7 @@ INSTANTIATE_TEST_SUITE_P(
         Broken{"heap-delete-shared.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"own-array-out-of-bounds.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"heap-negative-size.cu", Algorithm::ReduceTree, 100, 64, ""},
+        Broken{"shared-past-48-kib.cu", Algorithm::ReduceTree, 100, 64, "#define TILE 64\n"},
         Broken{"warp-synchronous.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"global-histogram-race.cu", Algorithm::HistGlobal, 1000, 64, ""},
         Broken{"global-every-block-writes-one.cu", Algorithm::ReduceTree, 100, 64, ""},
@@ -294,6 +295,19 @@ TEST(BrokenKernel, HeapHazardsSayWhereTheMemoryCameFrom) {
     EXPECT_EQ(shared.rfind("line 9: delete[] gives back s, which new or malloc did not give", 0),
               0u)
         << shared;
+}
+
+// nvcc refuses more than 48 KiB of static __shared__ a block; so does the simulator, saying how
+// much the kernel declares, array by array.
+TEST(BrokenKernel, StaticSharedPast48KibIsRefusedWithItsSize) {
+    const sim::RunResult res = run_tree("broken/shared-past-48-kib.cu");
+    EXPECT_EQ(res.status, sim::RunResult::Status::Faulted) << simtest::hazards_text(res);
+    expect_in_the_chapters_words(res.message);
+    EXPECT_EQ(res.message,
+              "line 6: the kernel declares 64 KiB and 256 bytes of __shared__ (s 256 bytes, "
+              "table 64 KiB) and a block holds 48 KiB statically (nvcc refuses the kernel): size "
+              "the arrays by the block (s[TILE]), or take the memory from the launch with extern "
+              "__shared__");
 }
 
 // Forms of C++ the chapter's kernels do not use but students write: memory from the device heap
