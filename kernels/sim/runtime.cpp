@@ -165,6 +165,10 @@ struct StackHandle {
 
 // Thrown inside a fiber when the run cannot go on; caught where the fiber starts.
 struct Fault {};
+// Thrown inside a fiber that went outside memory (or, after one did, ran on too long): the
+// thread stops there and the others run on, so that the report names the lowest thread that
+// made the mistake (see Impl::stopped_accesses).
+struct Stopped {};
 
 enum class State { Runnable, Barrier, Warp, Done };
 enum class WarpOpKind { Shuffle, SyncWarp, Vote };
@@ -262,6 +266,7 @@ struct BlockState {
     bool interval_dirty = false;
     std::vector<std::vector<int>> interval_lines;
     int arrived = 0, finished = 0;
+    std::vector<Hazard> stopped_accesses;
 };
 
 // One element of a launch's global buffer: who last wrote and read it, and when (the block, its
@@ -424,6 +429,12 @@ struct Runtime::Impl {
     int arrived = 0;
     int finished = 0; // threads Done, counted: searching them at every arrival cost O(block)
     bool faulted = false;
+    // This block's accesses outside memory, not yet reported: each thread that made one has
+    // stopped; the others run on until none can (or for kMostPassesAfterAStop lines, a loop
+    // waiting for a stopped thread), and the report names the lowest thread and the others.
+    std::vector<Hazard> stopped_accesses;
+    long long passes_after_stop = 0;
+    static constexpr long long kMostPassesAfterAStop = 1 << 20;
     // (kind, line, other) -> hazard, over all the launches of a run: one mistake, one report
     // (a race in the first launch and again in the one that adds the block totals is one line).
     std::map<std::tuple<int, int, int>, std::size_t> seen;
@@ -445,10 +456,45 @@ struct Runtime::Impl {
         obs.hazard_interval.push_back(static_cast<int>(obs.shared.size()));
     }
     [[noreturn]] void fatal(Hazard h) {
+        if (!stopped_accesses.empty())  // a barrier left waiting for the stopped threads, ...
+            h = first_stopped_access(); // ... the access is the fault
         h.fatal = true;
         hazard(std::move(h));
         faulted = true;
         throw Fault{};
+    }
+
+    // The access of the lowest thread that went outside memory, saying how many others did so
+    // on the same line; the list emptied.
+    Hazard first_stopped_access() {
+        auto& all = stopped_accesses;
+        const auto first =
+            std::min_element(all.begin(), all.end(), [](const auto& a, const auto& b) {
+                return a.threads.front() < b.threads.front();
+            });
+        Hazard h = *first;
+        std::vector<int> others;
+        for (const Hazard& o : all)
+            if (&o != &*first && o.line == h.line)
+                others.push_back(o.threads.front());
+        std::sort(others.begin(), others.end());
+        if (!others.empty())
+            h.message += "; " + std::to_string(others.size()) + " other thread" +
+                         (others.size() > 1 ? "s" : "") + " of the block (" + lanes_text(others) +
+                         ") did the same on line " + std::to_string(h.line);
+        all.clear();
+        return h;
+    }
+    [[noreturn]] void stop_for_access(Hazard h) {
+        if (stopped_accesses.empty())
+            passes_after_stop = 0;
+        stopped_accesses.push_back(std::move(h));
+        throw Stopped{};
+    }
+    // Each line a thread passes: after a thread stopped, the others run on for so long only.
+    void passed() {
+        if (!stopped_accesses.empty() && self && ++passes_after_stop > kMostPassesAfterAStop)
+            throw Stopped{};
     }
 
     // ---- the schedule ----------------------------------------------------------------------
@@ -503,6 +549,7 @@ struct Runtime::Impl {
         try {
             spec->kernel->invoke(spec->kernel->fn, spec->args.data());
             finish(t);
+        } catch (const Stopped&) { // see stopped_accesses
         } catch (const Fault&) {
             faulted = true;
         } catch (const std::bad_alloc&) {
@@ -558,6 +605,7 @@ struct Runtime::Impl {
         interval_lines.clear();
         arrived = 0;
         finished = 0;
+        stopped_accesses.clear();
         start_threads(block);
     }
     // One round of the block: each runnable thread runs until it waits. False when the block
@@ -571,6 +619,13 @@ struct Runtime::Impl {
             progressed = true;
             if (faulted)
                 return false;
+        }
+        if (!stopped_accesses.empty() && (!progressed || finished == spec->block)) {
+            Hazard h = first_stopped_access();
+            h.fatal = true;
+            hazard(std::move(h));
+            faulted = true;
+            return false;
         }
         if (finished == spec->block)
             return false;
@@ -622,6 +677,7 @@ struct Runtime::Impl {
         swap(interval_lines, b.interval_lines);
         swap(arrived, b.arrived);
         swap(finished, b.finished);
+        swap(stopped_accesses, b.stopped_accesses);
         self = nullptr;
     }
 
@@ -715,6 +771,33 @@ struct Runtime::Impl {
     }
 
     // ---- barriers --------------------------------------------------------------------------
+    // The whole block waits, but not at one barrier: which threads wait where, by the line
+    // thread 0's group waits at first.
+    [[noreturn]] void different_barriers() {
+        std::vector<std::pair<int, std::vector<int>>> at; // line -> threads, as first met
+        for (const Thread& w : threads) {
+            auto it = std::find_if(at.begin(), at.end(),
+                                   [&](const auto& g) { return g.first == w.wait_line; });
+            if (it == at.end())
+                it = at.insert(at.end(), {w.wait_line, {}});
+            it->second.push_back(w.tid);
+        }
+        std::string where;
+        for (const auto& [line, tids] : at)
+            where += (where.empty() ? "threads " : "; threads ") + lanes_text(tids) + " at line " +
+                     std::to_string(line);
+        Hazard h;
+        h.kind = HazardKind::DivergentBarrier;
+        h.line = at.front().first; // thread 0's
+        h.other_line = at[1].first;
+        h.threads = {at.front().second.front(), at[1].second.front()};
+        h.message = "threads of block " + std::to_string(obs.block) +
+                    " wait at different barriers: " + where +
+                    ": each __syncthreads() must be reached by the whole block (a barrier inside "
+                    "a loop or an `if` that not all threads take hangs or breaks on a GPU)";
+        fatal(std::move(h));
+    }
+
     void barrier(int line) {
         Thread& t = *self;
         close_accumulation(t);
@@ -729,18 +812,8 @@ struct Runtime::Impl {
             return;
         }
         for (const Thread& o : threads)
-            if (o.wait_line != line) {
-                Hazard h;
-                h.kind = HazardKind::DivergentBarrier;
-                h.line = line;
-                h.other_line = o.wait_line;
-                h.threads = {t.tid, o.tid};
-                h.message = "threads of block " + std::to_string(obs.block) +
-                            " wait at different barriers (lines " + std::to_string(o.wait_line) +
-                            " and " + std::to_string(line) +
-                            "): each __syncthreads() must be reached by the whole block";
-                fatal(std::move(h));
-            }
+            if (o.wait_line != line)
+                different_barriers();
         end_interval();
         if (obs.shared.size() > static_cast<std::size_t>(kMostSnapshotsPerBlock))
             endless_barrier(t.tid, line);
@@ -946,6 +1019,7 @@ struct Runtime::Impl {
             std::snprintf(hex, sizeof hex, "0x%08x", mask);
             h.message = std::string("the mask ") + hex + " on line " + std::to_string(h.line) +
                         " names lanes " + lanes_text(missing) + " of warp " + std::to_string(warp) +
+                        (spec->grid > 1 ? " of block " + std::to_string(obs.block) : "") +
                         ", which do not execute it: the values they should give are undefined "
                         "(shown as ?)";
             self = nullptr;
@@ -1032,7 +1106,9 @@ struct Runtime::Impl {
         h.message = std::string(what) + " " + r->name + "[" + std::to_string(index) +
                     "] by thread " + std::to_string(h.threads[0]) + " of block " +
                     std::to_string(obs.block) + why;
-        fatal(std::move(h));
+        if (!self)
+            fatal(std::move(h));
+        stop_for_access(std::move(h));
     }
     std::string where_from(const Region* r) {
         if (r->space == Space::Shared)
@@ -1596,8 +1672,9 @@ bool Runtime::launch(const LaunchSpec& spec,
 namespace {
 // Every entry point says where the kernel is, for the time limit's report.
 void passing(int line) {
-    const Runtime::Impl& i = *g_impl;
+    Runtime::Impl& i = *g_impl;
     seen(line, i.obs.block, i.self ? i.self->tid : -1, i.spec ? i.spec->pass : 0);
+    i.passed();
 }
 } // namespace
 

@@ -130,6 +130,9 @@ INSTANTIATE_TEST_SUITE_P(
         Broken{"own-array-out-of-bounds.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"heap-negative-size.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"shared-past-48-kib.cu", Algorithm::ReduceTree, 100, 64, "#define TILE 64\n"},
+        Broken{"barrier-in-grid-loop.cu", Algorithm::HistPrivatised, 1000, 32, ""},
+        Broken{"shuffle-in-guard.cu", Algorithm::ReduceShuffle, 40, 32, ""},
+        Broken{"global-write-past-out.cu", Algorithm::ReduceTree, 64, 32, ""},
         Broken{"warp-synchronous.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"global-histogram-race.cu", Algorithm::HistGlobal, 1000, 64, ""},
         Broken{"global-every-block-writes-one.cu", Algorithm::ReduceTree, 100, 64, ""},
@@ -282,10 +285,12 @@ TEST(BrokenKernel, HeapHazardsSayWhereTheMemoryCameFrom) {
     };
     EXPECT_EQ(message("heap-out-of-bounds.cu"),
               "line 8: write to pair[1] by thread 0 of block 0: outside the 1 elements of pair "
-              "got from new[] on line 6");
+              "got from new[] on line 6; 63 other threads of the block (1-63) did the same on "
+              "line 8");
     EXPECT_EQ(message("heap-use-after-delete.cu"),
               "line 9: read of mine[0] by thread 0 of block 0 after delete[] gave it back on "
-              "line 8: memory given back is no longer the kernel's");
+              "line 8: memory given back is no longer the kernel's; 63 other threads of the "
+              "block (1-63) did the same on line 9");
     EXPECT_EQ(message("heap-negative-size.cu"),
               "line 5: malloc is asked for -3600 bytes: the size must not be negative");
     EXPECT_EQ(message("heap-wrong-delete.cu"),
@@ -295,6 +300,30 @@ TEST(BrokenKernel, HeapHazardsSayWhereTheMemoryCameFrom) {
     EXPECT_EQ(shared.rfind("line 9: delete[] gives back s, which new or malloc did not give", 0),
               0u)
         << shared;
+}
+
+// A hazard's message says which block (when the grid has more than one), which threads waited
+// where, and the lowest thread that made the mistake with how many others made it too.
+TEST(BrokenKernel, MessagesNameTheBlockAndTheThreads) {
+    const auto first = [](const Broken& b) {
+        const Request r =
+            simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 3, 0), b.block);
+        const sim::RunResult res = sim::run_kernel(r, kernel_source(b));
+        EXPECT_FALSE(res.hazards.empty()) << b.file;
+        expect_in_the_chapters_words(res.message);
+        return res.hazards.empty() ? std::string() : res.hazards.front().message;
+    };
+    EXPECT_EQ(first({"shuffle-in-guard.cu", Algorithm::ReduceShuffle, 40, 32, ""}),
+              "the mask 0xffffffff on line 6 names lanes 8-31 of warp 0 of block 1, which do not "
+              "execute it: the values they should give are undefined (shown as ?)");
+    EXPECT_EQ(first({"barrier-in-grid-loop.cu", Algorithm::HistPrivatised, 1000, 32, ""}),
+              "threads of block 7 wait at different barriers: threads 0-7 at line 12; threads "
+              "8-31 at line 14: each __syncthreads() must be reached by the whole block (a "
+              "barrier inside a loop or an `if` that not all threads take hangs or breaks on a "
+              "GPU)");
+    EXPECT_EQ(first({"global-write-past-out.cu", Algorithm::ReduceTree, 64, 32, ""}),
+              "write to out[2] by thread 2 of block 0: outside the 2 elements of the buffer out; "
+              "29 other threads of the block (3-31) did the same on line 15");
 }
 
 // nvcc refuses more than 48 KiB of static __shared__ a block; so does the simulator, saying how
