@@ -267,6 +267,7 @@ struct BlockState {
     std::vector<std::vector<int>> interval_lines;
     int arrived = 0, finished = 0;
     std::vector<Hazard> stopped_accesses;
+    std::vector<Hazard> unwritten_reads;
 };
 
 // One element of a launch's global buffer: who last wrote and read it, and when (the block, its
@@ -434,6 +435,10 @@ struct Runtime::Impl {
     // waiting for a stopped thread), and the report names the lowest thread and the others.
     std::vector<Hazard> stopped_accesses;
     long long passes_after_stop = 0;
+    // This interval's reads of shared memory no thread had written, reported when the interval
+    // ends: if another thread writes the cell later in the interval, the read was early, not of
+    // memory nobody fills (a missing barrier: racecheck's race), and only the race is said.
+    std::vector<Hazard> unwritten_reads;
     static constexpr long long kMostPassesAfterAStop = 1 << 20;
     // (kind, line, other) -> hazard, over all the launches of a run: one mistake, one report
     // (a race in the first launch and again in the one that adds the block totals is one line).
@@ -456,6 +461,7 @@ struct Runtime::Impl {
         obs.hazard_interval.push_back(static_cast<int>(obs.shared.size()));
     }
     [[noreturn]] void fatal(Hazard h) {
+        report_unwritten_reads();
         if (!stopped_accesses.empty())  // a barrier left waiting for the stopped threads, ...
             h = first_stopped_access(); // ... the access is the fault
         h.fatal = true;
@@ -464,6 +470,12 @@ struct Runtime::Impl {
         throw Fault{};
     }
 
+    void report_unwritten_reads() {
+        std::vector<Hazard> reads;
+        swap(reads, unwritten_reads);
+        for (Hazard& h : reads)
+            hazard(std::move(h));
+    }
     // The access of the lowest thread that went outside memory, saying how many others did so
     // on the same line; the list emptied.
     Hazard first_stopped_access() {
@@ -606,6 +618,7 @@ struct Runtime::Impl {
         arrived = 0;
         finished = 0;
         stopped_accesses.clear();
+        unwritten_reads.clear();
         start_threads(block);
     }
     // One round of the block: each runnable thread runs until it waits. False when the block
@@ -621,6 +634,7 @@ struct Runtime::Impl {
                 return false;
         }
         if (!stopped_accesses.empty() && (!progressed || finished == spec->block)) {
+            report_unwritten_reads();
             Hazard h = first_stopped_access();
             h.fatal = true;
             hazard(std::move(h));
@@ -634,6 +648,7 @@ struct Runtime::Impl {
         return !faulted;
     }
     bool end_block() {
+        report_unwritten_reads();
         if (!faulted)
             end_interval();
         for (const Thread& t : threads) {
@@ -678,6 +693,7 @@ struct Runtime::Impl {
         swap(arrived, b.arrived);
         swap(finished, b.finished);
         swap(stopped_accesses, b.stopped_accesses);
+        swap(unwritten_reads, b.unwritten_reads);
         self = nullptr;
     }
 
@@ -814,6 +830,7 @@ struct Runtime::Impl {
         for (const Thread& o : threads)
             if (o.wait_line != line)
                 different_barriers();
+        report_unwritten_reads();
         end_interval();
         if (obs.shared.size() > static_cast<std::size_t>(kMostSnapshotsPerBlock))
             endless_barrier(t.tid, line);
@@ -1186,7 +1203,7 @@ struct Runtime::Impl {
                         std::to_string(index) +
                         "] before any thread of the block wrote it: shared memory starts "
                         "undefined in every block";
-            hazard(std::move(h));
+            unwritten_reads.push_back(std::move(h));
         } else if (c.write_epoch == epoch && c.writer != t.tid &&
                    !ordered(t, c.writer, c.write_warp_sync)) {
             race(t, line, c.writer, c.write_line, a, index, "read-after-write");
@@ -1217,8 +1234,13 @@ struct Runtime::Impl {
         }
         if (!atomic && c.read_epoch == epoch) {
             const int other = c.reader != t.tid ? c.reader : c.other_reader;
-            if (other >= 0 && !ordered(t, other, 0))
+            if (other >= 0 && !ordered(t, other, 0)) {
                 race(t, line, other, c.read_line, a, index, "write-after-read");
+                // Another thread's earlier read of it, before anyone wrote it, is this race.
+                std::erase_if(unwritten_reads, [&](const Hazard& u) {
+                    return u.array == a.name && u.index == index && u.threads.front() != t.tid;
+                });
+            }
         }
         int gen = same_interval && c.writer == t.tid && !atomic ? c.gen + 1 : 1;
         if (&a == primary && !atomic) {

@@ -133,6 +133,7 @@ INSTANTIATE_TEST_SUITE_P(
         Broken{"barrier-in-grid-loop.cu", Algorithm::HistPrivatised, 1000, 32, ""},
         Broken{"shuffle-in-guard.cu", Algorithm::ReduceShuffle, 40, 32, ""},
         Broken{"global-write-past-out.cu", Algorithm::ReduceTree, 64, 32, ""},
+        Broken{"tree-barrier-after-level.cu", Algorithm::ReduceTree, 64, 32, ""},
         Broken{"warp-synchronous.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"global-histogram-race.cu", Algorithm::HistGlobal, 1000, 64, ""},
         Broken{"global-every-block-writes-one.cu", Algorithm::ReduceTree, 100, 64, ""},
@@ -324,6 +325,22 @@ TEST(BrokenKernel, MessagesNameTheBlockAndTheThreads) {
     EXPECT_EQ(first({"global-write-past-out.cu", Algorithm::ReduceTree, 64, 32, ""}),
               "write to out[2] by thread 2 of block 0: outside the 2 elements of the buffer out; "
               "29 other threads of the block (3-31) did the same on line 15");
+}
+
+// The barrier after each level instead of before it: level 0 reads s[16] before thread 16 loads
+// it. The read is early, not of memory no thread fills: the race with thread 16's write is said
+// (racecheck's report), and no uninitialised read.
+TEST(BrokenKernel, AReadBeforeAnotherThreadsWriteIsARaceNotAnUninitialisedRead) {
+    const Broken b{"tree-barrier-after-level.cu", Algorithm::ReduceTree, 64, 32, ""};
+    const Request r =
+        simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 3, 0), b.block);
+    const sim::RunResult res = sim::run_kernel(r, kernel_source(b));
+    ASSERT_FALSE(res.hazards.empty()) << simtest::hazards_text(res);
+    EXPECT_EQ(res.hazards.front().message,
+              "write-after-read race on s[16]: thread 16 (line 8) and thread 0 (line 12) of "
+              "block 0 with no __syncthreads() between them");
+    for (const sim::Hazard& h : res.hazards)
+        EXPECT_NE(h.kind, sim::HazardKind::UninitialisedRead) << h.message;
 }
 
 // nvcc refuses more than 48 KiB of static __shared__ a block; so does the simulator, saying how

@@ -90,6 +90,22 @@ INSTANTIATE_TEST_SUITE_P(Chapter, Puzzles,
                              return id;
                          });
 
+// The tree's loop with its barrier after each level: the first level reads what another thread
+// has not yet loaded. Each failing test says the race on its line, not an uninitialised read.
+TEST(PuzzleTreeLoop, ABarrierAfterEachLevelIsARace) {
+    const sim::Puzzle& p = sim::find_puzzle("tree-loop");
+    const sim::PuzzleVerdict v =
+        sim::check_puzzle(p, simtest::puzzle_solution(p.skeleton(), "tree-loop-barrier-after"));
+    ASSERT_TRUE(v.compiled) << verdict_text(v);
+    EXPECT_EQ(v.passed(), 0) << verdict_text(v);
+    for (const sim::TestVerdict& t : v.tests) {
+        EXPECT_EQ(t.why.find("line "), 0u) << t.what << ": " << t.why;
+        EXPECT_NE(t.why.find("write-after-read race on s["), std::string::npos)
+            << t.what << ": " << t.why;
+        EXPECT_EQ(t.why.find("before any thread"), std::string::npos) << t.what << ": " << t.why;
+    }
+}
+
 // In the chapter's order, at least eight, each with a statement, a hint, the answer and hidden
 // tests that include sizes that are not multiples of the block, non-power-of-two n and, for
 // histograms, skewed data; every test launch is one the algorithm accepts.
