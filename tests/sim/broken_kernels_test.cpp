@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 namespace pplab {
@@ -134,6 +135,7 @@ INSTANTIATE_TEST_SUITE_P(
         Broken{"shuffle-in-guard.cu", Algorithm::ReduceShuffle, 40, 32, ""},
         Broken{"global-write-past-out.cu", Algorithm::ReduceTree, 64, 32, ""},
         Broken{"tree-barrier-after-level.cu", Algorithm::ReduceTree, 64, 32, ""},
+        Broken{"shared-never-written.cu", Algorithm::ReduceTree, 40, 32, ""},
         Broken{"warp-synchronous.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"global-histogram-race.cu", Algorithm::HistGlobal, 1000, 64, ""},
         Broken{"global-every-block-writes-one.cu", Algorithm::ReduceTree, 100, 64, ""},
@@ -341,6 +343,54 @@ TEST(BrokenKernel, AReadBeforeAnotherThreadsWriteIsARaceNotAnUninitialisedRead) 
               "block 0 with no __syncthreads() between them");
     for (const sim::Hazard& h : res.hazards)
         EXPECT_NE(h.kind, sim::HazardKind::UninitialisedRead) << h.message;
+}
+
+// Shared memory no thread of the block writes, read: the block, the thread, the element, and
+// that shared memory starts undefined; the values read are undefined too, shown as ?.
+TEST(BrokenKernel, AReadOfSharedMemoryNoThreadWroteIsSaid) {
+    const Broken b{"shared-never-written.cu", Algorithm::ReduceTree, 40, 32, ""};
+    const Request r =
+        simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 3, 0), b.block);
+    const sim::RunResult res = sim::run_kernel(r, kernel_source(b));
+    ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
+    ASSERT_EQ(res.hazards.size(), 1u) << simtest::hazards_text(res);
+    const sim::Hazard& h = res.hazards.front();
+    EXPECT_EQ(h.message, "thread 0 of block 1 reads s[16] before any thread of the block wrote "
+                         "it: shared memory starts undefined in every block");
+    EXPECT_EQ(h.block, 1);
+    EXPECT_EQ(h.index, 16);
+    EXPECT_EQ(h.memory, "shared");
+    // Level 0 of block 1: threads 0-15 read s[16..31], of which threads 8-15 wrote none.
+    EXPECT_EQ(h.count, 24) << simtest::hazards_text(res);
+    ASSERT_EQ(res.trace.result.size(), 2u);
+    EXPECT_TRUE(std::isnan(res.trace.result[1])) << "block 1's total is undefined (?)";
+}
+
+// __shfl_xor_sync's butterfly: every lane ends with the warp's total, so lane 0 writes the
+// chapter's result, and the run has no hazard.
+TEST(WorkingForm, ShflXorSyncGivesEveryLaneTheWarpsTotal) {
+    const std::string source = "__device__ float warpReduce(float val)\n"
+                               "{\n"
+                               "    for (int offset = 16; offset > 0; offset >>= 1)\n"
+                               "        val += __shfl_xor_sync(0xffffffffu, val, offset);\n"
+                               "    return val;\n"
+                               "}\n"
+                               "__global__ void reduceShuffle(const float* in, float* out, int n)\n"
+                               "{\n"
+                               "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                               "    const int warpId = threadIdx.x / 32;\n"
+                               "    float val = (i < n) ? in[i] : 0.0f;\n"
+                               "    val = warpReduce(val);\n"
+                               "    if (threadIdx.x % 32 == 31)\n"
+                               "        out[blockIdx.x * (blockDim.x / 32) + warpId] = val;\n"
+                               "}\n";
+    const Request r =
+        simtest::request(Algorithm::ReduceShuffle, generate(Generator::RandomInt, 100, 3, 0), 64);
+    const sim::RunResult res = sim::run_kernel(r, source);
+    ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
+    EXPECT_TRUE(res.hazards.empty()) << simtest::hazards_text(res);
+    EXPECT_GT(res.counted.shuffles, 0);
+    EXPECT_EQ(res.trace.result, make_cpu_backend()->trace(r).result);
 }
 
 // nvcc refuses more than 48 KiB of static __shared__ a block; so does the simulator, saying how
