@@ -56,6 +56,7 @@ std::string check_text(const sim::Difference& d, std::size_t hazards, const std:
     if (format != "json")
         return said + "\n";
     nlohmann::json j;
+    j["status"] = "ran"; // as a run that did not run says why (sim::to_json)
     j["same"] = d.same;
     j["levels"] = d.frames;
     j["levels_differing"] = d.frames_differing;
@@ -72,6 +73,33 @@ std::string check_text(const sim::Difference& d, std::size_t hazards, const std:
     j["hazards"] = hazards;
     j["said"] = said;
     return j.dump(2) + "\n";
+}
+
+// A run that stopped, for --format json (the run's JSON, its "status" and "errors" or fatal
+// hazard saying why) or markdown (a short section); nothing more for text, whose words went to
+// standard error. Written where the answer would have gone.
+void write_stopped(const sim::RunResult& res, const RunOptions& run) {
+    if (run.format == "json") {
+        write_output(run.out, sim::to_json(res));
+        return;
+    }
+    if (run.format != "markdown")
+        return;
+    const bool compile = res.status == sim::RunResult::Status::CompileFailed;
+    std::string md = compile ? "## Your kernel does not compile\n\n" : "## Your kernel stopped\n\n";
+    for (const sim::CompileError& e : res.errors)
+        md += "- line " + std::to_string(e.line) + ", column " + std::to_string(e.column) + ": " +
+              e.message + "\n";
+    for (const sim::Hazard& h : res.hazards)
+        if (h.fatal)
+            md += "- line " + std::to_string(h.line) + ": " + std::string(sim::hazard_id(h.kind)) +
+                  ": " + h.message + "\n";
+    if (!compile && std::none_of(res.hazards.begin(), res.hazards.end(),
+                                 [](const sim::Hazard& h) { return h.fatal; }))
+        md += "- " +
+              (res.stopped_line > 0 ? "line " + std::to_string(res.stopped_line) + ": " : "") +
+              res.message + "\n";
+    write_output(run.out, md);
 }
 
 int run_student(const RequestOptions& opts, const RunOptions& run) {
@@ -94,6 +122,7 @@ int run_student(const RequestOptions& opts, const RunOptions& run) {
             std::cerr << run.kernel << ":" << e.line << ":" << e.column << ": error: " << e.message
                       << "\n";
         std::cerr << "pplab: the kernel does not compile\n";
+        write_stopped(res, run);
         return kExitBadInput;
     }
     print_hazards(res, run.kernel);
@@ -112,6 +141,7 @@ int run_student(const RequestOptions& opts, const RunOptions& run) {
         if (opts.backend == "cuda")
             std::cerr << "pplab: not run on the GPU: the simulator runs a kernel first, and it "
                          "stopped there\n";
+        write_stopped(res, run);
         return kExitBadInput;
     }
     std::string text;

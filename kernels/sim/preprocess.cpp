@@ -220,7 +220,8 @@ private:
     }
     // The tokens from first to last on one line, comments left out: text copied into a
     // replacement (a type, an array's size) must not add a line, nor comment out the rest of
-    // it (`s[TILE // size`).
+    // it (`s[TILE // size`). Tokens the student wrote touching stay touching: the lexer gives
+    // `<<` as two `<`, and `1 < < 10` is no shift.
     std::string one_line(std::size_t first, std::size_t last) const {
         std::string s;
         for (std::size_t k = first; k <= last; ++k) {
@@ -228,7 +229,8 @@ private:
                 fail(toks_[k].line, toks_[k].column,
                      "a # directive inside a declaration is not supported by pplab's "
                      "simulator");
-            if (!s.empty()) // appended apart: GCC 12's -Wrestrict misfires on "" + std::string
+            // appended apart: GCC 12's -Wrestrict misfires on "" + std::string
+            if (!s.empty() && toks_[k].begin != toks_[k - 1].end)
                 s += ' ';
             s += toks_[k].text;
         }

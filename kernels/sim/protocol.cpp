@@ -135,12 +135,45 @@ Json hazard_to_json(const Hazard& h) {
 
 } // namespace
 
+std::string_view status_id(RunResult::Status s) {
+    using S = RunResult::Status;
+    switch (s) {
+    case S::Ran:
+        return "ran";
+    case S::CompileFailed:
+        return "compile-failed";
+    case S::Faulted:
+        return "faulted";
+    case S::TimedOut:
+        return "timed-out";
+    case S::OutOfMemory:
+        return "out-of-memory";
+    case S::Crashed:
+        return "crashed";
+    case S::Cancelled:
+        return "cancelled";
+    }
+    return "ran";
+}
+
 std::string to_json(const RunResult& r) {
     std::string text = pplab::to_json(r.trace);
-    text.erase(text.find_last_of('}')); // the object stays open for three more fields
+    text.erase(text.find_last_of('}')); // the object stays open for the run's fields
     while (!text.empty() && text.back() == '\n')
         text.pop_back();
-    text += ",\n  \"hazards\": [";
+    // Whether it ran, and if not why: the compiler's errors by line, or the message of the
+    // fault or limit that stopped it (its hazard is in "hazards", "fatal": true).
+    Json errors = Json::array();
+    for (const CompileError& e : r.errors)
+        errors.push_back({{"line", e.line}, {"column", e.column}, {"message", e.message}});
+    text += ",\n  \"status\": " + Json(std::string(status_id(r.status))).dump() + ",\n";
+    text += "  \"message\": " + Json(r.message).dump() + ",\n";
+    text += "  \"stopped_line\": " + std::to_string(r.stopped_line) + ",\n";
+    text += "  \"errors\": [";
+    for (std::size_t k = 0; k < errors.size(); ++k)
+        text += (k ? ",\n    " : "\n    ") + errors[k].dump();
+    text += errors.empty() ? "],\n" : "\n  ],\n";
+    text += "  \"hazards\": [";
     for (std::size_t k = 0; k < r.hazards.size(); ++k)
         text += (k ? ",\n    " : "\n    ") + hazard_to_json(r.hazards[k]).dump();
     text += r.hazards.empty() ? "],\n" : "\n  ],\n";

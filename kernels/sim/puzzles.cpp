@@ -292,6 +292,13 @@ TestVerdict verdict(const Puzzle& p, const PuzzleTest& t, const RunResult& res) 
     }
     if (p.counts_global_atomics) {
         const std::int64_t want = summarize(chapter).total.global_atomics;
+        if (res.counted.global_atomics == 0 && want > 0) {
+            v.why = "Every bin is right here, but your kernel adds into g_hist without "
+                    "atomicAdd: the blocks add into the same global bins, so the fold must use "
+                    "atomicAdd (the chapter's kernel issues " +
+                    std::to_string(want) + ", one for each bin that is not empty).";
+            return v;
+        }
         if (res.counted.global_atomics != want) {
             v.why = "Every level and bin is right, but your kernel issued " +
                     std::to_string(res.counted.global_atomics) +

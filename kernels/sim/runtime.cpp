@@ -167,6 +167,10 @@ struct StackHandle {
 
 // Thrown inside a fiber when the run cannot go on; caught where the fiber starts.
 struct Fault {};
+// Thrown inside a fiber that went outside memory (or, after one did, ran on too long): the
+// thread stops there and the others run on, so that the report names the lowest thread that
+// made the mistake (see Impl::stopped_accesses).
+struct Stopped {};
 
 enum class State { Runnable, Barrier, Warp, Done };
 enum class WarpOpKind { Shuffle, SyncWarp, Vote };
@@ -268,6 +272,8 @@ struct BlockState {
     bool interval_dirty = false;
     std::vector<std::vector<int>> interval_lines;
     int arrived = 0, finished = 0;
+    std::vector<Hazard> stopped_accesses;
+    std::vector<Hazard> unwritten_reads;
 };
 
 // One element of a launch's global buffer: who last wrote and read it, and when (the block, its
@@ -430,6 +436,16 @@ struct Runtime::Impl {
     int arrived = 0;
     int finished = 0; // threads Done, counted: searching them at every arrival cost O(block)
     bool faulted = false;
+    // This block's accesses outside memory, not yet reported: each thread that made one has
+    // stopped; the others run on until none can (or for kMostPassesAfterAStop lines, a loop
+    // waiting for a stopped thread), and the report names the lowest thread and the others.
+    std::vector<Hazard> stopped_accesses;
+    long long passes_after_stop = 0;
+    // This interval's reads of shared memory no thread had written, reported when the interval
+    // ends: if another thread writes the cell later in the interval, the read was early, not of
+    // memory nobody fills (a missing barrier: racecheck's race), and only the race is said.
+    std::vector<Hazard> unwritten_reads;
+    static constexpr long long kMostPassesAfterAStop = 1 << 20;
     // (kind, line, other) -> hazard, over all the launches of a run: one mistake, one report
     // (a race in the first launch and again in the one that adds the block totals is one line).
     std::map<std::tuple<int, int, int>, std::size_t> seen;
@@ -451,10 +467,52 @@ struct Runtime::Impl {
         obs.hazard_interval.push_back(static_cast<int>(obs.shared.size()));
     }
     [[noreturn]] void fatal(Hazard h) {
+        report_unwritten_reads();
+        if (!stopped_accesses.empty())  // a barrier left waiting for the stopped threads, ...
+            h = first_stopped_access(); // ... the access is the fault
         h.fatal = true;
         hazard(std::move(h));
         faulted = true;
         throw Fault{};
+    }
+
+    void report_unwritten_reads() {
+        std::vector<Hazard> reads;
+        swap(reads, unwritten_reads);
+        for (Hazard& h : reads)
+            hazard(std::move(h));
+    }
+    // The access of the lowest thread that went outside memory, saying how many others did so
+    // on the same line; the list emptied.
+    Hazard first_stopped_access() {
+        auto& all = stopped_accesses;
+        const auto first =
+            std::min_element(all.begin(), all.end(), [](const auto& a, const auto& b) {
+                return a.threads.front() < b.threads.front();
+            });
+        Hazard h = *first;
+        std::vector<int> others;
+        for (const Hazard& o : all)
+            if (&o != &*first && o.line == h.line)
+                others.push_back(o.threads.front());
+        std::sort(others.begin(), others.end());
+        if (!others.empty())
+            h.message += "; " + std::to_string(others.size()) + " other thread" +
+                         (others.size() > 1 ? "s" : "") + " of the block (" + lanes_text(others) +
+                         ") did the same on line " + std::to_string(h.line);
+        all.clear();
+        return h;
+    }
+    [[noreturn]] void stop_for_access(Hazard h) {
+        if (stopped_accesses.empty())
+            passes_after_stop = 0;
+        stopped_accesses.push_back(std::move(h));
+        throw Stopped{};
+    }
+    // Each line a thread passes: after a thread stopped, the others run on for so long only.
+    void passed() {
+        if (!stopped_accesses.empty() && self && ++passes_after_stop > kMostPassesAfterAStop)
+            throw Stopped{};
     }
 
     // ---- the schedule ----------------------------------------------------------------------
@@ -513,6 +571,7 @@ struct Runtime::Impl {
         try {
             spec->kernel->invoke(spec->kernel->fn, spec->args.data());
             finish(t);
+        } catch (const Stopped&) { // see stopped_accesses
         } catch (const Fault&) {
             faulted = true;
         } catch (const std::bad_alloc&) {
@@ -568,6 +627,8 @@ struct Runtime::Impl {
         interval_lines.clear();
         arrived = 0;
         finished = 0;
+        stopped_accesses.clear();
+        unwritten_reads.clear();
         start_threads(block);
     }
     // One round of the block: each runnable thread runs until it waits. False when the block
@@ -582,6 +643,14 @@ struct Runtime::Impl {
             if (faulted)
                 return false;
         }
+        if (!stopped_accesses.empty() && (!progressed || finished == spec->block)) {
+            report_unwritten_reads();
+            Hazard h = first_stopped_access();
+            h.fatal = true;
+            hazard(std::move(h));
+            faulted = true;
+            return false;
+        }
         if (finished == spec->block)
             return false;
         if (!progressed)
@@ -589,6 +658,7 @@ struct Runtime::Impl {
         return !faulted;
     }
     bool end_block() {
+        report_unwritten_reads();
         if (!faulted)
             end_interval();
         for (const Thread& t : threads) {
@@ -632,6 +702,8 @@ struct Runtime::Impl {
         swap(interval_lines, b.interval_lines);
         swap(arrived, b.arrived);
         swap(finished, b.finished);
+        swap(stopped_accesses, b.stopped_accesses);
+        swap(unwritten_reads, b.unwritten_reads);
         self = nullptr;
     }
 
@@ -725,6 +797,33 @@ struct Runtime::Impl {
     }
 
     // ---- barriers --------------------------------------------------------------------------
+    // The whole block waits, but not at one barrier: which threads wait where, by the line
+    // thread 0's group waits at first.
+    [[noreturn]] void different_barriers() {
+        std::vector<std::pair<int, std::vector<int>>> at; // line -> threads, as first met
+        for (const Thread& w : threads) {
+            auto it = std::find_if(at.begin(), at.end(),
+                                   [&](const auto& g) { return g.first == w.wait_line; });
+            if (it == at.end())
+                it = at.insert(at.end(), {w.wait_line, {}});
+            it->second.push_back(w.tid);
+        }
+        std::string where;
+        for (const auto& [line, tids] : at)
+            where += (where.empty() ? "threads " : "; threads ") + lanes_text(tids) + " at line " +
+                     std::to_string(line);
+        Hazard h;
+        h.kind = HazardKind::DivergentBarrier;
+        h.line = at.front().first; // thread 0's
+        h.other_line = at[1].first;
+        h.threads = {at.front().second.front(), at[1].second.front()};
+        h.message = "threads of block " + std::to_string(obs.block) +
+                    " wait at different barriers: " + where +
+                    ": each __syncthreads() must be reached by the whole block (a barrier inside "
+                    "a loop or an `if` that not all threads take hangs or breaks on a GPU)";
+        fatal(std::move(h));
+    }
+
     void barrier(int line) {
         Thread& t = *self;
         close_accumulation(t);
@@ -739,18 +838,9 @@ struct Runtime::Impl {
             return;
         }
         for (const Thread& o : threads)
-            if (o.wait_line != line) {
-                Hazard h;
-                h.kind = HazardKind::DivergentBarrier;
-                h.line = line;
-                h.other_line = o.wait_line;
-                h.threads = {t.tid, o.tid};
-                h.message = "threads of block " + std::to_string(obs.block) +
-                            " wait at different barriers (lines " + std::to_string(o.wait_line) +
-                            " and " + std::to_string(line) +
-                            "): each __syncthreads() must be reached by the whole block";
-                fatal(std::move(h));
-            }
+            if (o.wait_line != line)
+                different_barriers();
+        report_unwritten_reads();
         end_interval();
         if (obs.shared.size() > static_cast<std::size_t>(kMostSnapshotsPerBlock))
             endless_barrier(t.tid, line);
@@ -956,6 +1046,7 @@ struct Runtime::Impl {
             std::snprintf(hex, sizeof hex, "0x%08x", mask);
             h.message = std::string("the mask ") + hex + " on line " + std::to_string(h.line) +
                         " names lanes " + lanes_text(missing) + " of warp " + std::to_string(warp) +
+                        (spec->grid > 1 ? " of block " + std::to_string(obs.block) : "") +
                         ", which do not execute it: the values they should give are undefined "
                         "(shown as ?)";
             self = nullptr;
@@ -1042,7 +1133,9 @@ struct Runtime::Impl {
         h.message = std::string(what) + " " + r->name + "[" + std::to_string(index) +
                     "] by thread " + std::to_string(h.threads[0]) + " of block " +
                     std::to_string(obs.block) + why;
-        fatal(std::move(h));
+        if (!self)
+            fatal(std::move(h));
+        stop_for_access(std::move(h));
     }
     [[noreturn]] void overrun(const std::string& type, long long index, bool index_known,
                               int line) {
@@ -1164,7 +1257,7 @@ struct Runtime::Impl {
                         std::to_string(index) +
                         "] before any thread of the block wrote it: shared memory starts "
                         "undefined in every block";
-            hazard(std::move(h));
+            unwritten_reads.push_back(std::move(h));
         } else if (c.write_epoch == epoch && c.writer != t.tid &&
                    !ordered(t, c.writer, c.write_warp_sync)) {
             race(t, line, c.writer, c.write_line, a, index, "read-after-write");
@@ -1195,8 +1288,13 @@ struct Runtime::Impl {
         }
         if (!atomic && c.read_epoch == epoch) {
             const int other = c.reader != t.tid ? c.reader : c.other_reader;
-            if (other >= 0 && !ordered(t, other, 0))
+            if (other >= 0 && !ordered(t, other, 0)) {
                 race(t, line, other, c.read_line, a, index, "write-after-read");
+                // Another thread's earlier read of it, before anyone wrote it, is this race.
+                std::erase_if(unwritten_reads, [&](const Hazard& u) {
+                    return u.array == a.name && u.index == index && u.threads.front() != t.tid;
+                });
+            }
         }
         int gen = same_interval && c.writer == t.tid && !atomic ? c.gen + 1 : 1;
         if (&a == primary && !atomic) {
@@ -1414,12 +1512,13 @@ struct Runtime::Impl {
                                  long long count, int line) {
         auto& slot = shared[site];
         if (!slot) {
-            if (count <= 0 || count * elem_size > 1024ll * 1024)
+            if (count <= 0)
                 fatal_message(*self, line,
                               std::string("the __shared__ array ") + name + " has " +
                                   std::to_string(count) +
                                   " elements: give it a size between 1 and what a block's "
                                   "shared memory holds (48 KiB)");
+            static_shared_limit(name, count * elem_size, line);
             slot = make_array(site, name, elem, elem_size, count);
             if (!primary) {
                 primary = slot.get();
@@ -1427,6 +1526,34 @@ struct Runtime::Impl {
             }
         }
         return &slot->region;
+    }
+    // nvcc refuses a kernel whose static __shared__ arrays together pass 48 KiB per block
+    // (more comes only from the launch, to an extern __shared__ array): so does the simulator.
+    void static_shared_limit(const char* name, long long bytes, int line) {
+        constexpr long long kStaticSharedBytes = 48 * 1024;
+        long long total = bytes;
+        std::string arrays;
+        for (const auto& [site, a] : shared) {
+            if (!a)
+                continue;
+            const long long b = a->region.count * a->region.elem_size;
+            total += b;
+            arrays += a->name + " " + bytes_in_words(b) + ", ";
+        }
+        if (total <= kStaticSharedBytes)
+            return;
+        if (!arrays.empty()) // more than one array: what each takes
+            arrays = " (" + arrays + name + " " + bytes_in_words(bytes) + ")";
+        fatal_message(*self, line,
+                      "the kernel declares " + bytes_in_words(total) + " of __shared__" + arrays +
+                          " and a block holds 48 KiB statically (nvcc refuses the kernel): "
+                          "size the arrays by the block (s[TILE]), or take the memory from the "
+                          "launch with extern __shared__");
+    }
+    static std::string bytes_in_words(long long bytes) {
+        const std::string kib = std::to_string(bytes / 1024) + " KiB",
+                          rest = std::to_string(bytes % 1024) + " bytes";
+        return bytes < 1024 ? rest : bytes % 1024 == 0 ? kib : kib + " and " + rest;
     }
     std::unique_ptr<SharedArray> make_array(int site, const char* name, Elem elem, int elem_size,
                                             long long count) {
@@ -1621,8 +1748,9 @@ bool Runtime::launch(const LaunchSpec& spec,
 namespace {
 // Every entry point says where the kernel is, for the time limit's report.
 void passing(int line) {
-    const Runtime::Impl& i = *g_impl;
+    Runtime::Impl& i = *g_impl;
     seen(line, i.obs.block, i.self ? i.self->tid : -1, i.spec ? i.spec->pass : 0);
+    i.passed();
 }
 } // namespace
 

@@ -133,6 +133,12 @@ INSTANTIATE_TEST_SUITE_P(
         Broken{"own-array-row-past-its-end.cu", Algorithm::ReduceTree, 100, 64,
                "#define TILE 64\n"},
         Broken{"heap-negative-size.cu", Algorithm::ReduceTree, 100, 64, ""},
+        Broken{"shared-past-48-kib.cu", Algorithm::ReduceTree, 100, 64, "#define TILE 64\n"},
+        Broken{"barrier-in-grid-loop.cu", Algorithm::HistPrivatised, 1000, 32, ""},
+        Broken{"shuffle-in-guard.cu", Algorithm::ReduceShuffle, 40, 32, ""},
+        Broken{"global-write-past-out.cu", Algorithm::ReduceTree, 64, 32, ""},
+        Broken{"tree-barrier-after-level.cu", Algorithm::ReduceTree, 64, 32, ""},
+        Broken{"shared-never-written.cu", Algorithm::ReduceTree, 40, 32, ""},
         Broken{"warp-synchronous.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"global-histogram-race.cu", Algorithm::HistGlobal, 1000, 64, ""},
         Broken{"hist-privatised-plain-count.cu", Algorithm::HistPrivatised, 1000, 64, ""},
@@ -288,10 +294,12 @@ TEST(BrokenKernel, HeapHazardsSayWhereTheMemoryCameFrom) {
     };
     EXPECT_EQ(message("heap-out-of-bounds.cu"),
               "line 8: write to pair[1] by thread 0 of block 0: outside the 1 elements of pair "
-              "got from new[] on line 6");
+              "got from new[] on line 6; 63 other threads of the block (1-63) did the same on "
+              "line 8");
     EXPECT_EQ(message("heap-use-after-delete.cu"),
               "line 9: read of mine[0] by thread 0 of block 0 after delete[] gave it back on "
-              "line 8: memory given back is no longer the kernel's");
+              "line 8: memory given back is no longer the kernel's; 63 other threads of the "
+              "block (1-63) did the same on line 9");
     EXPECT_EQ(message("heap-negative-size.cu"),
               "line 5: malloc is asked for -3600 bytes: the size must not be negative");
     EXPECT_EQ(message("heap-wrong-delete.cu"),
@@ -301,6 +309,107 @@ TEST(BrokenKernel, HeapHazardsSayWhereTheMemoryCameFrom) {
     EXPECT_EQ(shared.rfind("line 9: delete[] gives back s, which new or malloc did not give", 0),
               0u)
         << shared;
+}
+
+// A hazard's message says which block (when the grid has more than one), which threads waited
+// where, and the lowest thread that made the mistake with how many others made it too.
+TEST(BrokenKernel, MessagesNameTheBlockAndTheThreads) {
+    const auto first = [](const Broken& b) {
+        const Request r =
+            simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 3, 0), b.block);
+        const sim::RunResult res = sim::run_kernel(r, kernel_source(b));
+        EXPECT_FALSE(res.hazards.empty()) << b.file;
+        expect_in_the_chapters_words(res.message);
+        return res.hazards.empty() ? std::string() : res.hazards.front().message;
+    };
+    EXPECT_EQ(first({"shuffle-in-guard.cu", Algorithm::ReduceShuffle, 40, 32, ""}),
+              "the mask 0xffffffff on line 6 names lanes 8-31 of warp 0 of block 1, which do not "
+              "execute it: the values they should give are undefined (shown as ?)");
+    EXPECT_EQ(first({"barrier-in-grid-loop.cu", Algorithm::HistPrivatised, 1000, 32, ""}),
+              "threads of block 7 wait at different barriers: threads 0-7 at line 12; threads "
+              "8-31 at line 14: each __syncthreads() must be reached by the whole block (a "
+              "barrier inside a loop or an `if` that not all threads take hangs or breaks on a "
+              "GPU)");
+    EXPECT_EQ(first({"global-write-past-out.cu", Algorithm::ReduceTree, 64, 32, ""}),
+              "write to out[2] by thread 2 of block 0: outside the 2 elements of the buffer out; "
+              "29 other threads of the block (3-31) did the same on line 15");
+}
+
+// The barrier after each level instead of before it: level 0 reads s[16] before thread 16 loads
+// it. The read is early, not of memory no thread fills: the race with thread 16's write is said
+// (racecheck's report), and no uninitialised read.
+TEST(BrokenKernel, AReadBeforeAnotherThreadsWriteIsARaceNotAnUninitialisedRead) {
+    const Broken b{"tree-barrier-after-level.cu", Algorithm::ReduceTree, 64, 32, ""};
+    const Request r =
+        simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 3, 0), b.block);
+    const sim::RunResult res = sim::run_kernel(r, kernel_source(b));
+    ASSERT_FALSE(res.hazards.empty()) << simtest::hazards_text(res);
+    EXPECT_EQ(res.hazards.front().message,
+              "write-after-read race on s[16]: thread 16 (line 8) and thread 0 (line 12) of "
+              "block 0 with no __syncthreads() between them");
+    for (const sim::Hazard& h : res.hazards)
+        EXPECT_NE(h.kind, sim::HazardKind::UninitialisedRead) << h.message;
+}
+
+// Shared memory no thread of the block writes, read: the block, the thread, the element, and
+// that shared memory starts undefined; the values read are undefined too, shown as ?.
+TEST(BrokenKernel, AReadOfSharedMemoryNoThreadWroteIsSaid) {
+    const Broken b{"shared-never-written.cu", Algorithm::ReduceTree, 40, 32, ""};
+    const Request r =
+        simtest::request(b.algorithm, generate(Generator::RandomInt, b.n, 3, 0), b.block);
+    const sim::RunResult res = sim::run_kernel(r, kernel_source(b));
+    ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
+    ASSERT_EQ(res.hazards.size(), 1u) << simtest::hazards_text(res);
+    const sim::Hazard& h = res.hazards.front();
+    EXPECT_EQ(h.message, "thread 0 of block 1 reads s[16] before any thread of the block wrote "
+                         "it: shared memory starts undefined in every block");
+    EXPECT_EQ(h.block, 1);
+    EXPECT_EQ(h.index, 16);
+    EXPECT_EQ(h.memory, "shared");
+    // Level 0 of block 1: threads 0-15 read s[16..31], of which threads 8-15 wrote none.
+    EXPECT_EQ(h.count, 24) << simtest::hazards_text(res);
+    ASSERT_EQ(res.trace.result.size(), 2u);
+    EXPECT_TRUE(std::isnan(res.trace.result[1])) << "block 1's total is undefined (?)";
+}
+
+// __shfl_xor_sync's butterfly: every lane ends with the warp's total, so lane 0 writes the
+// chapter's result, and the run has no hazard.
+TEST(WorkingForm, ShflXorSyncGivesEveryLaneTheWarpsTotal) {
+    const std::string source = "__device__ float warpReduce(float val)\n"
+                               "{\n"
+                               "    for (int offset = 16; offset > 0; offset >>= 1)\n"
+                               "        val += __shfl_xor_sync(0xffffffffu, val, offset);\n"
+                               "    return val;\n"
+                               "}\n"
+                               "__global__ void reduceShuffle(const float* in, float* out, int n)\n"
+                               "{\n"
+                               "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                               "    const int warpId = threadIdx.x / 32;\n"
+                               "    float val = (i < n) ? in[i] : 0.0f;\n"
+                               "    val = warpReduce(val);\n"
+                               "    if (threadIdx.x % 32 == 31)\n"
+                               "        out[blockIdx.x * (blockDim.x / 32) + warpId] = val;\n"
+                               "}\n";
+    const Request r =
+        simtest::request(Algorithm::ReduceShuffle, generate(Generator::RandomInt, 100, 3, 0), 64);
+    const sim::RunResult res = sim::run_kernel(r, source);
+    ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
+    EXPECT_TRUE(res.hazards.empty()) << simtest::hazards_text(res);
+    EXPECT_GT(res.counted.shuffles, 0);
+    EXPECT_EQ(res.trace.result, make_cpu_backend()->trace(r).result);
+}
+
+// nvcc refuses more than 48 KiB of static __shared__ a block; so does the simulator, saying how
+// much the kernel declares, array by array.
+TEST(BrokenKernel, StaticSharedPast48KibIsRefusedWithItsSize) {
+    const sim::RunResult res = run_tree("broken/shared-past-48-kib.cu");
+    EXPECT_EQ(res.status, sim::RunResult::Status::Faulted) << simtest::hazards_text(res);
+    expect_in_the_chapters_words(res.message);
+    EXPECT_EQ(res.message,
+              "line 6: the kernel declares 64 KiB and 256 bytes of __shared__ (s 256 bytes, "
+              "table 64 KiB) and a block holds 48 KiB statically (nvcc refuses the kernel): size "
+              "the arrays by the block (s[TILE]), or take the memory from the launch with extern "
+              "__shared__");
 }
 
 // Forms of C++ the chapter's kernels do not use but students write: memory from the device heap

@@ -250,6 +250,24 @@ TEST(Preprocess, DeclarationsOverSeveralLinesKeepTheLines) {
     EXPECT_NE(c.find("::pplab::sim::ptr<unsigned int> out"), std::string::npos) << c;
 }
 
+// An array's size written with shifts: the size copied into the rewrite keeps `<<` and `>>`
+// whole (the lexer gives each as two tokens; `1 < < 10` would not compile).
+TEST(Preprocess, ShiftsInAnArraysSizeStayShifts) {
+    const std::string b = rewritten_keeping_lines("__device__ float scratch[1 << 10];\n"
+                                                  "__global__ void k(float* out)\n"
+                                                  "{\n"
+                                                  "    __shared__ float s[1 << 10];\n"
+                                                  "    __shared__ float h[TILE >> 1];\n"
+                                                  "    __shared__ int b[sizeof(int) << 3];\n"
+                                                  "    s[0] = h[0] = b[0] = scratch[0];\n"
+                                                  "    out[0] = s[0];\n"
+                                                  "}\n");
+    EXPECT_NE(b.find("pplab_device_scratch[1 << 10];"), std::string::npos) << b;
+    EXPECT_NE(b.find("(1 << 10)>::value"), std::string::npos) << b;
+    EXPECT_NE(b.find("(TILE >> 1)>::value"), std::string::npos) << b;
+    EXPECT_NE(b.find("(sizeof(int) << 3)>::value"), std::string::npos) << b;
+}
+
 // Each loop's condition notes its line first, so the time limit can place a loop that touches
 // only registers; written on the loop's line, no line added. A range-for and a condition that
 // declares its variable have no place for it.

@@ -90,6 +90,40 @@ INSTANTIATE_TEST_SUITE_P(Chapter, Puzzles,
                              return id;
                          });
 
+// The tree's loop with its barrier after each level: the first level reads what another thread
+// has not yet loaded. Each failing test says the race on its line, not an uninitialised read.
+TEST(PuzzleTreeLoop, ABarrierAfterEachLevelIsARace) {
+    const sim::Puzzle& p = sim::find_puzzle("tree-loop");
+    const sim::PuzzleVerdict v =
+        sim::check_puzzle(p, simtest::puzzle_solution(p.skeleton(), "tree-loop-barrier-after"));
+    ASSERT_TRUE(v.compiled) << verdict_text(v);
+    EXPECT_EQ(v.passed(), 0) << verdict_text(v);
+    for (const sim::TestVerdict& t : v.tests) {
+        EXPECT_EQ(t.why.find("line "), 0u) << t.what << ": " << t.why;
+        EXPECT_NE(t.why.find("write-after-read race on s["), std::string::npos)
+            << t.what << ": " << t.why;
+        EXPECT_EQ(t.why.find("before any thread"), std::string::npos) << t.what << ": " << t.why;
+    }
+}
+
+// The fold with a plain += instead of atomicAdd: where one block runs, every bin is right, and
+// the verdict says the fold must use atomicAdd because blocks share the global bins (not that
+// it folds too few bins); where blocks run together, their race on g_hist.
+TEST(PuzzlePrivatisedFold, APlainAddIsToldToUseAtomicAdd) {
+    const sim::Puzzle& p = sim::find_puzzle("privatised-fold");
+    const sim::PuzzleVerdict v =
+        sim::check_puzzle(p, simtest::puzzle_solution(p.skeleton(), "privatised-fold-plain-add"));
+    ASSERT_TRUE(v.compiled) << verdict_text(v);
+    EXPECT_EQ(v.passed(), 0) << verdict_text(v);
+    int told = 0;
+    for (const sim::TestVerdict& t : v.tests) {
+        EXPECT_EQ(t.why.find("issued 0 atomicAdds"), std::string::npos) << t.what << ": " << t.why;
+        told += t.why.find("adds into g_hist without atomicAdd: the blocks add into the same "
+                           "global bins, so the fold must use atomicAdd") != std::string::npos;
+    }
+    EXPECT_GT(told, 0) << verdict_text(v);
+}
+
 // In the chapter's order, at least eight, each with a statement, a hint, the answer and hidden
 // tests that include sizes that are not multiples of the block, non-power-of-two n and, for
 // histograms, skewed data; every test launch is one the algorithm accepts.

@@ -24,8 +24,10 @@ struct Ran {
     std::string output; // stdout and stderr
 };
 
-Ran pplab(const std::string& args) {
-    const std::string cmd = std::string(PPLAB_BINARY) + " " + args + " 2>&1";
+// `errors`: where standard error goes (with standard output, or " 2>/dev/null": what a program
+// reading the answer gets).
+Ran pplab(const std::string& args, const char* errors = " 2>&1") {
+    const std::string cmd = std::string(PPLAB_BINARY) + " " + args + errors;
     FILE* pipe = ::popen(cmd.c_str(), "r");
     Ran r{-1, ""};
     char buf[4096];
@@ -161,6 +163,71 @@ TEST_F(RunCli, HazardsAndFaultsAndMissingFiles) {
     EXPECT_EQ(fault.code, 2) << fault.output;
     EXPECT_NE(fault.output.find("out-of-bounds"), std::string::npos) << fault.output;
     EXPECT_EQ(pplab_run("--kernel " + (dir_ / "missing.cu").string() + kTree).code, 2);
+}
+
+// The line of `text` holding `what` (1-based; 0 if none).
+int line_of(const std::string& text, const std::string& what) {
+    int number = 0;
+    for (std::size_t p = 0, q; (q = text.find('\n', p)) != std::string::npos; p = q + 1) {
+        ++number;
+        if (text.substr(p, q - p).find(what) != std::string::npos)
+            return number;
+    }
+    return 0;
+}
+
+// A kernel that stops (a fault) or does not compile still answers on standard output in the
+// --format asked for: JSON of the successful run's shape, its "status" saying why and the fatal
+// hazard or the compiler's errors by line; markdown a short section. Exit 2, as for text.
+TEST_F(RunCli, AKernelThatStopsAnswersInTheFormatAsked) {
+    std::string oob = listing_;
+    oob.replace(oob.find("(i < n) ? in[i] : 0.0f"), 22, "in[i]");
+    const std::string fault = write("oob.cu", oob);
+    std::string broken = listing_;
+    broken.replace(broken.find("s[threadIdx.x] += "), 18, "s[threadIdx.x] += undeclared + ");
+    const std::string wrong = write("broken.cu", broken);
+
+    const Ran faulted = pplab("run --kernel " + fault + kTree + " --format json", " 2>/dev/null");
+    EXPECT_EQ(faulted.code, 2);
+    ASSERT_TRUE(nlohmann::json::accept(faulted.output)) << faulted.output;
+    const auto f = nlohmann::json::parse(faulted.output);
+    EXPECT_EQ(f["format"], "pplab-trace") << faulted.output;
+    EXPECT_EQ(f["status"], "faulted") << faulted.output;
+    ASSERT_EQ(f["hazards"].size(), 1u) << faulted.output;
+    EXPECT_EQ(f["hazards"][0]["kind"], "out-of-bounds") << faulted.output;
+    EXPECT_EQ(f["hazards"][0]["fatal"], true) << faulted.output;
+    EXPECT_EQ(f["hazards"][0]["line"], line_of(oob, "in[i]")) << faulted.output;
+
+    const Ran compile = pplab("run --kernel " + wrong + kTree + " --format json", " 2>/dev/null");
+    EXPECT_EQ(compile.code, 2);
+    ASSERT_TRUE(nlohmann::json::accept(compile.output)) << compile.output;
+    const auto c = nlohmann::json::parse(compile.output);
+    EXPECT_EQ(c["status"], "compile-failed") << compile.output;
+    ASSERT_FALSE(c["errors"].empty()) << compile.output;
+    EXPECT_EQ(c["errors"][0]["line"], line_of(broken, "undeclared")) << compile.output;
+    EXPECT_NE(c["errors"][0]["message"].get<std::string>().find("undeclared"), std::string::npos)
+        << compile.output;
+
+    const Ran md = pplab("run --kernel " + fault + kTree + " --format markdown", " 2>/dev/null");
+    EXPECT_EQ(md.code, 2);
+    EXPECT_EQ(md.output.rfind("## Your kernel stopped\n\n- line " +
+                                  std::to_string(line_of(oob, "in[i]")) + ": out-of-bounds: ",
+                              0),
+              0u)
+        << md.output;
+    const Ran mdc = pplab("run --kernel " + wrong + kTree + " --format markdown", " 2>/dev/null");
+    EXPECT_EQ(mdc.code, 2);
+    EXPECT_EQ(mdc.output.rfind("## Your kernel does not compile\n\n- line " +
+                                   std::to_string(line_of(broken, "undeclared")) + ", column ",
+                               0),
+              0u)
+        << mdc.output;
+    // The words for a person stay on standard error.
+    const Ran both = pplab_run("--kernel " + fault + kTree + " --format json");
+    EXPECT_NE(
+        both.output.find(fault + ":" + std::to_string(line_of(oob, "in[i]")) + ": out-of-bounds: "),
+        std::string::npos)
+        << both.output;
 }
 
 // Without a GPU, --backend cuda says why before anything runs and exits 2, its --out file not

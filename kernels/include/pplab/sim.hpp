@@ -133,8 +133,12 @@ struct Limits {
 };
 
 // The trace's JSON (pplab trace --format json's, which sessions and the checker read) with the
-// run's hazards, notes and counts added beside it ("hazards", "notes", "counted").
+// run's hazards, notes and counts added beside it ("hazards", "notes", "counted"), and whether
+// it ran: "status" (status_id), "message", "stopped_line", "errors" (the compiler's, by line).
+// One shape whether the kernel ran or not: a run that stopped has the frames it reached.
 std::string to_json(const RunResult& r);
+// "ran", "compile-failed", "faulted", "timed-out", "out-of-memory", "crashed", "cancelled".
+std::string_view status_id(RunResult::Status s);
 
 // Compiles `source` (cached by content) and runs the request's launches through it.
 // Throws InputError for a request the algorithm cannot run (as Backend::trace does); every
