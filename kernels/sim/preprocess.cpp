@@ -364,7 +364,8 @@ private:
             ++i_;
             return;
         }
-        if (t.text == "__shared__" || (t.text == "extern" && is(i_ + 1, "__shared__"))) {
+        if (t.text == "__shared__" ||
+            ((t.text == "extern" || t.text == "volatile") && is(i_ + 1, "__shared__"))) {
             shared_declaration();
             return;
         }
@@ -886,11 +887,13 @@ private:
         return true;
     }
 
-    // `__shared__ T name[N];` and `extern __shared__ T name[];`
+    // `__shared__ T name[N];` and `extern __shared__ T name[];`; `volatile __shared__ T name;`
+    // is `__shared__ volatile T name;` (a flag the block's threads spin on).
     void shared_declaration() {
         const Token& first = toks_[i_];
         const bool is_extern = first.text == "extern";
-        std::size_t k = i_ + (is_extern ? 2 : 1);
+        const bool is_volatile = first.text == "volatile";
+        std::size_t k = i_ + (is_extern || is_volatile ? 2 : 1);
         while (is(k, "__align__")) { // __align__(16)
             while (k < toks_.size() && !is(k, ")"))
                 ++k;
@@ -903,7 +906,8 @@ private:
             fail(first.line, first.column,
                  "write a __shared__ declaration as `__shared__ float s[TILE];` (a type, a "
                  "name and a size)");
-        const std::string type = one_line(type_first, k - 1);
+        const std::string type =
+            (is_volatile ? std::string("volatile ") : std::string()) + one_line(type_first, k - 1);
         const std::string name(toks_[k].text);
         for (std::size_t t = type_first; t < k; ++t)
             if (structs_.count(toks_[t].text))

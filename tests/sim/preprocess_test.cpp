@@ -117,6 +117,23 @@ TEST(Preprocess, ExternSharedAndCommentsAndStrings) {
     EXPECT_NE(b.find("/* s[0] */ s.at(5)[0] = 1; printf(\"s[0]\")"), std::string::npos) << b;
 }
 
+// `volatile __shared__ int flag;` is `__shared__ volatile int flag;`: the qualifier is the
+// element's (left before the rewrite it made the watched element itself volatile, which does
+// not compile).
+TEST(Preprocess, VolatileBeforeSharedQualifiesTheElement) {
+    const std::string src = "__global__ void k(int* out)\n"
+                            "{\n"
+                            "    volatile __shared__ int flag;\n"
+                            "    flag = 1;\n"
+                            "}\n";
+    const sim::Preprocessed p = sim::preprocess(src);
+    ASSERT_TRUE(p.ok) << p.error.message;
+    const std::string b = body(p);
+    EXPECT_NE(b.find("    ::pplab::sim::ref<volatile int> flag = ::pplab::sim::ptr<volatile int>("),
+              std::string::npos)
+        << b;
+}
+
 // A puzzle's skeleton uses TILE, WARPS and BINS without defining them: the runner defines them
 // with the launch's values. What the file defines or declares itself is left to it.
 TEST(Preprocess, NamesTheLaunchConstantsTheFileUsesButDoesNotDefine) {
