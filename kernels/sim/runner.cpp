@@ -24,6 +24,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -912,8 +913,23 @@ int main(int argc, char** argv) {
     sim::Recording recording;
     try {
         const Request r = normalize_trace(sim::request_from_json(read_text_file(argv[2])));
-        if (!::dlopen(argv[1], RTLD_NOW | RTLD_LOCAL))
-            throw InputError(std::string("the compiled kernel does not load: ") + ::dlerror());
+        if (!::dlopen(argv[1], RTLD_NOW | RTLD_LOCAL)) {
+            const std::string why = ::dlerror();
+            // Its file-scope arrays are mapped as it loads (`__device__ float x[1ull << 34]`):
+            // past the run's memory limit the loader says only "failed to map segment".
+            if (why.find("failed to map segment") != std::string::npos) {
+                rlimit limit{};
+                const bool limited =
+                    ::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY;
+                throw InputError(
+                    "the kernel's __device__ and __constant__ arrays do not fit in the memory "
+                    "the simulator gives a run" +
+                    (limited ? " (" + std::to_string(limit.rlim_cur >> 20) + " MiB for everything)"
+                             : std::string()) +
+                    ": make them smaller");
+            }
+            throw InputError("the compiled kernel does not load: " + why);
+        }
         out = sim::Session(r).run(recording);
     } catch (const std::bad_alloc&) { // a fiber's stack not mapped: the memory limit too
         sim::report_and_exit(sim::kMemoryExit);

@@ -1220,6 +1220,12 @@ struct Runtime::Impl {
         const Thread& o = threads[static_cast<std::size_t>(other)];
         return o.warp == t.warp && warp_sync[static_cast<std::size_t>(t.warp)] > other_sync;
     }
+    // An element as the kernel names it: `s[3]`, or `total` for a __shared__ variable of one
+    // (`__shared__ float total;` is an array of one: "total[0]" named what the kernel never wrote).
+    static std::string element(const SharedArray& a, long long index) {
+        return a.region.count == 1 ? std::string(a.name)
+                                   : std::string(a.name) + "[" + std::to_string(index) + "]";
+    }
     void race(const Thread& t, int line, int other_tid, int other_line, const SharedArray& a,
               long long index, const char* what) {
         Hazard h;
@@ -1231,10 +1237,10 @@ struct Runtime::Impl {
         h.memory = "shared";
         h.index = index;
         h.address = index * a.region.elem_size;
-        h.message = std::string(what) + " race on " + a.name + "[" + std::to_string(index) +
-                    "]: thread " + std::to_string(t.tid) + " (line " + std::to_string(line) +
-                    ") and thread " + std::to_string(other_tid) + " (line " +
-                    std::to_string(other_line) + ") of block " + std::to_string(obs.block) +
+        h.message = std::string(what) + " race on " + element(a, index) + ": thread " +
+                    std::to_string(t.tid) + " (line " + std::to_string(line) + ") and thread " +
+                    std::to_string(other_tid) + " (line " + std::to_string(other_line) +
+                    ") of block " + std::to_string(obs.block) +
                     " with no __syncthreads() between them";
         hazard(std::move(h));
     }
@@ -1253,9 +1259,8 @@ struct Runtime::Impl {
             h.index = index;
             h.address = index * a.region.elem_size;
             h.message = "thread " + std::to_string(t.tid) + " of block " +
-                        std::to_string(obs.block) + " reads " + a.name + "[" +
-                        std::to_string(index) +
-                        "] before any thread of the block wrote it: shared memory starts "
+                        std::to_string(obs.block) + " reads " + element(a, index) +
+                        " before any thread of the block wrote it: shared memory starts "
                         "undefined in every block";
             unwritten_reads.push_back(std::move(h));
         } else if (c.write_epoch == epoch && c.writer != t.tid &&

@@ -142,6 +142,7 @@ INSTANTIATE_TEST_SUITE_P(
         Broken{"warp-synchronous.cu", Algorithm::ReduceTree, 100, 64, ""},
         Broken{"global-histogram-race.cu", Algorithm::HistGlobal, 1000, 64, ""},
         Broken{"hist-privatised-plain-count.cu", Algorithm::HistPrivatised, 1000, 64, ""},
+        Broken{"shared-variable-race.cu", Algorithm::ReduceTree, 100, 64, "#define TILE 64\n"},
         Broken{"register-without-a-value.cu", Algorithm::ReduceCoarsened, 1000, 64,
                "#define TILE 64\n"},
         Broken{"global-every-block-writes-one.cu", Algorithm::ReduceTree, 100, 64, ""},
@@ -549,6 +550,33 @@ TEST(BrokenKernel, AnOwnArrayIndexedPastItsEndIsSaidAtItsLine) {
               "2 rows, 0 to 1");
     for (const sim::RunResult* r : {&loop, &row})
         expect_in_the_chapters_words(r->hazards.front().message);
+}
+
+// File-scope arrays past the run's memory limit are said as such, not as the loader's "failed to
+// map segment".
+TEST(BrokenKernel, DeviceArraysPastTheMemoryLimitAreSaidInWords) {
+#if defined(PPLAB_TEST_ASAN)
+    GTEST_SKIP() << "an AddressSanitizer build runs the kernel with no memory limit";
+#endif
+    const sim::RunResult res = run_tree("broken/device-array-too-large.cu");
+    EXPECT_FALSE(res.ok());
+    EXPECT_EQ(res.message.rfind("the kernel's __device__ and __constant__ arrays do not fit in "
+                                "the memory the simulator gives a run (",
+                                0),
+              0u)
+        << res.message;
+    EXPECT_EQ(res.message.find("map segment"), std::string::npos) << res.message;
+}
+
+// A __shared__ variable (an array of one) is named as the kernel names it: "total", not
+// "total[0]", which the kernel never wrote.
+TEST(BrokenKernel, ASharedVariableIsNamedWithoutAnIndex) {
+    const sim::RunResult res = run_tree("broken/shared-variable-race.cu");
+    ASSERT_TRUE(res.ok()) << simtest::hazards_text(res);
+    ASSERT_FALSE(res.hazards.empty());
+    EXPECT_EQ(res.hazards.front().message,
+              "write-after-write race on total: thread 1 (line 9) and thread 0 (line 9) of block "
+              "0 with no __syncthreads() between them");
 }
 
 // A float declared without a value and read before one is given (the coarsened sum without its
