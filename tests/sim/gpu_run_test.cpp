@@ -4,6 +4,8 @@
 // without nvcc or without a device.
 #include "helpers.hpp"
 
+#include "pplab/files.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -65,6 +67,45 @@ INSTANTIATE_TEST_SUITE_P(
                 ch = '_';
         return id + (p.param.inclusive ? "_inclusive" : "");
     });
+
+// The working forms (tests/sim/kernels/forms: CUDA as students write it beyond the listing's:
+// fences and __device__ counters, atomics, shifted extents, extern and volatile __shared__,
+// printf, pointers, the heap) on the device: nvcc's build of each leaves the output the
+// simulator's run leaves, bit for bit (whole numbers: every order of addition gives one sum).
+// Not heap-past-8-mib.cu: past the device heap, new gives nullptr on a GPU, as the simulator's
+// note on it says.
+class GpuForm : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GpuForm, SameOutputAsTheSimulator) {
+    if (GetParam() == "heap-past-8-mib.cu")
+        GTEST_SKIP() << "past the device heap a GPU's new gives nullptr (the simulator notes it)";
+    const std::string source =
+        read_text_file(std::string(PPLAB_SIM_KERNELS) + "/forms/" + GetParam());
+    for (const int n : {100, 1000}) {
+        const Request r = normalize(
+            simtest::request(Algorithm::ReduceTree, generate(Generator::RandomInt, n, 3, 0), 64));
+        const sim::GpuRun g = sim::run_on_gpu(r, source);
+        if (g.status == sim::GpuRun::Status::Skipped)
+            GTEST_SKIP() << g.message;
+        ASSERT_EQ(g.status, sim::GpuRun::Status::Ran) << g.message;
+        const sim::RunResult cpu = sim::run_kernel(r, source);
+        ASSERT_TRUE(cpu.ok()) << cpu.message;
+        ASSERT_EQ(g.result.size(), cpu.trace.result.size());
+        for (std::size_t k = 0; k < g.result.size(); ++k)
+            EXPECT_EQ(std::memcmp(&g.result[k], &cpu.trace.result[k], sizeof(float)), 0)
+                << "n " << n << " out[" << k << "]: GPU " << g.result[k] << ", simulator "
+                << cpu.trace.result[k];
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Students, GpuForm, ::testing::ValuesIn(simtest::working_forms()),
+                         [](const ::testing::TestParamInfo<std::string>& p) {
+                             std::string id = p.param.substr(0, p.param.size() - 3);
+                             for (char& ch : id)
+                                 if (ch == '-')
+                                     ch = '_';
+                             return id;
+                         });
 
 // What `pplab run --time-n` prints and the window's Your kernel tab shows: the listing on the
 // device, the same output as the simulator's, timed at 2^20 beside the chapter's kernel and CUB
