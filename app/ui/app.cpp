@@ -16,10 +16,11 @@ namespace pplab::ui {
 
 namespace {} // namespace
 
-App::App(Platform platform)
+App::App(Platform platform, Settings initial)
     : platform_(std::move(platform)), tracer_(platform_.wake),
       canvas_(std::make_unique<CanvasPanel>()), timing_(platform_.wake) {
     ImGui::GetIO().IniFilename = nullptr; // the layout is computed, not remembered
+    st_.settings = std::move(initial);
     submitted_ = st_.settings;
     latest_job_ = tracer_.submit(st_.settings);
 }

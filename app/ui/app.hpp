@@ -31,7 +31,9 @@ struct Platform {
 
 class App {
 public:
-    explicit App(Platform platform); // needs the GL context and ImGui's context
+    // Needs the GL context and ImGui's context; `initial`: the first trace's settings (the
+    // page's link).
+    explicit App(Platform platform, Settings initial = {});
     ~App();
     App(const App&) = delete;
     App& operator=(const App&) = delete;
@@ -60,6 +62,9 @@ public:
     ExportPanel& exporter() { return export_; }
     // The presenter scale as the menu bar said it in the last frame ("" where it had no room).
     const std::string& scale_shown() const { return scale_shown_; }
+    // The largest presenter scale the window's width serves (ui::largest_scale): where Ctrl +
+    // stops, and where the page holds a link's scale.
+    float largest_scale_here() const;
 
 private:
     void adopt_results();
@@ -77,8 +82,6 @@ private:
     // Whether present mode is offered at the menu bar's end: larger text, and no room for the
     // offer in the transport's row.
     bool present_offered_here() const;
-    // The largest presenter scale the window's width serves (ui::largest_scale).
-    float largest_scale_here() const;
     void present_offer();
     void timing_and_export_menus();
     void apply_style();

@@ -2,6 +2,7 @@
 
 #include "pplab/request.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <functional>
@@ -109,8 +110,18 @@ const std::map<std::string, Reader, std::less<>>& readers() {
              if (x == std::string::npos)
                  throw InputError("the address's size=" + v +
                                   " is not WIDTHxHEIGHT in pixels, e.g. 1600x1000");
-             l.width = whole_number("size", v.substr(0, x), 64, 8192);
-             l.height = whole_number("size", v.substr(x + 1), 64, 8192);
+             // Each side named in the words of the whole ("size=9000 is out of range" said
+             // neither which side nor the value asked for).
+             const auto side = [&](const std::string& text, const char* which) {
+                 try {
+                     return whole_number("size", text, 64, 8192);
+                 } catch (const InputError&) {
+                     throw InputError("the address's size=" + v + " has a " + which + " of " +
+                                      text + ": each side is 64 to 8192 pixels");
+                 }
+             };
+             l.width = side(v.substr(0, x), "width");
+             l.height = side(v.substr(x + 1), "height");
          }},
         {"view",
          [](Link& l, const std::string&, const std::string& v) {
@@ -175,9 +186,24 @@ Link read_link(std::string_view query, const ui::Settings& defaults) {
         else
             params.push_back(std::move(p));
     }
+    // A picture starts where `pplab render` starts (the chapter's block of 256, 256 bins), not
+    // where the window does (a block of 8, 16 bins): a link without them drew another picture.
+    const bool picture = std::any_of(params.begin(), params.end(), [](const auto& p) {
+        return p.first == "view" && p.second == "picture";
+    });
+    if (picture) {
+        link.settings.block = 0; // the algorithm's default, as the command line's
+        link.settings.bins = 256;
+    }
     const auto& table = readers();
     for (const auto& [name, value] : params) {
         const auto reader = table.find(name);
+        if (name == "frame") { // the issue's own example: the transport counts steps
+            link.errors.push_back("the address asks for 'frame': a link names a step as the "
+                                  "window's transport counts them, step=" +
+                                  (value.empty() ? std::string("N") : value));
+            continue;
+        }
         if (reader == table.end()) {
             std::string known;
             for (const auto& entry : table)

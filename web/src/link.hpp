@@ -3,7 +3,8 @@
 // The parameters are the command line's options without the dashes (algo, input, n, gen,
 // seed, block, grid, bins, inclusive, no-skip-empty, order-seed, pitfall, active-lanes; step,
 // shown-block, theme, camera, scale, size, width, height as `pplab render` takes them),
-// view=picture (the step alone, drawn as `pplab render` draws it), and tab=source|classroom|
+// view=picture (the step alone, drawn as `pplab render` draws it, from its defaults: the
+// chapter's block, 256 bins), and tab=source|classroom|
 // your-kernel (the tab the window's right column opens on).
 #pragma once
 

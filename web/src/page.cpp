@@ -14,6 +14,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
@@ -75,11 +76,12 @@ EM_JS(void, copy_to_browser, (const char* text), {
     if (navigator.clipboard)
         navigator.clipboard.writeText(UTF8ToString(text)).catch(function(){});
 });
-EM_JS(void, show_failure, (const char* text), {
+EM_JS(void, show_failure, (const char* text, int link), {
     const why = UTF8ToString(text);
     const box = document.getElementById('failure');
-    box.textContent = 'pplab cannot run here: ' + why;
+    box.textContent = (link ? 'This link cannot be drawn: ' : 'pplab cannot run here: ') + why;
     box.hidden = false;
+    document.getElementById('loading').hidden = true;
     document.getElementById('status').dataset.state = 'failed';
     document.getElementById('status').textContent = why;
 });
@@ -136,7 +138,9 @@ Page::Page(GLFWwindow* win, ui::Platform platform)
         return;
     }
     platform.wake = on_input; // something finished: draw (the loop runs on the browser's frames)
-    app_ = std::make_unique<ui::App>(std::move(platform));
+    // The link's settings are the first trace: the window's defaults traced first stayed on the
+    // canvas under a link whose own request failed, as if it were the link's.
+    app_ = std::make_unique<ui::App>(std::move(platform), link_.settings);
     // A session or a hand-trace dropped on the canvas opens in the classroom, as on the
     // desktop; the browser hands the file over (into the page's memory) after the drop.
     glfwSetDropCallback(win, [](GLFWwindow*, int count, const char** paths) {
@@ -205,9 +209,9 @@ int Page::height() {
     return browser_height();
 }
 
-void Page::fail(const std::string& why) {
+void Page::fail(const std::string& why, bool link) {
     std::fprintf(stderr, "pplab: %s\n", why.c_str());
-    show_failure(why.c_str());
+    show_failure(why.c_str(), link ? 1 : 0);
 }
 
 void Page::fit_to_browser() {
@@ -246,6 +250,20 @@ void Page::follow_link() {
     if (link_followed_)
         return;
     ui::State& st = app_->state();
+    // A scale the browser's width does not hold (scale=300 in 1280x720 left the canvas no room
+    // and cut the menu) is held to the largest it does, as Ctrl + is, and said; known once a
+    // frame has sized the window.
+    if (drawn_once_ && !scale_checked_) {
+        scale_checked_ = true;
+        const float largest = app_->largest_scale_here();
+        if (st.view.presenter_scale > largest + 0.001f) {
+            st.view.presenter_scale = largest;
+            link_.errors.push_back("the address's scale=" + std::to_string(link_.scale_percent) +
+                                   " is more than this window's width holds: " +
+                                   std::to_string(static_cast<int>(std::lround(largest * 100.0f))) +
+                                   "% here");
+        }
+    }
     // The address's own trace is on screen (or its request failed, and says why): the window
     // asks for it in its first frame.
     if (!drawn_once_ || app_->tracer().busy() || (!st.model && st.error.empty()))
@@ -333,7 +351,7 @@ void Page::draw_picture() {
                                  std::to_string(model.steps().size()) + " (frame " +
                                  std::to_string(frame) + "): " + model.caption(frame));
     } catch (const InputError& e) {
-        fail(e.what());
+        fail(e.what(), true); // the link's mistake, not the browser's
     }
 }
 

@@ -45,7 +45,8 @@ public:
     static int width();         // the canvas's size to start with: the browser's window
     static int height();
     // Says on the page (not only in the console) why it cannot go on.
-    static void fail(const std::string& why);
+    // `link`: the address asks for something that cannot be drawn (said as the link's fault).
+    static void fail(const std::string& why, bool link = false);
 
 private:
     void fit_to_browser();
@@ -58,6 +59,7 @@ private:
     std::unique_ptr<ui::App> app_; // the window (not made for view=picture)
     bool link_followed_ = false;
     bool drawn_once_ = false;
+    bool scale_checked_ = false; // the link's scale held to the window's width
     std::string status_;
     std::vector<std::string> downloaded_; // files handed to the browser, to remove
     // view=picture

@@ -1,6 +1,8 @@
 // The page's address read into the window's settings (web/src/link.hpp), under Node.
 #include "link.hpp"
 
+#include "pplab/request.hpp"
+
 #include <gtest/gtest.h>
 
 namespace pplab::web {
@@ -62,6 +64,39 @@ TEST(Link, APictureTakesRendersSizes) {
     EXPECT_EQ(read_link("width=63", ui::Settings{}).errors.size(), 1u);
     EXPECT_EQ(read_link("size=1920", ui::Settings{}).errors.front(),
               "the address's size=1920 is not WIDTHxHEIGHT in pixels, e.g. 1600x1000");
+}
+
+// A picture starts from `pplab render`'s defaults (the chapter's block, 256 bins), whatever the
+// window's are (a block of 8, 16 bins): a link without them drew another picture than the
+// command it mirrors. What the link gives still wins; the window keeps its own defaults.
+TEST(Link, APictureStartsFromRendersDefaults) {
+    const Link picture = read_link("algo=hist-global&n=300&view=picture", ui::Settings{});
+    EXPECT_TRUE(picture.errors.empty());
+    EXPECT_EQ(picture.settings.block, 0); // the algorithm's own, as the command line's
+    EXPECT_EQ(picture.settings.bins, 256);
+    EXPECT_EQ(normalize(picture.settings.request()).block, 256); // the chapter's
+    const Link given = read_link("view=picture&block=16&bins=8&algo=hist-global", ui::Settings{});
+    EXPECT_EQ(given.settings.block, 16);
+    EXPECT_EQ(given.settings.bins, 8);
+    const Link window = read_link("algo=hist-global&n=300", ui::Settings{});
+    EXPECT_EQ(window.settings.block, ui::Settings{}.block);
+    EXPECT_EQ(window.settings.bins, ui::Settings{}.bins);
+}
+
+// `frame` (the issue's own example) is said in the transport's words; a size's side that is out
+// of range is named with the size asked for.
+TEST(Link, FrameAndSizeAreSaidInTheWindowsWords) {
+    const Link frame = read_link("algo=scan-blelloch&input=1,2,3,4&frame=5", ui::Settings{});
+    ASSERT_EQ(frame.errors.size(), 1u);
+    EXPECT_EQ(frame.errors.front(), "the address asks for 'frame': a link names a step as the "
+                                    "window's transport counts them, step=5");
+    EXPECT_EQ(frame.step, 0);
+    const Link size = read_link("view=picture&size=9000x64", ui::Settings{});
+    ASSERT_EQ(size.errors.size(), 1u);
+    EXPECT_EQ(size.errors.front(),
+              "the address's size=9000x64 has a width of 9000: each side is 64 to 8192 pixels");
+    EXPECT_EQ(read_link("size=640x7", ui::Settings{}).errors.front(),
+              "the address's size=640x7 has a height of 7: each side is 64 to 8192 pixels");
 }
 
 TEST(Link, TheTabTheColumnOpensOn) {

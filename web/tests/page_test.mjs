@@ -68,6 +68,9 @@ const pictures = [
     query: 'algo=scan-blelloch&input=1,2,3,4&step=6' },
   { name: 'reduce-tree-dark-step3-block2', args: ['--algo', 'reduce-tree', '--n', '64', '--block', '16', '--step', '3', '--shown-block', '2', '--theme', 'dark'],
     query: 'algo=reduce-tree&n=64&block=16&step=3&shown-block=2&theme=dark' },
+  // No block nor bins in the link: render's defaults (the chapter's 256 threads, 256 bins).
+  { name: 'hist-global-defaults-step2', args: ['--algo', 'hist-global', '--n', '300', '--gen', 'skewed', '--step', '2'],
+    query: 'algo=hist-global&n=300&gen=skewed&step=2' },
   { name: 'hist-privatised-step4-scale150', args: ['--algo', 'hist-privatised', '--n', '300', '--bins', '16', '--block', '64', '--gen', 'skewed', '--step', '4', '--scale', '150'],
     query: 'algo=hist-privatised&n=300&bins=16&block=64&gen=skewed&step=4&scale=150' },
 ];
@@ -112,10 +115,12 @@ for (const [width, height] of [[1280, 720], [1920, 1080]]) {
 }
 
 // Bad parameters: the window's own inline messages, as the native pplab words them.
+// `untraced`: the link's own request fails, so no trace is on the canvas (the window's defaults,
+// traced first, stayed there as if they were the link's).
 const badLinks = [
-  { query: 'algo=scan-blelloch&input=1,x,3', native: ['trace', '--algo', 'scan-blelloch', '--input', '1,x,3'] },
+  { query: 'algo=scan-blelloch&input=1,x,3', native: ['trace', '--algo', 'scan-blelloch', '--input', '1,x,3'], untraced: true },
   { query: 'algo=nope', native: ['trace', '--algo', 'nope', '--n', '4'] },
-  { query: 'algo=scan-blelloch&n=32&block=33', native: ['trace', '--algo', 'scan-blelloch', '--n', '32', '--block', '33'] },
+  { query: 'algo=scan-blelloch&n=32&block=33', native: ['trace', '--algo', 'scan-blelloch', '--n', '32', '--block', '33'], untraced: true },
   { query: 'algo=scan-blelloch&input=1,2,3,4&step=99',
     native: ['render', '--algo', 'scan-blelloch', '--input', '1,2,3,4', '--step', '99', '--out', join(scratch, 'never.png')] },
   { query: 'algo=scan-blelloch&input=1,2,3,4&shown-block=3',
@@ -123,6 +128,9 @@ const badLinks = [
   { query: 'algo=reduce-tree&pitfall=sloppy', native: ['trace', '--algo', 'reduce-tree', '--n', '4', '--pitfall', 'sloppy'] },
   { query: 'algo=reduce-tree&n=abc', message: "the address's n=abc is not a whole number" },
   { query: 'algo=reduce-tree&colour=red', message: "the address asks for 'colour', which the page does not know" },
+  { query: 'algo=scan-blelloch&input=1,2,3,4&frame=5', message: "the address asks for 'frame': a link names a step as the window's transport counts them, step=5" },
+  // Held to what 1280 pixels of menu bar hold, as Ctrl + is.
+  { query: 'algo=reduce-tree&n=64&block=16&scale=300', message: "the address's scale=300 is more than this window's width holds: " },
 ];
 
 for (const bad of badLinks) {
@@ -131,9 +139,20 @@ for (const bad of badLinks) {
     const status = await browser.open(`${server.url}?${bad.query}`, 1280, 720);
     assert.equal(status.state, 'error', status.text);
     assert.ok(status.text.includes(expected), `"${status.text}" lacks "${expected}"`);
+    if (bad.untraced)
+      assert.ok(!/, step \d+ of/.test(status.text), `a trace is shown: "${status.text}"`);
     assert.deepEqual(browser.problems, []);
   });
 }
+
+test('view=picture with a mistake says it is the link\'s, and the loading line goes', async () => {
+  const status = await browser.open(`${server.url}index.html?view=picture&algo=nope`, 1280, 800);
+  assert.equal(status.state, 'failed', status.text);
+  const box = await browser.evaluate(
+    "[document.getElementById('failure').textContent, document.getElementById('loading').hidden]");
+  assert.ok(box[0].startsWith('This link cannot be drawn: '), box[0]);
+  assert.equal(box[1], true);
+});
 
 test('a session dropped on the canvas opens as it was recorded', async () => {
   // Saved by the native pplab; the browser delivers a dropped file as a DataTransfer.
