@@ -36,6 +36,10 @@ EM_JS(void, set_status, (const char* state, const char* text), {
     status.dataset.state = UTF8ToString(state);
     status.textContent = UTF8ToString(text);
 });
+// Where the window put its canvas, in the page's pixels: a test compares what is drawn there
+// with the canvas of `pplab render`'s picture of the same step.
+EM_JS(void, set_canvas_rect, (int x, int y, int w, int h),
+      { document.getElementById('status').dataset.canvas = x + ',' + y + ',' + w + ',' + h; });
 EM_JS(void, mark_first_frame, (), {
     const ms = performance.now();
     document.getElementById('status').dataset.firstFrameMs = ms.toFixed(0);
@@ -289,6 +293,9 @@ void Page::frame_drawn() {
         mark_first_frame();
     drawn_once_ = true;
     const ui::State& st = app_->state();
+    const scene::Rect& c = app_->layout().canvas;
+    set_canvas_rect(static_cast<int>(std::lround(c.x)), static_cast<int>(std::lround(c.y)),
+                    static_cast<int>(std::lround(c.w)), static_cast<int>(std::lround(c.h)));
     std::string text, state = "ready";
     if (!link_followed_ || (!st.model && st.error.empty())) {
         state = "tracing";

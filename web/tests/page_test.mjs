@@ -114,6 +114,55 @@ for (const [width, height] of [[1280, 720], [1920, 1080]]) {
   });
 }
 
+// The part of `image` at (x, y), w by h.
+function crop(image, x, y, w, h) {
+  const rgba = Buffer.alloc(w * h * 4);
+  for (let row = 0; row < h; ++row)
+    image.rgba.copy(rgba, row * w * 4, ((y + row) * image.width + x) * 4,
+                    ((y + row) * image.width + x + w) * 4);
+  return { width: w, height: h, rgba };
+}
+
+// The window's canvas itself, not only view=picture: what the page draws where its layout put
+// the canvas is the canvas of `pplab render`'s picture of the same step, drawn at the height
+// that gives its canvas the window's size (the picture adds the caption and the counters;
+// --layout says where its canvas is).
+for (const [width, height] of [[1280, 720], [1920, 1080]]) {
+  test(`the window's canvas is pplab render's canvas, ${width}x${height}`, async () => {
+    const status = await browser.open(
+      `${server.url}?algo=scan-blelloch&input=1,2,3,4&block=4&step=6`, width, height);
+    assert.equal(status.state, 'ready', status.text);
+    await new Promise((r) => setTimeout(r, 1500)); // the camera's move to the step settles
+    const [x, y, w, h] = (await browser.evaluate(
+      "document.getElementById('status').dataset.canvas")).split(',').map(Number);
+    assert.ok(w > width / 3 && h > height / 3, `canvas ${x},${y},${w},${h}`);
+    const args = ['--algo', 'scan-blelloch', '--input', '1,2,3,4', '--block', '4', '--step', '6',
+                  '--scale', '100']; // the window's text, not text that grows with the picture
+    const layoutOf = (pictureHeight) => {
+      const file = join(scratch, `canvas-${width}.json`);
+      nativePicture([...args, '--size', `${w}x${pictureHeight}`, '--layout', file], 'sizing.png');
+      return JSON.parse(readFileSync(file, 'utf8')).canvas.map(Math.round);
+    };
+    const first = layoutOf(h);
+    const pictureHeight = h + (h - first[3]);
+    const canvas = layoutOf(pictureHeight);
+    assert.deepEqual([canvas[2], canvas[3]], [w, h], 'the picture\'s canvas is the window\'s size');
+    const expected = readPng(nativePicture([...args, '--size', `${w}x${pictureHeight}`],
+                                           `canvas-${width}.png`));
+    const png = await browser.screenshot(x, y, w, h);
+    kept(`window-canvas-${width}x${height}.png`, png);
+    // The two canvases sit at different fractions of a pixel (the window's at its layout's, the
+    // picture's under its caption): every edge differs by a shade, so only pixels far apart
+    // count. The same drawing measured 1.4% (1280x720); the picture's own text size instead of
+    // the window's, 6.8%.
+    const far = compare(readPng(png), crop(expected, canvas[0], canvas[1], w, h), 48);
+    assert.ok(far.fraction < 0.03,
+              `the canvas at ${width}x${height}: ${(far.fraction * 100).toFixed(2)}% of pixels ` +
+              'differ by more than 48');
+    assert.deepEqual(browser.problems, []);
+  });
+}
+
 // Bad parameters: the window's own inline messages, as the native pplab words them.
 // `untraced`: the link's own request fails, so no trace is on the canvas (the window's defaults,
 // traced first, stayed there as if they were the link's).
