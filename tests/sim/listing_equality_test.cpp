@@ -300,5 +300,42 @@ TEST(ListingEquality, ReduceAtomicInEveryArrivalOrder) {
             }
 }
 
+// The schedule is deterministic: the same file and input give the same trace, hazards and
+// notes every run, also where what CUDA leaves undefined decides the values (Exercise 2's
+// every-lane write races, its cells ?; the barrier-less tree races and reads as the schedule
+// leaves it), and the same arrival order for reduce-atomic's seed.
+TEST(ListingEquality, TheSameKernelAndInputGiveTheSameRunTwice) {
+    struct Case {
+        Algorithm algorithm;
+        int block;
+        std::string from, to; // an edit of the listing: a mistake
+    };
+    const std::vector<Case> cases = {{Algorithm::ReduceTree, 64, "__syncthreads();", ""},
+                                     {Algorithm::ReduceFull, 64, "if (lane == 0)", "if (true)"},
+                                     {Algorithm::ReduceAtomic, 64, "", ""},
+                                     {Algorithm::HistPerWarp, 64, "", ""}};
+    for (const Case& c : cases) {
+        Request r = simtest::request(c.algorithm, {}, c.block);
+        r.bins = 16;
+        r.input = generate(info(c.algorithm).family == Family::Histogram ? Generator::Skewed
+                                                                         : Generator::RandomFloat,
+                           1000, 5, r.bins);
+        std::string source = simtest::listing_text(r);
+        if (!c.from.empty()) {
+            ASSERT_NE(source.find(c.from), std::string::npos) << c.from;
+            source.replace(source.find(c.from), c.from.size(), c.to);
+        }
+        const sim::RunResult first = sim::run_kernel(r, source);
+        const sim::RunResult again = sim::run_kernel(r, source);
+        ASSERT_TRUE(first.ok()) << simtest::hazards_text(first);
+        ASSERT_TRUE(again.ok()) << simtest::hazards_text(again);
+        const std::string id(info(c.algorithm).id);
+        EXPECT_TRUE(first.trace.same_recording(again.trace))
+            << id << ": " << sim::describe(sim::first_difference(first.trace, again.trace));
+        EXPECT_EQ(simtest::hazards_text(first), simtest::hazards_text(again)) << id;
+        EXPECT_EQ(first.hazards.empty(), c.from.empty()) << id << simtest::hazards_text(first);
+    }
+}
+
 } // namespace
 } // namespace pplab
