@@ -202,10 +202,17 @@ __global__ void __launch_bounds__(kFastBlock)
 
 // ---- histogramFast -------------------------------------------------------------------------
 
+// OneLaunch: the blocks add their bins into `pending` (kept zero between launches) instead of
+// g_hist, and the last block to take a ticket moves `pending` into g_hist and zeroes it, so no
+// memset launch is needed before the count (as reduceFast's ticket). Without it, g_hist is
+// zeroed by a memset first and the blocks add straight into it.
+template <bool OneLaunch>
 __global__ void __launch_bounds__(kFastHistBlock)
     histogramFast(const unsigned char* __restrict__ data, unsigned* __restrict__ g_hist,
-                  long long n, int bins) {
+                  unsigned* __restrict__ pending, unsigned* __restrict__ finished, long long n,
+                  int bins) {
     extern __shared__ unsigned s_copies[]; // bins * 32
+    __shared__ bool s_last;
     for (int k = threadIdx.x; k < bins * kCopies; k += kFastHistBlock)
         s_copies[k] = 0;
     __syncthreads();
@@ -227,13 +234,32 @@ __global__ void __launch_bounds__(kFastHistBlock)
     __syncthreads();
     // Fold: thread per bin sums its 32 copies, starting at its own lane's copy so the warp's
     // reads fall in 32 different banks.
+    unsigned* into = OneLaunch ? pending : g_hist;
     for (int bin = threadIdx.x; bin < bins; bin += kFastHistBlock) {
         unsigned sum = 0;
 #pragma unroll 8
         for (int c = 0; c < kCopies; ++c)
             sum += s_copies[bin * kCopies + (c + lane) % kCopies];
         if (sum != 0)
-            atomicAdd(g_hist + bin, sum);
+            atomicAdd(into + bin, sum);
+    }
+    if constexpr (OneLaunch) {
+        // Every thread's adds are visible at device scope before thread 0's ticket says the
+        // block is done; the last block then sees every block's adds.
+        __threadfence();
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> ticket(*finished);
+            s_last = ticket.fetch_add(1u, ::cuda::memory_order_acq_rel) == gridDim.x - 1;
+        }
+        __syncthreads();
+        if (!s_last)
+            return;
+        // The last block: each bin's count out, and `pending` zero again for the next launch.
+        for (int bin = threadIdx.x; bin < bins; bin += kFastHistBlock)
+            g_hist[bin] = atomicExch(pending + bin, 0u);
+        if (threadIdx.x == 0)
+            *finished = 0;
     }
 }
 
@@ -324,24 +350,41 @@ void FastScan::launch(const float* in, float* out, int n, cudaStream_t stream) {
     tile_base_ += static_cast<unsigned long long>(tiles);
 }
 
-FastHistogram::FastHistogram(int bins) : bins_(bins) {
+FastHistogram::FastHistogram(int bins, bool one_launch) : bins_(bins), one_launch_(one_launch) {
     smem_ = sizeof(unsigned) * static_cast<std::size_t>(bins) * kCopies;
+    const void* kernel = one_launch ? reinterpret_cast<const void*>(&histogramFast<true>)
+                                    : reinterpret_cast<const void*>(&histogramFast<false>);
     if (smem_ > 48 * 1024)
-        check(cudaFuncSetAttribute(histogramFast, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    static_cast<int>(smem_)),
               "cudaFuncSetAttribute");
-    grid_ = resident_grid(reinterpret_cast<const void*>(&histogramFast), smem_, kFastHistBlock);
+    grid_ = resident_grid(kernel, smem_, kFastHistBlock);
+    check(cudaMalloc(&pending_, sizeof(unsigned) * static_cast<std::size_t>(bins)), "cudaMalloc");
+    check(cudaMemset(pending_, 0, sizeof(unsigned) * static_cast<std::size_t>(bins)), "cudaMemset");
+    check(cudaMalloc(&finished_, sizeof(unsigned)), "cudaMalloc");
+    check(cudaMemset(finished_, 0, sizeof(unsigned)), "cudaMemset");
+}
+
+FastHistogram::~FastHistogram() {
+    cudaFree(pending_);
+    cudaFree(finished_);
 }
 
 void FastHistogram::launch(const unsigned char* data, unsigned* g_hist, long long n, int grid,
                            cudaStream_t stream) const {
-    check(cudaMemsetAsync(g_hist, 0, sizeof(unsigned) * static_cast<std::size_t>(bins_), stream),
-          "cudaMemsetAsync");
     if (grid == 0) {
         const long long wanted = (n / 16 + kFastHistBlock - 1) / kFastHistBlock;
         grid = wanted < 1 ? 1 : static_cast<int>(wanted < grid_ ? wanted : grid_);
     }
-    histogramFast<<<grid, kFastHistBlock, smem_, stream>>>(data, g_hist, n, bins_);
+    if (one_launch_) {
+        histogramFast<true>
+            <<<grid, kFastHistBlock, smem_, stream>>>(data, g_hist, pending_, finished_, n, bins_);
+        return;
+    }
+    check(cudaMemsetAsync(g_hist, 0, sizeof(unsigned) * static_cast<std::size_t>(bins_), stream),
+          "cudaMemsetAsync");
+    histogramFast<false>
+        <<<grid, kFastHistBlock, smem_, stream>>>(data, g_hist, nullptr, nullptr, n, bins_);
 }
 
 std::vector<float> fast(const Request& r) {

@@ -57,18 +57,27 @@ private:
     unsigned epoch_ = 0;
 };
 
-// 8-bit histogram into `bins` (<= 256) bins; zeroes g_hist itself.
+// 8-bit histogram into `bins` (<= 256) bins; writes every bin of g_hist itself. One launch:
+// the last block to finish moves the blocks' sums into g_hist (one_launch false: a memset of
+// g_hist, then the count, as the histogram was timed before; bench/NOTES.md, issue 14). Like
+// FastReduce, one launch at a time per object: the sums and the ticket are its state.
 class FastHistogram {
 public:
-    explicit FastHistogram(int bins);
+    explicit FastHistogram(int bins, bool one_launch = true);
+    ~FastHistogram();
+    FastHistogram(const FastHistogram&) = delete;
+    FastHistogram& operator=(const FastHistogram&) = delete;
     // grid 0: as many blocks as reside (fewer for small inputs).
     void launch(const unsigned char* data, unsigned* g_hist, long long n, int grid = 0,
                 cudaStream_t stream = nullptr) const;
 
 private:
     int bins_ = 0;
+    bool one_launch_ = true;
     int grid_ = 0;
     std::size_t smem_ = 0;
+    unsigned* pending_ = nullptr;  // the blocks' sums, zero between launches
+    unsigned* finished_ = nullptr; // blocks done: the last one writes g_hist
 };
 
 } // namespace pplab::cuda

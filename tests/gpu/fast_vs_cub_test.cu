@@ -82,7 +82,17 @@ TEST_P(FastVsCub, HistogramAgreesWithHistogramEven) {
     DeviceBuffer<unsigned char> data(std::vector<unsigned char>(values.begin(), values.end()));
     DeviceBuffer<unsigned> ours(256);
     DeviceBuffer<int> theirs(256);
-    cuda::FastHistogram(256).launch(data.data(), ours.data(), n);
+    // One object, twice: first every byte 255 (counted on the CPU here), then the skewed data,
+    // so the sums and the ticket it keeps between launches must be back at zero.
+    cuda::FastHistogram hist(256);
+    DeviceBuffer<unsigned char> all_255(
+        std::vector<unsigned char>(static_cast<std::size_t>(n), 255));
+    hist.launch(all_255.data(), ours.data(), n);
+    const auto first = ours.to_host();
+    for (int bin = 0; bin < 256; ++bin)
+        ASSERT_EQ(first[static_cast<std::size_t>(bin)], bin == 255 ? static_cast<unsigned>(n) : 0u)
+            << "first launch, bin " << bin;
+    hist.launch(data.data(), ours.data(), n);
     std::size_t bytes = 0;
     cub::DeviceHistogram::HistogramEven(nullptr, bytes, data.data(), theirs.data(), 257, 0, 256, n);
     DeviceBuffer<unsigned char> temp(bytes);
