@@ -209,6 +209,26 @@ void check_canvas(const scene::Scene& s, const CanvasFrame& f, const scene::Mode
         EXPECT_FALSE(overlaps(t.rect, f.legend_box)) << "the legend covers '" << t.text << "'";
 }
 
+// The notice never says a row is above or below the picture while its name is drawn in it
+// (the rows off screen are said by name: "in[] above · level 2, out[] below").
+void check_rows_said_truly(const scene::Scene& s, const CanvasFrame& f, const std::string& where) {
+    for (const render::TextRun& t : f.text) {
+        if (t.kind != render::TextKind::Label)
+            continue;
+        // A name of exactly one row (reduce-full's first warp repeats "shuffle 1" to "shuffle
+        // 5": which of the two the notice means, its words alone do not say).
+        const auto rows_named = std::count_if(s.labels.begin(), s.labels.end(), [&](const auto& l) {
+            return l.kind == scene::LabelKind::Row && l.text == t.text;
+        });
+        const std::string name = t.text.substr(0, t.text.find(" · "));
+        if (rows_named != 1)
+            continue;
+        for (const char* claim : {" above", " below", ", "})
+            EXPECT_EQ(f.notice.find(name + claim), std::string::npos)
+                << where << ": '" << name << "' is drawn, the notice says '" << f.notice << "'";
+    }
+}
+
 // Fit all frames the whole scene, legibly laid out, and never smaller than the follow view
 // when that shows the whole scene too.
 void check_fit_all(const scene::Model& m, std::size_t frame, render::CanvasRequest r,
@@ -345,6 +365,7 @@ int check_in_window(const scene::Model& m, Window w, float scale, const std::str
         const render::Canvas c = render::lay_out_canvas(font(), m, frame, r, vo);
         vo.pixels_per_unit = c.frame.camera.scale;
         check_canvas(c.scene, c.frame, m, frame, scale, where);
+        check_rows_said_truly(c.scene, c.frame, where);
         if (step == steps.front())
             check_fit_all(m, frame, r, c, where);
         ++checked;
@@ -357,6 +378,7 @@ int check_in_window(const scene::Model& m, Window w, float scale, const std::str
         const std::size_t frame = m.frame_at(steps.back(), 0);
         const render::Canvas c = render::lay_out_canvas(font(), m, frame, r, vo);
         check_canvas(c.scene, c.frame, m, frame, scale, at.str() + " presenting");
+        check_rows_said_truly(c.scene, c.frame, at.str() + " presenting");
         ++checked;
     }
     return checked;
@@ -788,6 +810,44 @@ TEST(Notice, WarpTotalsCountsWarps) {
     EXPECT_EQ(c.frame.notice.rfind("showing warp 0 of 2 · ", 0), 0U) << c.frame.notice;
 }
 
+// The rows the follow view leaves above or below the step are said, by name or counted: the
+// audit found reduceTree's level 1 at 200% (a canvas 333 pixels tall, as `pplab render --size
+// 1280x660` leaves it) with in[], s[] load, level 2 and out[] out of sight, and Blelloch's
+// upsweep at 100% in a canvas of 864 with its downsweep gone, and nothing said of either.
+TEST(Notice, NamesTheRowsLeftAboveAndBelowTheStep) {
+    std::string refused;
+    const auto tree = traced(Algorithm::ReduceTree, 8, 32, refused);
+    ASSERT_TRUE(tree) << refused;
+    render::CanvasRequest r;
+    r.width = 1280;
+    r.height = 333;
+    r.scale = 2.0f;
+    const std::size_t level1 = tree->frame_at(2, 0); // load, level 0, level 1: step 3 of 5
+    ASSERT_EQ(tree->trace().frames.at(level1).step, Step::TreeLevel);
+    ASSERT_EQ(tree->trace().frames.at(level1).level, 1);
+    const render::Canvas c = render::lay_out_canvas(font(), *tree, level1, r, {});
+    EXPECT_NE(c.frame.notice.find("in[], s[] load above"), std::string::npos) << c.frame.notice;
+    EXPECT_NE(c.frame.notice.find("level 2, out[] below"), std::string::npos) << c.frame.notice;
+
+    // Blelloch over one block of 32: in[], s[] load, 5 upsweep levels, clear root and 5
+    // downsweep levels, 13 rows; those not named on the canvas are counted below it.
+    const auto blelloch = traced(Algorithm::ScanBlelloch, 32, 32, refused);
+    ASSERT_TRUE(blelloch) << refused;
+    r.width = 1600;
+    r.height = 864;
+    r.scale = 1.0f;
+    const render::Canvas b =
+        render::lay_out_canvas(font(), *blelloch, blelloch->frame_at(2, 0), r, {});
+    int named = 0;
+    for (const render::TextRun& t : b.frame.text)
+        named += t.kind == render::TextKind::Label &&
+                 (t.text == "in[]" || t.text == "s[] load" || t.text == "clear root" ||
+                  t.text.rfind("upsweep ", 0) == 0 || t.text.rfind("downsweep ", 0) == 0);
+    ASSERT_LT(named, 13) << "every row fits: the test's canvas is too tall";
+    EXPECT_NE(b.frame.notice.find(std::to_string(13 - named) + " rows below"), std::string::npos)
+        << named << " rows named on the canvas; the notice says '" << b.frame.notice << "'";
+}
+
 } // namespace
 } // namespace pplab
 
@@ -1113,6 +1173,8 @@ void check_no_row_lost_at_the_top(const scene::Scene& s, const CanvasFrame& f,
     // The room free under the rows, less the reach of the texts the layout estimates (a row's
     // name stands a little above its cells and its second line below them).
     const float room = f.picture.bottom() - lowest - 4 * render::kTextEdgePx;
+    if (room <= 0)
+        return; // the rows fill the picture: none could slide down to make room above
     for (const Rect& r : boxes) {
         if (r.bottom() <= canvas_top + kTolerancePx || r.y >= f.picture.y - kTolerancePx)
             continue; // whole, or wholly above the canvas

@@ -511,10 +511,82 @@ std::string round_read_off_screen(const scene::Scene& s, const Frame& cur, const
     return "round " + std::to_string(cur.level) + " and its arrows: above, off screen";
 }
 
+// The follow view frames the step's rows; the rows it leaves past the top or the bottom edge
+// were gone without a word (reduceTree at 200% in 1280x720: in[] above, level 2 and out[]
+// below; Blelloch's downsweep rows under a canvas of 1000 pixels). Named by their rows' names,
+// at most three a side ("in[] above · level 2, out[] below"), else counted; "" when none.
+// A row counts as off screen unless three quarters of it are in the picture (a sliver of
+// hist-per-warp's round 2 under the top edge, its name left out, read as nothing).
+std::string rows_off_screen(const scene::Scene& s, const scene::Camera& cam, const CanvasRequest& r,
+                            const Rect& picture, const std::vector<TextRun>& drawn) {
+    if (r.framing != Framing::Follow)
+        return "";
+    std::vector<std::string> above, below;
+    // Rows' names; a row's second line (a stride, a block) is smaller and names no row.
+    float name_px = 0;
+    for (const scene::Label& l : s.labels)
+        if (l.kind == scene::LabelKind::Row)
+            name_px = std::max(name_px, l.px);
+    std::vector<float> named; // the rows' tops
+    for (const scene::Label& l : s.labels) {
+        if (l.kind != scene::LabelKind::Row || l.px < 0.9f * name_px || l.px <= 0)
+            continue;
+        float top = 0, bottom = 0;
+        bool found = false;
+        for (const scene::Cell& c : s.cells) {
+            if (c.rect.w <= 0 || c.rect.h <= 0 || l.pos.y < c.rect.y || l.pos.y > c.rect.bottom())
+                continue;
+            if (l.pos.x > c.rect.x + 0.5f * c.rect.w)
+                continue; // a name is left of its row
+            top = found ? std::min(top, c.rect.y) : c.rect.y;
+            bottom = found ? std::max(bottom, c.rect.bottom()) : c.rect.bottom();
+            found = true;
+        }
+        if (!found || std::find(named.begin(), named.end(), top) != named.end())
+            continue;
+        // A row whose name is drawn is on screen, however little of it shows (reduce-full's
+        // "shuffle 5" at the bottom edge, its lanes cut).
+        // (Two rows may share a name: reduce-full's first warp has its own shuffle 1-5.)
+        const float name_y = cam.to_screen(l.pos, r.width, r.height).y;
+        if (std::any_of(drawn.begin(), drawn.end(), [&](const TextRun& t) {
+                return t.kind == TextKind::Label && t.text == l.text &&
+                       std::abs(t.baseline - name_y) < l.px;
+            }))
+            continue;
+        named.push_back(top);
+        // A name on one line with its second ("s_hist[] · per bin"): the name alone.
+        const std::string name = l.text.substr(0, l.text.find(" · "));
+        const float y0 = cam.to_screen({0, top}, r.width, r.height).y;
+        const float y1 = cam.to_screen({0, bottom}, r.width, r.height).y;
+        const float shown = std::min(y1, picture.bottom()) - std::max(y0, picture.y);
+        if (shown >= 0.75f * (y1 - y0))
+            continue;
+        if ((y0 + y1) / 2 < picture.y + picture.h / 2)
+            above.push_back(name);
+        else
+            below.push_back(name);
+    }
+    const auto said = [](const char* where, const std::vector<std::string>& names) {
+        if (names.empty())
+            return std::string();
+        std::string list;
+        if (names.size() > 3) {
+            list = std::to_string(names.size()) + " rows";
+        } else {
+            for (const std::string& n : names)
+                list += (list.empty() ? "" : ", ") + n;
+        }
+        return list + " " + where;
+    };
+    const std::string up = said("above", above), down = said("below", below);
+    return up.empty() ? down : down.empty() ? up : up + " · " + down;
+}
+
 // Which of the step's rows are on screen when not all of them are, or that its values are too
 // small to read; empty when neither.
 std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
-                        std::size_t frame, const CanvasRequest& r, const CanvasFrame& framed) {
+                        std::size_t frame, const CanvasRequest& r, const CanvasFrame& framed,
+                        bool rows_too = true) {
     const scene::Camera& cam = framed.camera;
     const Rect& picture = framed.picture;
     const scene::StepGroup& g = m.steps().at(static_cast<std::size_t>(m.step_of(frame)));
@@ -620,6 +692,10 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
     const std::string round_out = round_read_off_screen(s, cur, cam, r, picture);
     if (reads_out.empty())
         reads_out = round_out;
+    // The rows past the top or the bottom edge, last: where a histogram's chart or round read
+    // off screen is said, that is the row that matters, and the rest is not said.
+    const std::string rows_out =
+        rows_too && reads_out.empty() ? rows_off_screen(s, cam, r, picture, framed.text) : "";
     if (reads_left_out && round_out.empty())
         reads_out += (reads_out.empty() ? "" : " · ") + std::string(kReadsLeftOut);
     if (std::string text = part; !text.empty()) {
@@ -633,6 +709,8 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
             text += " · " + s.left_out;
         if (!names_out.empty())
             text += " · " + names_out;
+        if (!rows_out.empty())
+            text += " · " + rows_out;
         const std::string hint = r.framing == Framing::Follow ? " · drag, or Fit all for the whole"
                                                               : " · drag to see the rest";
         // The hint only where the line keeps its size: the count and the reads come first.
@@ -652,6 +730,8 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
         text += (text.empty() ? "" : " · ") + s.left_out;
     if (!names_out.empty())
         text += (text.empty() ? "" : " · ") + names_out;
+    if (!rows_out.empty())
+        text += (text.empty() ? "" : " · ") + rows_out;
     return text;
 }
 
@@ -935,6 +1015,11 @@ CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Mo
     std::string notice = notice_text(font, s, m, frame, r, f);
     if (notice.empty())
         return f;
+    // Where only rows off screen are to be said, their band is taken only if the step's own
+    // rows stay whole under it at the same zoom (reduceTree's load at 200% in 1280x720 lost
+    // in[], the row it reads, to a band that said "4 rows below").
+    const bool rows_only = notice_text(font, s, m, frame, r, f, false).empty();
+    const CanvasFrame unsaid = f;
     const scene::Palette pal = scene::palette(r.theme);
     const LegendStyle st(r.scale);
     const float text_w = r.width - 2 * st.pad;
@@ -953,11 +1038,25 @@ CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Mo
             break;
         rows = now_rows;
     }
+    if (rows_only) {
+        const Rect step_rows = on_screen(f.camera, s.focus, r.width, r.height);
+        if (f.camera.scale < 0.99f * unsaid.camera.scale || step_rows.y < f.picture.y - 1 ||
+            step_rows.bottom() > f.picture.bottom() + 1)
+            return unsaid;
+    }
     scene::Cell band;
     band.rect = f.notice_box;
     band.fill = pal.panel;
     f.overlay_cells.insert(f.overlay_cells.begin(), band);
     std::vector<std::string> lines = notice_lines(font, notice, st.px, text_w);
+    if (lines.size() > rows) {
+        // Longer for this camera than the band holds: the rows off screen, the last clause, go
+        // first (squeezed in, the line shrank under 11 px at 200%).
+        if (std::string shorter = notice_text(font, s, m, frame, r, f, false); !shorter.empty()) {
+            notice = std::move(shorter);
+            lines = notice_lines(font, notice, st.px, text_w);
+        }
+    }
     for (; lines.size() > rows; lines.pop_back()) // the band's lines: the last takes the rest
         lines[lines.size() - 2] += std::string(kClauseGap) + lines.back();
     for (std::size_t i = 0; i < lines.size(); ++i) {
