@@ -945,7 +945,8 @@ CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Mo
     const LegendStyle st(r.scale);
     const float text_w = r.width - 2 * st.pad;
     std::size_t rows = notice_lines(font, notice, st.px, text_w).size();
-    for (int round = 0; round < 2; ++round) {
+    bool shrunk = false;
+    for (int round = 0; round < 3; ++round) {
         f.notice_box = {0, 0, r.width, static_cast<float>(rows) * st.line + st.pad};
         lay_out(f, font, s, r,
                 {0, f.notice_box.bottom(), r.width, r.height - f.notice_box.bottom()});
@@ -953,10 +954,13 @@ CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Mo
         if (std::string now = notice_text(font, s, m, frame, r, f); !now.empty())
             notice = std::move(now);
         // Fewer lines for this camera (the first guess's hint no longer fits, its clause gone):
-        // the band shrinks to them once, rather than keep an empty line at 200%.
+        // the band shrinks to them once, rather than keep an empty line at 200%. More (the
+        // smaller picture leaves values out, a clause more): it grows, or the last line would
+        // take the clause shrunk under the legible size (reduce-tree n 1000 at 200%).
         const std::size_t now_rows = notice_lines(font, notice, st.px, text_w).size();
-        if (now_rows >= rows || round == 1)
+        if (now_rows == rows || (now_rows < rows && shrunk) || round == 2)
             break;
+        shrunk = shrunk || now_rows < rows;
         rows = now_rows;
     }
     scene::Cell band;
