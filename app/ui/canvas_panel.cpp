@@ -131,6 +131,7 @@ void CanvasPanel::draw(State& st, double dt) {
     vo.theme = st.view.theme;
     vo.past_arrows = st.view.past_arrows;
     vo.text_scale = st.view.presenter_scale;
+    vo.digit_em = gl_.font().width("0");
     vo.pixels_per_unit = have_camera_ ? camera_.scale : 40.0f;
     vo.row_stretch = have_camera_ ? framed_.stretch : 1.0f;
     const RoomFor room_for{st.model.get(), frame, w, h, st.view.presenter_scale};

@@ -582,7 +582,26 @@ std::string rows_off_screen(const scene::Scene& s, const scene::Camera& cam, con
     return up.empty() ? down : down.empty() ? up : up + " · " + down;
 }
 
-// Which of the step's rows are on screen when not all of them are, or that its values are too
+// Whether a value in a cell the picture shows whole is left out: its cell cannot hold it at the
+// legible minimum (scene::value_px, the rule its text was laid out by). Read from the texts
+// laid out, not from a second threshold of its own: 26 px cells drew no value and the notice,
+// which counted 22 px as legible, said nothing. Cells the edge cuts are the part-shown clause's.
+bool values_left_out(const scene::Scene& s, const CanvasFrame& framed, const scene::Camera& cam,
+                     const CanvasRequest& r, const Rect& picture) {
+    std::vector<bool> drawn(s.cells.size(), false);
+    for (const TextRun& run : framed.text)
+        if (run.kind == TextKind::Cell && run.cell >= 0)
+            drawn.at(static_cast<std::size_t>(run.cell)) = true;
+    for (std::size_t at = 0; at < s.cells.size(); ++at) {
+        const scene::Cell& c = s.cells[at];
+        if (!drawn[at] && !c.text.empty() && c.text_size > 0 &&
+            inside(on_screen(cam, c.rect, r.width, r.height), picture))
+            return true;
+    }
+    return false;
+}
+
+// Which of the step's rows are on screen when not all of them are, or that values are too
 // small to read; empty when neither.
 std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
                         std::size_t frame, const CanvasRequest& r, const CanvasFrame& framed,
@@ -591,7 +610,7 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
     const Rect& picture = framed.picture;
     const scene::StepGroup& g = m.steps().at(static_cast<std::size_t>(m.step_of(frame)));
     const Frame& cur = m.trace().frames.at(frame);
-    int first = -1, last = -1, total = 0, values = 0, legible = 0;
+    int first = -1, last = -1, total = 0;
     int lane_first = -1, lane_last = -1; // a warp's lanes on screen
     Rect tile_row;                       // scan-fast: a published tile's cell
     // scan-fast draws one cell per tile, from every tile's publish record.
@@ -602,11 +621,6 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
     // warp 0 of 32" with bins 0-15 of its chart on screen).
     const bool by_warp = cur.warp >= 0 && !by_bin;
     WarpBins warp_bins;
-    // The values drawn.
-    std::vector<bool> drawn(s.cells.size(), false);
-    for (const TextRun& run : framed.text)
-        if (run.kind == TextKind::Cell && run.cell >= 0)
-            drawn.at(static_cast<std::size_t>(run.cell)) = true;
     for (std::size_t at = 0; at < s.cells.size(); ++at) {
         const scene::Cell& c = s.cells[at];
         if (!c.ref || c.ref->frame < 0)
@@ -636,13 +650,6 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
             lane_first = lane_first < 0 ? c.ref->cell : std::min(lane_first, c.ref->cell);
             lane_last = std::max(lane_last, c.ref->cell);
         }
-        ++values;
-        // Wide enough to read, and not a number too long for it (13373 at 200%: left out).
-        const bool too_long =
-            !c.text.empty() && !drawn[at] &&
-            c.text_size * cam.scale >= scene::kMinTextPx * s.text_scale &&
-            kCellTextFill * box.w < scene::kMinTextPx * s.text_scale * font.width(c.text);
-        legible += box.w >= 0.8f * kReadablePx * r.scale && !too_long;
     }
     if (by_tile) {
         total = m.grid(cur.pass); // tiles that have published nothing have cells too
@@ -682,9 +689,8 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
                                   : r.interactive
                                       ? "rows too close to name each: Follow, or zoom in"
                                       : "rows too close to name each at this size";
-    // Values in view without their numbers (a long one in a cell of a legible width too).
     const std::string values_out =
-        values == 0 || legible >= values ? ""
+        !values_left_out(s, framed, cam, r, picture) ? ""
         : r.interactive ? "values too small to read here: hover a cell, or zoom in (wheel)"
                         : "values too small to read at this size";
     // The chart the step reads named where it is off screen, before the arrows left out with it.
@@ -1024,18 +1030,29 @@ CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Mo
     const LegendStyle st(r.scale);
     const float text_w = r.width - 2 * st.pad;
     std::size_t rows = notice_lines(font, notice, st.px, text_w).size();
-    for (int round = 0; round < 2; ++round) {
+    bool shrunk = false;
+    for (int round = 0; round < 3; ++round) {
         f.notice_box = {0, 0, r.width, static_cast<float>(rows) * st.line + st.pad};
         lay_out(f, font, s, r,
                 {0, f.notice_box.bottom(), r.width, r.height - f.notice_box.bottom()});
         // Said for the camera finally chosen (the first guess when that shows all of the step).
-        if (std::string now = notice_text(font, s, m, frame, r, f); !now.empty())
+        if (std::string now = notice_text(font, s, m, frame, r, f); !now.empty()) {
+            // The rows off screen, the last clause, never grow the band on their own.
+            if (notice_lines(font, now, st.px, text_w).size() > rows) {
+                std::string shorter = notice_text(font, s, m, frame, r, f, false);
+                if (!shorter.empty() && notice_lines(font, shorter, st.px, text_w).size() <= rows)
+                    now = std::move(shorter);
+            }
             notice = std::move(now);
+        }
         // Fewer lines for this camera (the first guess's hint no longer fits, its clause gone):
-        // the band shrinks to them once, rather than keep an empty line at 200%.
+        // the band shrinks to them once, rather than keep an empty line at 200%. More (the
+        // smaller picture leaves values out, a clause more): it grows, or the last line would
+        // take the clause shrunk under the legible size (reduce-tree n 1000 at 200%).
         const std::size_t now_rows = notice_lines(font, notice, st.px, text_w).size();
-        if (now_rows >= rows || round == 1)
+        if (now_rows == rows || (now_rows < rows && shrunk) || round == 2)
             break;
+        shrunk = shrunk || now_rows < rows;
         rows = now_rows;
     }
     if (rows_only) {
@@ -1098,8 +1115,22 @@ CanvasFrame frame_canvas(const FontAtlas& font, const scene::Scene& s, const sce
 
 Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t frame,
                       const CanvasRequest& r, scene::ViewOptions vo, float anim) {
+    if (r.framing == Framing::Fit) {
+        // Where the follow view shows the whole scene, Fit all is that view, as in the window
+        // (which fits from the follow view's scene): settled from a first guess zoomed further
+        // out, the rows stretched and the taller scene fitted smaller than Follow showed it
+        // (hist-global n 7 at 150% in 1280x720).
+        CanvasRequest follow = r;
+        follow.framing = Framing::Follow;
+        Canvas c = lay_out_canvas(font, m, frame, follow, vo, anim);
+        if (inside(on_screen(c.frame.camera, c.scene.bounds, r.width, r.height), c.frame.picture)) {
+            c.frame = frame_canvas(font, c.scene, m, frame, r); // the same camera, or closer
+            return c;
+        }
+    }
     vo.theme = r.theme;
     vo.text_scale = r.scale;
+    vo.digit_em = font.width("0");
     vo.room_px = room_for_rows(r.height, r.scale);
     if (r.framing == Framing::Free)
         vo.pixels_per_unit = r.camera.scale;

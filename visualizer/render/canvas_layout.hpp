@@ -27,7 +27,7 @@ enum class Framing : std::uint8_t {
 // Canvas sizes at presenter scale 100%, in pixels.
 inline constexpr float kCanvasMarginPx = 18.0f; // around a framed scene
 inline constexpr float kClosestPx = 72.0f;      // the camera never zooms closer: pixels per cell
-inline constexpr float kReadablePx = 28.0f;     // a cell this wide shows its value at 11 px
+inline constexpr float kReadablePx = 28.0f;     // Follow zooms cells to this: 3 digits at 11 px
 inline constexpr float kLegendPx = 16.0f;       // the legend's and the notice's text
 inline constexpr float kRowNamesPx = 26.0f;     // a row's name, one line: rows at least apart
 inline constexpr float kThinCellPx = 16.0f;     // narrower, a cell is a mark: edges may cut it

@@ -59,9 +59,9 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
         if (!overlaps(box, canvas))
             continue;
         const float em = std::max(font.width(c.text), 1e-3f);
-        const float px = std::min(c.text_size, kCellTextFill * c.rect.w / em) * k;
-        if (px < area.min_px)
-            continue; // the cell says it on hover
+        const float px = scene::value_px(c.text_size * k, em, box.w, box.h, area.min_px);
+        if (px <= 0)
+            continue; // the cell says it on hover, the notice that values are left out
         TextRun r;
         r.text = c.text;
         r.px = px;

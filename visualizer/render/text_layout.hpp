@@ -20,8 +20,6 @@ inline constexpr float kTextEdgePx = 4.0f;
 // The room a label other than a row's name keeps from every other text, in lines (em heights)
 // of the larger of the two.
 inline constexpr float kLabelGapLines = 0.25f;
-// A value may use this much of its cell's width.
-inline constexpr float kCellTextFill = 0.86f;
 
 enum class TextKind : std::uint8_t { Cell, Label, LineLabel, Mover };
 

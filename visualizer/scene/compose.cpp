@@ -123,13 +123,13 @@ std::vector<int> Composer::frames_of(Step st, int pass, int block_, int warp) co
     return out;
 }
 
-bool Composer::text_fits(const Grid& g) const {
-    // As render::lay_out_text sizes a value (0.42 of the cell's height, three digits within
-    // 86% of its width), at least the legible minimum: otherwise the row shows colour.
-    constexpr float kThreeDigitsEm = 1.65f;
-    const float em =
-        std::min(0.42f * std::min(g.cell_h, 1.6f * g.cell_w), 0.86f * g.cell_w / kThreeDigitsEm);
-    return em * opt.pixels_per_unit >= kMinTextPx * opt.text_scale;
+bool Composer::draws_a_value(const std::vector<Cell>& row) const {
+    const float k = opt.pixels_per_unit, least = kMinTextPx * opt.text_scale;
+    return std::any_of(row.begin(), row.end(), [&](const Cell& c) {
+        const float em = static_cast<float>(c.text.size()) * opt.digit_em; // digits, '-', '.'
+        return !c.text.empty() && c.role != CellRole::Future &&
+               value_px(c.text_size * k, em, c.rect.w * k, c.rect.h * k, least) > 0;
+    });
 }
 
 Cell Composer::value_cell(const Rect& rect, float v, const Rgba& fill, CellRole role) const {

@@ -169,7 +169,9 @@ private:
     // The pitfalls' marks on a settled cell: race, undefined, hazard, lanes not taking part.
     void mark_pitfalls(Cell& c, const Frame& fr, int i, const CellWrite& cw);
     Cell value_cell(const Rect& rect, float v, const Rgba& fill, CellRole role) const;
-    bool text_fits(const Grid& g) const;
+    // Whether the camera this scene is built for draws a value of `row` (scene::value_px, with
+    // the font's digits): a row none of whose values it draws shows them as colour.
+    bool draws_a_value(const std::vector<Cell>& row) const;
 
     std::map<int, Placement> placed_;
     std::map<int, CellsPlaced> shown_;

@@ -9,12 +9,14 @@ namespace pplab::scene::detail {
 namespace {
 
 // Cells too narrow to read become colour: by value when they show values, merged k to a
-// quad when narrower than a few pixels. The highlight survives the merge.
+// quad when narrower than a few pixels. The highlight survives the merge. Each cell keeps its
+// value's text: the renderer draws it where the cell holds it (scene::value_px) and the notice
+// says where it does not, so a row of `numbers` none can hold is coloured by value instead.
 void emit_row(std::vector<Cell>& out, std::vector<Cell> row, const std::vector<float>& values,
-              float px, bool text, const Palette& pal, bool heat) {
+              float px, bool numbers, const Palette& pal, bool heat) {
     if (row.empty())
         return;
-    if (!text) {
+    if (!numbers) {
         float lo = 0, hi = 0;
         bool any = false;
         for (std::size_t i = 0; i < row.size(); ++i)
@@ -32,8 +34,8 @@ void emit_row(std::vector<Cell>& out, std::vector<Cell> row, const std::vector<f
                 if (c.role == CellRole::Unchanged)
                     h = mix(h, pal.background, 0.6f);
                 c.fill = h;
+                c.text_color = text_on(h);
             }
-            c.text.clear();
             c.radius = std::min(c.radius, 0.05f);
             c.border_width = px < 6 ? 0.0f : c.border_width;
         }
@@ -45,6 +47,8 @@ void emit_row(std::vector<Cell>& out, std::vector<Cell> row, const std::vector<f
     }
     const std::size_t k = static_cast<std::size_t>(std::ceil(kMergePx / std::max(px, 1e-3f)));
     for (std::size_t i = 0; i < row.size();) {
+        // Its first cell's value kept: a few pixels wide, no value fits, so the renderer leaves
+        // it out and the notice says values are left out.
         Cell merged = std::move(row[i]);
         std::size_t j = i + 1;
         for (; j < row.size() && j < i + k && row[j].rect.y == merged.rect.y; ++j) {
@@ -132,7 +136,8 @@ void Composer::place(int f, const Grid& g, const RowStyle& style) {
         row.push_back(std::move(c));
     }
     const float px = g.cell_w * opt.pixels_per_unit;
-    emit_row(s.cells, std::move(row), fr.values, px, text_fits(g), pal, true);
+    const bool numbers = draws_a_value(row);
+    emit_row(s.cells, std::move(row), fr.values, px, numbers, pal, true);
     if (style.threads && w != Progress::Future)
         threads_strip(f, g);
 }
@@ -216,7 +221,6 @@ void Composer::place_input(const Grid& g, std::span<const float> values, ColourB
     const int bins = std::max(r.bins, 2);
     std::vector<Cell> row;
     row.reserve(values.size());
-    const bool text = text_fits(g);
     for (std::size_t i = 0; i < values.size(); ++i) {
         const Rect rect = g.rect(static_cast<int>(i));
         sh.rects.push_back(rect);
@@ -256,7 +260,8 @@ void Composer::place_input(const Grid& g, std::span<const float> values, ColourB
         c.ref = CellRef{CellRef::kInput, static_cast<int>(i)};
         row.push_back(std::move(c));
     }
-    emit_row(s.cells, std::move(row), input_, g.cell_w * opt.pixels_per_unit, text, pal,
+    const bool numbers = draws_a_value(row);
+    emit_row(s.cells, std::move(row), input_, g.cell_w * opt.pixels_per_unit, numbers, pal,
              colour_by == ColourBy::Plain || colour_by == ColourBy::Block);
     // The selected block's slice, in every round when the strip wraps into grid-stride rounds.
     const int total = static_cast<int>(values.size());
@@ -373,13 +378,12 @@ void Composer::threads_strip(int f, const Grid& g) {
 
 void Composer::strip(const Grid& g, const std::vector<Rgba>& fills,
                      const std::vector<std::string>& texts, CellRole role) {
-    const bool text = text_fits(g);
     for (std::size_t i = 0; i < fills.size(); ++i) {
         Cell c;
         c.rect = g.rect(static_cast<int>(i));
         c.fill = fills[i];
         c.radius = 0.08f * std::min(c.rect.w, c.rect.h);
-        if (text && i < texts.size()) {
+        if (i < texts.size()) { // drawn where the cell holds it (scene::value_px)
             c.text = texts[i];
             c.text_color = text_on(fills[i]);
             c.text_size = 0.6f * std::min(c.rect.h, 1.2f * c.rect.w);

@@ -6,6 +6,7 @@
 
 #include "pplab/dataflow.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -165,6 +166,22 @@ struct Scene {
 // The smallest text drawn, in pixels at presenter scale 100%: anything smaller is left out
 // (a cell then shows its value on hover).
 inline constexpr float kMinTextPx = 11.0f;
+// A value may take this much of its cell's width and of its height.
+inline constexpr float kValueFill = 0.86f;
+
+// The one rule for whether a cell's value is drawn, and how large: the em height in pixels of
+// a value `em` ems wide in a cell `w` x `h` pixels that asks for `wanted` pixels (its
+// text_size on screen). As asked where the cell holds that; else as large as the cell holds,
+// and where that is under the legible minimum `least` but the cell holds the value at `least`,
+// at `least` (cells 26 px wide drew no value at 100%: they asked for 10.9 px); 0 where it cannot
+// hold it even so. The renderer draws by it, the canvas's notice says what it left out, and the
+// scene colours a row none of whose values it draws.
+inline float value_px(float wanted, float em, float w, float h, float least) {
+    const float px = std::min(wanted, kValueFill * w / em);
+    if (px >= least)
+        return px;
+    return least * em <= kValueFill * w && least <= kValueFill * h ? least : 0.0f;
+}
 // The thickest a cell's border is drawn, in pixels at presenter scale 100% (a cell marked with a
 // pitfall: twice this).
 inline constexpr float kBorderPx = 3.0f;

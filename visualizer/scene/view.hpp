@@ -25,6 +25,9 @@ struct ViewOptions {
     // notice and legend); 0: not known. A histogram's bars take what its table leaves of it, so
     // that they are not the row the canvas's edge cuts.
     float room_px = 0.0f;
+    // A digit's width in ems in the canvas's font (render::lay_out_canvas measures it): where
+    // no value of a row would be drawn, the row shows them as colour.
+    float digit_em = 0.64f;
 };
 
 // Phases of the transition into a step, as fractions of its duration.
