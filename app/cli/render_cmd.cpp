@@ -52,12 +52,6 @@ struct RenderOptions {
     std::string camera = "follow";
 };
 
-std::string step_file(const std::string& dir, std::size_t step) {
-    char name[32];
-    std::snprintf(name, sizeof name, "step_%04zu.png", step);
-    return (std::filesystem::path(dir) / name).string();
-}
-
 // "1600x1000" -> width and height; anything else is the user's mistake, said plainly.
 void parse_size(RenderOptions& ro) {
     if (ro.size.empty())
@@ -141,10 +135,10 @@ void draw_pictures(const scene::Model& model, const RenderOptions& ro, std::size
     }
     if (!ro.all_steps.empty()) {
         // A new folder, moved into place whole: never mixed with an earlier run's steps.
-        const std::string folder = outputs.add_folder(ro.all_steps);
-        for (std::size_t i = 0; i < run.size(); ++i)
-            render::write_png(render::picture(gl, target, model, run[i], po).image,
-                              step_file(folder, i + 1));
+        exporting::PngSequence steps(outputs, ro.all_steps);
+        for (const std::size_t f : run)
+            steps.add(render::picture(gl, target, model, f, po).image);
+        steps.finish();
         said.push_back("wrote " + std::to_string(run.size()) + " steps to " + ro.all_steps + " (" +
                        size + ")");
     }

@@ -353,8 +353,8 @@ void App::timing_and_export_menus() {
     }
     if (ImGui::BeginMenu("Export")) {
         const std::pair<const char*, ExportKind> kinds[] = {
-            {"PNG of this frame", ExportKind::Png},
-            {"SVG of this frame (for slides)", ExportKind::Svg},
+            {"PNG of this step", ExportKind::Png},
+            {"SVG of this step (for slides)", ExportKind::Svg},
             {"GIF of the whole run", ExportKind::Gif},
             {"PNG sequence of the whole run", ExportKind::PngSequence},
         };

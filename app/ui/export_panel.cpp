@@ -24,9 +24,9 @@ constexpr auto kFrameBudget = std::chrono::milliseconds(40);
 const char* kind_name(ExportKind k) {
     switch (k) {
     case ExportKind::Png:
-        return "PNG of this frame";
+        return "PNG of this step";
     case ExportKind::Svg:
-        return "SVG of this frame (vectors, for slides)";
+        return "SVG of this step (vectors, for slides)";
     case ExportKind::Gif:
         return "GIF of the whole run (animated)";
     case ExportKind::PngSequence:
@@ -47,7 +47,7 @@ std::string default_name(ExportKind k, const State& st) {
     case ExportKind::Gif:
         return algo + ".gif";
     case ExportKind::PngSequence:
-        return algo + "-frames";
+        return algo + "-steps";
     }
     return algo;
 }

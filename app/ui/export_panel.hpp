@@ -1,4 +1,4 @@
-// Export for slides and sharing: the frame on screen as PNG or SVG, the whole run as an
+// Export for slides and sharing: the step on screen as PNG or SVG, the whole run as an
 // animated GIF or a PNG sequence. A run is drawn a few pictures per window frame, so the
 // window stays responsive and shows how far it got; every file appears whole or not at all.
 #pragma once

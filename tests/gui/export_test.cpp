@@ -353,7 +353,9 @@ TEST_F(Pictures, PngSequenceIsWholeOrAbsent) {
         ++n;
     }
     EXPECT_EQ(n, run.size());
-    EXPECT_TRUE(fs::exists(dir / "frames" / PngSequence::file_name(run.size() - 1)));
+    // Numbered as the transport and `pplab render --all-steps` number steps, from 1.
+    for (std::size_t step = 1; step <= run.size(); ++step)
+        EXPECT_TRUE(fs::exists(dir / "frames" / ("step_000" + std::to_string(step) + ".png")));
     EXPECT_THROW(PngSequence{file("frames")}, std::runtime_error) << "never over a finished run";
 }
 
@@ -455,8 +457,8 @@ TEST_F(RenderCli, EveryCheckComesBeforeTheBackEndsNote) {
                      "block 5 does not exist: this launch has one block, block 0", "");
     expect_bad_input(tree + "--step 0 --out x.png",
                      "there is no step 0: steps count from 1, as the window's transport does", "");
-    expect_bad_input(tree + "--step 1 --layout l.json --theme dark",
-                     "--theme colours a picture", "");
+    expect_bad_input(tree + "--step 1 --layout l.json --theme dark", "--theme colours a picture",
+                     "");
     const Outcome dark = render(tree + "--step 1 --svg d.svg --theme dark");
     EXPECT_EQ(dark.exit_code, 0) << dark.err;
 }

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -240,21 +241,197 @@ TEST(SceneBuilder, EveryStepOfEveryView) {
     }
 }
 
-// A colour means one thing in a view: no two legend entries share one, in either theme.
+// ---- colours as a class sees them: CIELAB distance, for normal vision and the three
+// dichromacies ----------------------------------------------------------------------------
+
+struct Lab {
+    double l = 0, a = 0, b = 0;
+};
+
+// An sRGB value (0..1) in linear light.
+double linear(double c) {
+    return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+}
+
+using Matrix = std::array<std::array<double, 3>, 3>;
+
+// Dichromat simulation, severity 1.0, applied to linear RGB: Machado, Oliveira and Fernandes,
+// "A Physiologically-based Model for Simulation of Color Vision Deficiency", IEEE TVCG 15(6),
+// 2009, the published table of matrices.
+constexpr Matrix kNormal = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+constexpr Matrix kProtanopia = {{{0.152286, 1.052583, -0.204868},
+                                 {0.114503, 0.786281, 0.099216},
+                                 {-0.003882, -0.048116, 1.051998}}};
+constexpr Matrix kDeuteranopia = {{{0.367322, 0.860646, -0.227968},
+                                   {0.280085, 0.672501, 0.047413},
+                                   {-0.011820, 0.042940, 0.968881}}};
+constexpr Matrix kTritanopia = {{{1.255528, -0.076749, -0.178779},
+                                 {-0.078411, 0.930809, 0.147602},
+                                 {0.004733, 0.691367, 0.303900}}};
+
+// The colour as seen through `vision`, in CIELAB (D65 white), after compositing it over the
+// background it is drawn on (a translucent swatch is seen mixed with it).
+Lab seen(const Rgba& c, const Rgba& background, const Matrix& vision) {
+    const Rgba over = mix(background, with_alpha(c, 1.0f), c.a);
+    const std::array<double, 3> rgb = {linear(over.r), linear(over.g), linear(over.b)};
+    std::array<double, 3> sim{};
+    for (std::size_t i = 0; i < 3; ++i)
+        sim[i] = std::clamp(vision[i][0] * rgb[0] + vision[i][1] * rgb[1] + vision[i][2] * rgb[2],
+                            0.0, 1.0);
+    const double x = 0.4124564 * sim[0] + 0.3575761 * sim[1] + 0.1804375 * sim[2];
+    const double y = 0.2126729 * sim[0] + 0.7151522 * sim[1] + 0.0721750 * sim[2];
+    const double z = 0.0193339 * sim[0] + 0.1191920 * sim[1] + 0.9503041 * sim[2];
+    const auto f = [](double t) {
+        constexpr double d = 6.0 / 29.0;
+        return t > d * d * d ? std::cbrt(t) : t / (3 * d * d) + 4.0 / 29.0;
+    };
+    const double fx = f(x / 0.95047), fy = f(y), fz = f(z / 1.08883);
+    return {116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)};
+}
+
+// CIE76 Delta E.
+double delta_e(const Lab& p, const Lab& q) {
+    return std::hypot(p.l - q.l, p.a - q.a, p.b - q.b);
+}
+
+// 2.3 is a just-noticeable difference between patches side by side. A legend swatch is small,
+// seen from the back of a room through a projector that washes colours out, and matched
+// against cells across the picture: it has to be told apart at a glance, so we ask for about
+// ten times that (Okabe & Ito's accents are 25 to 90 apart).
+constexpr double kApartAtAGlance = 20.0;
+
+struct Vision {
+    const char* name;
+    Matrix matrix;
+};
+constexpr std::array<Vision, 4> kVisions = {{{"normal vision", kNormal},
+                                             {"protanopia", kProtanopia},
+                                             {"deuteranopia", kDeuteranopia},
+                                             {"tritanopia", kTritanopia}}};
+
+TEST(ColourDistance, AgreesWithPublishedValues) {
+    const Rgba white{1, 1, 1, 1}, black{0, 0, 0, 1};
+    const Lab w = seen(white, white, kNormal), k = seen(black, white, kNormal);
+    EXPECT_NEAR(w.l, 100.0, 0.01);
+    EXPECT_NEAR(k.l, 0.0, 0.01);
+    EXPECT_NEAR(delta_e(w, k), 100.0, 0.01);
+    // sRGB #808080 is L* 53.59 (the sRGB curve, not a plain 2.2 power); red is L* 53.24,
+    // a* 80.09, b* 67.20 (D65).
+    const float grey = 128.0f / 255.0f;
+    EXPECT_NEAR(seen({grey, grey, grey, 1}, white, kNormal).l, 53.59, 0.05);
+    const Lab red = seen({1, 0, 0, 1}, white, kNormal);
+    EXPECT_NEAR(red.l, 53.24, 0.05);
+    EXPECT_NEAR(red.a, 80.09, 0.05);
+    EXPECT_NEAR(red.b, 67.20, 0.05);
+    // A dichromat confuses red and green that a normal eye tells far apart; the simulation
+    // keeps white white (each matrix's rows sum to 1).
+    const Rgba red_c{0.8f, 0.2f, 0.1f, 1}, green_c{0.45f, 0.5f, 0.1f, 1};
+    EXPECT_GT(delta_e(seen(red_c, white, kNormal), seen(green_c, white, kNormal)), 30.0);
+    EXPECT_LT(delta_e(seen(red_c, white, kDeuteranopia), seen(green_c, white, kDeuteranopia)),
+              delta_e(seen(red_c, white, kNormal), seen(green_c, white, kNormal)) / 2);
+    for (const Vision& v : kVisions)
+        EXPECT_NEAR(seen(white, white, v.matrix).l, 100.0, 0.1) << v.name;
+}
+
+// The pitfalls and scan-fast bring legend entries of their own.
+std::vector<test::Case> legend_cases() {
+    std::vector<test::Case> cases = test::view_cases();
+    const auto with = [](Request r, Pitfall p) {
+        r.options.pitfall = p;
+        return r;
+    };
+    cases.push_back({"reduce-tree non-power-of-two",
+                     with(request(Algorithm::ReduceTree, seq(6), 6), Pitfall::NonPowerOfTwo)});
+    cases.push_back({"reduce-full every-lane-writes",
+                     with(request(Algorithm::ReduceFull, seq(256), 64), Pitfall::EveryLaneWrites)});
+    Request partial = with(request(Algorithm::ReduceShuffle, seq(32), 32), Pitfall::PartialWarp);
+    partial.options.active_lanes = 20;
+    cases.push_back({"reduce-shuffle partial-warp", partial});
+    cases.push_back({"scan-blelloch no-final-sync",
+                     with(request(Algorithm::ScanBlelloch, seq(8), 8), Pitfall::NoFinalSync)});
+    Request fast = request(Algorithm::ScanFast, seq(512), 32);
+    fast.options.order_seed = 3;
+    cases.push_back({"scan-fast", fast});
+    return cases;
+}
+
+// Whether `fill` is `named` faded toward the background: the same meaning, said more quietly
+// (scan-fast's look-back reads it did not add).
+bool faded_from(const Rgba& fill, const Rgba& named, const Rgba& background) {
+    const std::array<float, 3> f = {fill.r, fill.g, fill.b}, n = {named.r, named.g, named.b},
+                               b = {background.r, background.g, background.b};
+    std::size_t widest = 0;
+    for (std::size_t i = 1; i < 3; ++i)
+        if (std::abs(b[i] - n[i]) > std::abs(b[widest] - n[widest]))
+            widest = i;
+    if (std::abs(b[widest] - n[widest]) < 1e-3f)
+        return false;
+    const float t = (f[widest] - n[widest]) / (b[widest] - n[widest]);
+    for (std::size_t i = 0; i < 3; ++i)
+        if (std::abs(n[i] + t * (b[i] - n[i]) - f[i]) > 2e-3f)
+            return false;
+    return t >= 0 && t < 1;
+}
+
+// Where a colour on a cell means something, the legend says what: a fill is either the plain
+// cell's, a bin's colour (the data row's note says "colour = bin"), or the colour of a legend
+// entry (or that colour faded).
+void expect_every_fill_in_the_legend(const Scene& s, const Palette& pal, int bins,
+                                     const std::string& at) {
+    std::vector<Rgba> bin_colours;
+    for (int b = 0; b < bins; ++b)
+        bin_colours.push_back(
+            viridis(static_cast<float>(b) / static_cast<float>(std::max(bins - 1, 1))));
+    for (const Cell& c : s.cells) {
+        // The input row's colours are a value scale its note names ("colour = bin"), or the
+        // shown block's span.
+        if (!c.ref || c.ref->frame < 0 || c.role == CellRole::Future || c.role == CellRole::Heat ||
+            c.role == CellRole::Bar || c.fill.a <= 0 || c.fill == pal.cell)
+            continue;
+        // A mark's fill is a mix toward its accent, named by the accent's entry.
+        if (c.marks.never_added || c.role == CellRole::KeepsOwn ||
+            std::find(bin_colours.begin(), bin_colours.end(), c.fill) != bin_colours.end())
+            continue;
+        const bool named = std::any_of(s.legend.begin(), s.legend.end(), [&](const LegendItem& e) {
+            return e.color == c.fill || faded_from(c.fill, e.color, pal.background);
+        });
+        EXPECT_TRUE(named) << at << ": cell " << c.ref->cell << " of frame " << c.ref->frame << " ("
+                           << c.text << ") has a fill no legend entry names: " << c.fill.r << " "
+                           << c.fill.g << " " << c.fill.b;
+    }
+}
+
+// A colour means one thing in a view: no two legend entries of a view are alike to anyone in
+// the class, in either theme, and every colour a cell wears is in the legend.
 TEST(SceneBuilder, LegendColoursAreDistinctInEveryView) {
-    for (const auto& c : test::view_cases()) {
+    for (const auto& c : legend_cases()) {
         const auto m = trace(c.request);
-        for (const Theme theme : {Theme::Light, Theme::Dark})
+        for (const Theme theme : {Theme::Light, Theme::Dark}) {
+            const Palette pal = palette(theme);
             for (std::size_t step = 0; step < m->steps().size(); ++step) {
                 ViewOptions o;
                 o.theme = theme;
                 const Scene s = build(*m, m->frame_at(static_cast<int>(step), 0), o);
+                const std::string at =
+                    c.name + " (" + std::string(theme_id(theme)) + ") step " + std::to_string(step);
+                // reduceAtomic's earlier-written cells go unnamed (compose_cells.cpp says why).
+                if (c.request.algorithm != Algorithm::ReduceAtomic)
+                    expect_every_fill_in_the_legend(
+                        s, pal,
+                        info(c.request.algorithm).family == Family::Histogram ? c.request.bins : 0,
+                        at);
                 for (std::size_t i = 0; i < s.legend.size(); ++i)
                     for (std::size_t j = i + 1; j < s.legend.size(); ++j)
-                        EXPECT_FALSE(s.legend[i].color == s.legend[j].color)
-                            << c.name << " step " << step << ": '" << s.legend[i].text << "' and '"
-                            << s.legend[j].text << "'";
+                        for (const Vision& v : kVisions) {
+                            const double apart =
+                                delta_e(seen(s.legend[i].color, pal.background, v.matrix),
+                                        seen(s.legend[j].color, pal.background, v.matrix));
+                            EXPECT_GE(apart, kApartAtAGlance)
+                                << at << ", " << v.name << ": '" << s.legend[i].text << "' and '"
+                                << s.legend[j].text << "'";
+                        }
             }
+        }
     }
 }
 

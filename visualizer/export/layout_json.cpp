@@ -40,11 +40,19 @@ void cells(json& items, const render::Composition& c) {
         if (cell.role == scene::CellRole::Panel || (cell.fill.a <= 0 && cell.border_width <= 0))
             return;
         const scene::Vec2 a = c.camera.to_screen({cell.rect.x, cell.rect.y}, w, h);
-        const scene::Rect shown = intersect(
-            {a.x, a.y, cell.rect.w * c.camera.scale, cell.rect.h * c.camera.scale}, c.picture);
+        const scene::Rect whole{a.x, a.y, cell.rect.w * c.camera.scale,
+                                cell.rect.h * c.camera.scale};
+        const scene::Rect shown = intersect(whole, c.picture);
         if (shown.empty())
             return;
-        items.push_back(item("cell", shown, value ? value->text : "", value ? value->px : 0.0f));
+        json it = item("cell", shown, value ? value->text : "", value ? value->px : 0.0f);
+        // A sliver at the edge is not a narrow cell: whoever checks legibility must tell them
+        // apart. Within a hundredth of a pixel (what the file keeps) is not cut.
+        constexpr float kEps = 0.01f;
+        it["cut"] = whole.x < c.picture.x - kEps || whole.y < c.picture.y - kEps ||
+                    whole.right() > c.picture.right() + kEps ||
+                    whole.bottom() > c.picture.bottom() + kEps;
+        items.push_back(std::move(it));
     };
     for (const scene::Cell& strip : c.scene.panels)
         add(strip, nullptr);

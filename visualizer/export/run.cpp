@@ -18,7 +18,7 @@ std::vector<std::size_t> run_frames(const scene::Model& m, int block) {
 
 std::string PngSequence::file_name(std::size_t i) {
     char name[32];
-    std::snprintf(name, sizeof name, "frame_%04zu.png", i);
+    std::snprintf(name, sizeof name, "step_%04zu.png", i + 1);
     return name;
 }
 

@@ -23,9 +23,10 @@ inline constexpr int kLastStepDelayCs = 300;
 // The trace frames of a run, one per playback step, showing `block` where the step has it.
 std::vector<std::size_t> run_frames(const scene::Model& m, int block);
 
-// The pictures of a run as DIR/frame_0000.png, frame_0001.png, ...: written into a temporary
-// folder beside DIR and renamed to DIR when complete, so DIR holds a whole run or does not
-// exist (pplab/files.hpp).
+// The pictures of a run as DIR/step_0001.png, step_0002.png, ...: numbered as the window's
+// transport numbers steps, by the window and `pplab render --all-steps` alike. Written into a
+// temporary folder beside DIR and renamed to DIR when complete, so DIR holds a whole run or
+// does not exist (pplab/files.hpp).
 class PngSequence {
 public:
     // Throws std::runtime_error when DIR exists and is not an empty folder (the message says
@@ -42,7 +43,7 @@ public:
     void finish();                        // throws std::runtime_error
     int frames() const { return frames_; }
 
-    static std::string file_name(std::size_t i); // frame_0007.png
+    static std::string file_name(std::size_t i); // the i-th picture, from 0: 7 -> step_0008.png
 
 private:
     std::unique_ptr<Outputs> own_; // when the run is an output of its own

@@ -19,11 +19,14 @@ constexpr Rgba kOrange = rgb(0xE69F00);
 constexpr Rgba kSkyBlue = rgb(0x56B4E9);
 constexpr Rgba kBlue = rgb(0x0072B2);
 constexpr Rgba kVermillion = rgb(0xD55E00);
-constexpr Rgba kPurple = rgb(0xCC79A7);
-constexpr Rgba kYellow = rgb(0xF0E442);
 constexpr Rgba kBluishGreen = rgb(0x009E73);
 // Paul Tol's vibrant magenta: apart from Okabe & Ito's accents already in use.
 constexpr Rgba kMagenta = rgb(0xEE3377);
+// Paul Tol's muted indigo and sand, where Okabe & Ito's reddish purple and yellow come too
+// close to their orange (the written cells) for a tritanope and a deuteranope
+// (tests/gui/scene_test.cpp, LegendColoursAreDistinctInEveryView).
+constexpr Rgba kIndigo = rgb(0x332288);
+constexpr Rgba kSand = rgb(0xDDCC77);
 
 // Nine samples of matplotlib's viridis, interpolated linearly.
 constexpr std::array<Rgba, 9> kViridis = {rgb(0x440154), rgb(0x472D7B), rgb(0x3B528B),
@@ -47,15 +50,14 @@ Palette palette(Theme theme) {
         p.active = mix(kSkyBlue, rgb(0xFFFFFF), 0.55f);
         p.highlight = kOrange;
         p.read = kBlue;
-        p.idle_warp = rgb(0xC4C8CE);
-        p.keeps_own = kPurple;
+        p.idle_warp = rgb(0xA0A6AE); // darker than the earlier-written cells' pale blue
+        p.keeps_own = kIndigo;
         p.arrow = kBlue;
         p.arrow_own = rgb(0x8C96A3);
         p.arrow_past = rgb(0xC2C8D0);
         // Apart from the working threads' blue and the written cells' orange in one view.
-        p.carry = kPurple;
+        p.carry = kIndigo;
         p.left_sum = kSkyBlue;
-        p.aggregate = kYellow;
         p.inclusive = kBlue;
         p.barrier = rgb(0x4A5260);
         p.selection = kVermillion;
@@ -69,23 +71,22 @@ Palette palette(Theme theme) {
         p.cell_border = rgb(0x5C6673);
         p.cell_text = rgb(0xF2F4F7);
         p.future = rgb(0x3A434E);
-        p.active = mix(kBlue, rgb(0x2A313A), 0.35f);
+        p.active = mix(kBlue, rgb(0x2A313A), 0.2f); // apart from the pitfalls' magenta
         p.highlight = kOrange;
         p.read = kSkyBlue;
         p.idle_warp = rgb(0x3A3F46);
-        p.keeps_own = kPurple;
+        p.keeps_own = rgb(0xF2F4F7); // indigo is lost on the dark background
         p.arrow = kSkyBlue;
         p.arrow_own = rgb(0x7D8896);
         p.arrow_past = rgb(0x46505C);
-        p.carry = kPurple;
-        p.left_sum = kYellow;
-        p.aggregate = kYellow;
+        p.carry = p.keeps_own;
+        p.left_sum = kSand;
         p.inclusive = kSkyBlue; // kBlue is too dark on the dark background
         p.barrier = rgb(0xB8C0CA);
         p.selection = kOrange;
     }
     p.race = p.hazard = p.never_added = kMagenta;
-    p.undefined = kYellow;
+    p.undefined = p.aggregate = kSand;
     p.right = kBluishGreen;
     p.wrong = kVermillion;
     return p;

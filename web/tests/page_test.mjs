@@ -333,7 +333,7 @@ function gifFrames(bytes) {
   return { width, height, delays };
 }
 
-test('Export, PNG of this frame: the download is the picture pplab render draws', async () => {
+test('Export, PNG of this step: the download is the picture pplab render draws', async () => {
   const folder = await openForFiles(scan6.query);
   const file = await exportAs(folder, 'png');
   assert.equal(basename(file), 'scan-blelloch-step06.png');
@@ -345,7 +345,7 @@ test('Export, PNG of this frame: the download is the picture pplab render draws'
   assert.deepEqual(browser.problems, []);
 });
 
-test('Export, SVG of this frame: well-formed XML titled with the caption, as pplab render writes it', async () => {
+test('Export, SVG of this step: well-formed XML titled with the caption, as pplab render writes it', async () => {
   const folder = await openForFiles(scan6.query);
   const caption = (await browser.status()).text.replace(/^[^:]*: /, '');
   const file = await exportAs(folder, 'svg');
@@ -367,8 +367,8 @@ test('Export, PNG sequence: one zip holding every step, as pplab render --all-st
   const folder = await openForFiles(scan6.query);
   const file = await exportAs(folder, 'sequence');
   // One download, the whole run: not a file a frame besides it.
-  assert.equal(basename(file), 'scan-blelloch-frames.zip');
-  assert.deepEqual(readdirSync(folder), ['scan-blelloch-frames.zip']);
+  assert.equal(basename(file), 'scan-blelloch-steps.zip');
+  assert.deepEqual(readdirSync(folder), ['scan-blelloch-steps.zip']);
   const unzipped = join(scratch, 'unzipped');
   const names = pythonReads(`import json, sys, zipfile
 with zipfile.ZipFile(sys.argv[1]) as z:
@@ -376,7 +376,7 @@ with zipfile.ZipFile(sys.argv[1]) as z:
     z.extractall(sys.argv[2])
     print(json.dumps(z.namelist()))`, file, unzipped);
   const steps = [1, 2, 3, 4, 5, 6];
-  assert.deepEqual(names, steps.map((s) => `scan-blelloch-frames/frame_000${s - 1}.png`));
+  assert.deepEqual(names, steps.map((s) => `scan-blelloch-steps/step_000${s}.png`));
   const drawn = join(scratch, 'all-steps');
   execFileSync(native, ['render', ...scan6.args, '--size', '1600x1000', '--all-steps', drawn],
                { stdio: 'ignore' });

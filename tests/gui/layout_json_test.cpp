@@ -1,0 +1,271 @@
+// `pplab render --layout FILE.json` run as a student would, its JSON read back and held to facts
+// found without the writer: the sizes asked for, the input given, sums and counts computed
+// here, the step's caption as `pplab trace` words it. No GL context: a layout needs only the
+// font's metrics.
+#include "scratch.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace pplab {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Box {
+    double x = 0, y = 0, w = 0, h = 0;
+    double right() const { return x + w; }
+    double bottom() const { return y + h; }
+};
+
+Box box(const json& r) {
+    return {r.at(0).get<double>(), r.at(1).get<double>(), r.at(2).get<double>(),
+            r.at(3).get<double>()};
+}
+
+// The file keeps two decimals: a hundredth of a pixel either way is on the line.
+constexpr double kRounding = 0.011;
+
+bool inside(const Box& in, const Box& out) {
+    return in.x >= out.x - kRounding && in.y >= out.y - kRounding &&
+           in.right() <= out.right() + kRounding && in.bottom() <= out.bottom() + kRounding;
+}
+
+std::vector<std::string> words(const std::string& line) {
+    std::istringstream s(line);
+    std::vector<std::string> out;
+    for (std::string w; s >> w;)
+        out.push_back(w);
+    return out;
+}
+
+class RenderLayout : public test::Scratch {
+protected:
+    // `pplab render --backend cpu ARGS --layout layout.json`, read back.
+    json layout(const std::string& args) const {
+        const Outcome r = render(args + " --layout layout.json");
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        std::ifstream f(dir / "layout.json");
+        return json::parse(f);
+    }
+
+    // What `pplab trace --backend cpu ARGS --format FORMAT` prints.
+    std::string trace(const std::string& args, const std::string& format) const {
+        const fs::path out = dir / "trace.txt";
+        const std::string cmd = "'" + std::string(PPLAB_BINARY) + "' trace --backend cpu " + args +
+                                " --format " + format + " >'" + out.string() + "'";
+        EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+        std::stringstream s;
+        s << std::ifstream(out).rdbuf();
+        fs::remove(out);
+        return s.str();
+    }
+
+    // The caption `pplab trace --format markdown` gives the frame named `frame` ("block 0
+    // block-total"): the table's second column.
+    std::string caption_of(const std::string& args, const std::string& frame) const {
+        std::istringstream table(trace(args, "markdown"));
+        const std::string head = "| " + frame + " | ";
+        for (std::string line; std::getline(table, line);)
+            if (line.rfind(head, 0) == 0)
+                return line.substr(head.size(), line.find(" | ", head.size()) - head.size());
+        ADD_FAILURE() << "no frame '" << frame << "' in the trace of " << args;
+        return "";
+    }
+
+    // The values `pplab trace` prints after "NAME: " (text format), one per word.
+    std::vector<std::string> trace_row(const std::string& args, const std::string& name) const {
+        std::istringstream text(trace(args, "text"));
+        for (std::string line; std::getline(text, line);)
+            if (line.rfind(name + ": ", 0) == 0)
+                return words(line.substr(name.size() + 2));
+        ADD_FAILURE() << "no row '" << name << "' in the trace of " << args;
+        return {};
+    }
+};
+
+// What holds for every layout of a picture of `width` x `height` at presenter scale `scale`:
+// the canvas lies in the picture, everything drawn on it in the canvas (captions, above and
+// below it, in the picture), only the five kinds, and no text under 11 px at 100%.
+void expect_legible_and_in_place(const json& doc, int width, int height, int scale) {
+    const Box picture{0, 0, static_cast<double>(width), static_cast<double>(height)};
+    const Box canvas = box(doc.at("canvas"));
+    EXPECT_GT(canvas.w, 0);
+    EXPECT_GT(canvas.h, 0);
+    EXPECT_TRUE(inside(canvas, picture)) << doc.at("canvas");
+    const std::set<std::string> kinds = {"cell", "label", "legend", "caption", "arrow-label"};
+    ASSERT_FALSE(doc.at("items").empty());
+    for (const json& it : doc.at("items")) {
+        const std::string kind = it.at("kind");
+        EXPECT_TRUE(kinds.count(kind)) << it;
+        const Box r = box(it.at("rect"));
+        EXPECT_GT(r.w, 0) << it;
+        EXPECT_GT(r.h, 0) << it;
+        EXPECT_TRUE(inside(r, kind == "caption" ? picture : canvas)) << it;
+        if (!it.at("text").get<std::string>().empty()) {
+            EXPECT_GE(it.at("text_px").get<double>(), 11.0 * scale / 100.0 - kRounding) << it;
+        }
+    }
+}
+
+// The rows of values drawn in cells, top to bottom, each left to right.
+std::vector<std::vector<std::string>> value_rows(const json& doc) {
+    std::map<double, std::map<double, std::string>> rows;
+    for (const json& it : doc.at("items"))
+        if (it.at("kind") == "cell" && !it.at("text").get<std::string>().empty()) {
+            const Box r = box(it.at("rect"));
+            rows[r.y][r.x] = it.at("text");
+        }
+    std::vector<std::vector<std::string>> out;
+    for (const auto& [y, row] : rows) {
+        out.emplace_back();
+        for (const auto& [x, text] : row)
+            out.back().push_back(text);
+    }
+    return out;
+}
+
+std::string captions(const json& doc) {
+    std::string all;
+    for (const json& it : doc.at("items"))
+        if (it.at("kind") == "caption")
+            all += it.at("text").get<std::string>() + " ";
+    return all;
+}
+
+std::vector<std::string> texts_of(const std::vector<float>& values) {
+    std::vector<std::string> out;
+    for (const float v : values)
+        out.push_back(std::to_string(static_cast<int>(v)));
+    return out;
+}
+
+bool has_row(const std::vector<std::vector<std::string>>& rows,
+             const std::vector<std::string>& row) {
+    return std::find(rows.begin(), rows.end(), row) != rows.end();
+}
+
+// The issue's case: reduceTree n 12 block 8 at its last step. Block 0 is shown: every row of
+// values drawn is one the trace holds (the input given, block 0's tree level by level, both
+// block totals in out[]). At 100% on a 1280x720 projector all of them are drawn; at 200% on a
+// 1920x1080 one the camera follows the step: its last level and out[].
+TEST_F(RenderLayout, ReduceTreeShowsTheTraceOfTheStepLegibly) {
+    const std::vector<float> in = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8};
+    const std::string request = "--algo reduce-tree --block 8 --input 3,1,4,1,5,9,2,6,5,3,5,8";
+    const std::vector<float> totals = {std::accumulate(in.begin(), in.begin() + 8, 0.0f),
+                                       std::accumulate(in.begin() + 8, in.end(), 0.0f)};
+    std::vector<std::vector<std::string>> trace_rows = {texts_of(in), texts_of(totals)};
+    for (const char* row :
+         {"block 0 load", "block 0 tree-level 0", "block 0 tree-level 1", "block 0 tree-level 2"})
+        trace_rows.push_back(trace_row(request, row));
+    const std::string caption = caption_of(request, "block 0 block-total");
+    ASSERT_FALSE(caption.empty());
+    for (const auto& [size, w, h, scale, shown] :
+         {std::tuple{"1280x720", 1280, 720, 100, trace_rows.size()},
+          std::tuple{"1920x1080", 1920, 1080, 200, std::size_t{2}}}) {
+        SCOPED_TRACE(std::string(size) + " at " + std::to_string(scale) + "%");
+        const json doc =
+            layout(request + " --step 5 --size " + size + " --scale " + std::to_string(scale));
+        expect_legible_and_in_place(doc, w, h, scale);
+        EXPECT_NE(captions(doc).find("step 5 of 5"), std::string::npos) << captions(doc);
+        EXPECT_NE(captions(doc).find(caption), std::string::npos)
+            << "'" << caption << "' in " << captions(doc);
+        const auto rows = value_rows(doc);
+        for (const auto& row : rows)
+            EXPECT_TRUE(has_row(trace_rows, row)) << "a row the trace does not hold: " << row[0];
+        EXPECT_EQ(rows.size(), shown);
+        EXPECT_TRUE(has_row(rows, texts_of(totals))) << "out[]: the blocks' sums";
+        EXPECT_TRUE(has_row(rows, trace_rows.back())) << "the step's level";
+    }
+}
+
+// A histogram at 150% on 1600x1000: the global histogram's counts are the input's, counted
+// here; each bin is drawn with its count.
+TEST_F(RenderLayout, HistogramCountsAreTheInputsCounts) {
+    const std::vector<int> in = {0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 15, 15, 7};
+    std::string list;
+    std::vector<float> counts(16, 0.0f);
+    for (const int v : in) {
+        list += (list.empty() ? "" : ",") + std::to_string(v);
+        counts[static_cast<std::size_t>(v)] += 1;
+    }
+    const std::string request = "--algo hist-privatised --bins 16 --block 64 --input " + list;
+    const json doc = layout(request + " --step 3 --size 1600x1000 --scale 150");
+    expect_legible_and_in_place(doc, 1600, 1000, 150);
+    EXPECT_NE(captions(doc).find("step 3 of 3"), std::string::npos) << captions(doc);
+    const std::string caption = caption_of(request, "hist-fold");
+    ASSERT_FALSE(caption.empty());
+    EXPECT_NE(captions(doc).find(caption), std::string::npos) << captions(doc);
+    const auto rows = value_rows(doc);
+    ASSERT_FALSE(rows.empty());
+    EXPECT_EQ(rows.back(), texts_of(counts)) << "g_hist[], the lowest row: every bin's count";
+}
+
+// Where the canvas's edge cuts a cell (a step too wide to show whole), the cell says so: its
+// rect is the sliver shown, at the edge, narrower than the whole cells of its row, and it is
+// the only kind of cell that is.
+TEST_F(RenderLayout, CellsTheCanvasCutsAreMarked) {
+    const json doc =
+        layout("--algo reduce-tree --n 65536 --block 1024 --step 12 --size 1280x720 --scale 100");
+    expect_legible_and_in_place(doc, 1280, 720, 100);
+    double left = 1e9, right = -1e9;
+    std::map<double, double> row_width; // y -> the widest cell of the row
+    for (const json& it : doc.at("items"))
+        if (it.at("kind") == "cell") {
+            const Box r = box(it.at("rect"));
+            left = std::min(left, r.x);
+            right = std::max(right, r.right());
+            row_width[r.y] = std::max(row_width[r.y], r.w);
+        }
+    int cut = 0;
+    for (const json& it : doc.at("items")) {
+        if (it.at("kind") != "cell")
+            continue;
+        const Box r = box(it.at("rect"));
+        if (it.at("cut").get<bool>()) {
+            ++cut;
+            EXPECT_TRUE(r.x <= left + kRounding || r.right() >= right - kRounding) << it;
+            EXPECT_LT(r.w, row_width[r.y] - 1.0) << it;
+        } else {
+            EXPECT_GT(r.w, row_width[r.y] - kRounding) << "a narrow cell not marked cut: " << it;
+        }
+    }
+    EXPECT_GT(cut, 0) << "out[]'s 64 block totals do not fit in 1280 px";
+}
+
+// A layout goes where a file can go, or nowhere: a folder or a path that cannot be written is
+// one line, exit code 2, and nothing written (not even a partial file).
+TEST_F(RenderLayout, APathThatCannotBeWrittenIsRefused) {
+    fs::create_directory(dir / "slides");
+    std::ofstream(dir / "notes.txt") << "notes";
+    const std::string tree = "--algo reduce-tree --n 8 --step 1 --layout ";
+    for (const auto& [path, says] :
+         {std::pair{"slides", "'slides': it is a folder"},
+          std::pair{"slides/", "'slides/': it is a folder"},
+          std::pair{"nowhere/l.json", "there is no folder 'nowhere'"},
+          std::pair{"notes.txt/l.json", "'notes.txt/l.json': Not a directory"}}) {
+        SCOPED_TRACE(path);
+        const Outcome r = render(tree + path);
+        EXPECT_EQ(r.exit_code, 2) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_EQ(r.err.rfind("pplab: cannot write ", 0), 0u) << r.err;
+        EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+        EXPECT_EQ(listing(), (std::vector<std::string>{"notes.txt", "slides"}));
+        EXPECT_TRUE(fs::is_empty(dir / "slides"));
+    }
+}
+
+} // namespace
+} // namespace pplab
