@@ -176,7 +176,13 @@ inline constexpr float kValueFill = 0.86f;
 // at `least` (cells 26 px wide drew no value at 100%: they asked for 10.9 px); 0 where it cannot
 // hold it even so. The renderer draws by it, the canvas's notice says what it left out, and the
 // scene colours a row none of whose values it draws.
+// A cell narrower than kValueCellEms legible ems shows no value at all: a digit fits a cell of
+// 9 pixels at 11, and a row of them (hist's data[] rounds, 64 to a row) read as a barcode of
+// digits and borders ("3|3|3|3").
+inline constexpr float kValueCellEms = 1.6f;
 inline float value_px(float wanted, float em, float w, float h, float least) {
+    if (w < kValueCellEms * least)
+        return 0.0f;
     const float px = std::min(wanted, kValueFill * w / em);
     if (px >= least)
         return px;
