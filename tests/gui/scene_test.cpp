@@ -390,7 +390,7 @@ bool on_value_scale(const Rgba& fill, const Rgba& background) {
 // cell's, a bin's colour (the data row's note says "colour = bin"), or the colour of a legend
 // entry (or that colour faded).
 void expect_every_fill_in_the_legend(const Scene& s, const Palette& pal, int bins,
-                                     bool earlier_named, const std::string& at) {
+                                     const std::string& at) {
     std::vector<Rgba> bin_colours;
     for (int b = 0; b < bins; ++b)
         bin_colours.push_back(
@@ -400,9 +400,6 @@ void expect_every_fill_in_the_legend(const Scene& s, const Palette& pal, int bin
         // shown block's span.
         if (!c.ref || c.ref->frame < 0 || c.role == CellRole::Future || c.role == CellRole::Heat ||
             c.role == CellRole::Bar || c.fill.a <= 0 || c.fill == pal.cell)
-            continue;
-        // Cells written by an earlier step, where the view leaves that unnamed.
-        if (!earlier_named && c.role == CellRole::Active)
             continue;
         // A row whose values its cells cannot hold is coloured by value, on the value scale
         // (viridis, faded where unchanged); the notice says its values are left out.
@@ -434,12 +431,8 @@ TEST(SceneBuilder, LegendColoursAreDistinctInEveryView) {
                 const Scene s = build(*m, m->frame_at(static_cast<int>(step), 0), o);
                 const std::string at =
                     c.name + " (" + std::string(theme_id(theme)) + ") step " + std::to_string(step);
-                // reduceAtomic's and the histograms' earlier-written cells go unnamed
-                // (compose_cells.cpp says why).
                 const bool histogram = info(c.request.algorithm).family == Family::Histogram;
-                expect_every_fill_in_the_legend(
-                    s, pal, histogram ? c.request.bins : 0,
-                    c.request.algorithm != Algorithm::ReduceAtomic && !histogram, at);
+                expect_every_fill_in_the_legend(s, pal, histogram ? c.request.bins : 0, at);
                 for (std::size_t i = 0; i < s.legend.size(); ++i)
                     for (std::size_t j = i + 1; j < s.legend.size(); ++j)
                         for (const Vision& v : kVisions) {

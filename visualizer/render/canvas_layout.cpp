@@ -238,9 +238,11 @@ std::ptrdiff_t cells_cut(const std::vector<float>& starts, const std::vector<flo
 // to the start of a cell (or the end, on the left), where it cuts the fewest, by no more than
 // twice the widest cell it cut (and a third of the picture), never past the cells the step writes.
 // A cell sliced by a docked legend read as the legend covering cells (reduce-tree at block 1024,
-// 1280x720 at 200%: thread 9 cut in two beside "thread that works at that level").
+// 1280x720 at 200%: thread 9 cut in two beside "thread that works at that level"): beside one
+// (`legend_right`) the right edge goes as far as a third to cut none (reduceAtomic's out[] and
+// arrivals, two rows of two pitches, had no clean edge within two cells).
 Rect without_cut_columns(const scene::Scene& s, const scene::Camera& c, const CanvasRequest& r,
-                         const Rect& picture) {
+                         const Rect& picture, bool legend_right) {
     std::vector<float> starts, ends;
     for (const scene::Cell& cell : s.cells) {
         const Rect box = on_screen(c, cell.rect, r.width, r.height);
@@ -269,10 +271,10 @@ Rect without_cut_columns(const scene::Scene& s, const scene::Camera& c, const Ca
     const bool some =
         !s.written.empty() && written.x < picture.right() && written.right() > picture.x;
     const bool whole = some && written.x >= picture.x && written.right() <= picture.right();
-    const float right_least = std::max(picture.right() - std::min(most, 2 * span_right + over),
-                                       !some   ? picture.x
-                                       : whole ? written.right()
-                                               : written.x + over);
+    const float right_reach = legend_right ? most : std::min(most, 2 * span_right + over);
+    const float right_least = std::max(picture.right() - right_reach, !some   ? picture.x
+                                                                      : whole ? written.right()
+                                                                              : written.x + over);
     const float left_most = std::min(picture.x + std::min(most, 2 * span_left + over),
                                      !some   ? picture.right()
                                      : whole ? written.x
@@ -855,7 +857,7 @@ bool covers_picture(const scene::Scene& s, const CanvasFrame& f, const Rect& box
 // The camera for `area`, the drawing's part of it (less the rows' names column and the rows
 // the edges would cut), and the texts.
 void frame_text(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
-                const CanvasRequest& r, const Rect& area) {
+                const CanvasRequest& r, const Rect& area, bool legend_right = false) {
     f.camera = aim(s, r, area);
 
     f.picture = area;
@@ -870,11 +872,24 @@ void frame_text(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
         f.camera = slid_past_cut_rows(s, f.camera, r, f.picture);
     if (r.framing != Framing::Free) {
         f.picture = without_cut_rows(s, f.camera, r, f.picture);
-        f.picture = without_cut_columns(s, f.camera, r, f.picture);
+        f.picture = without_cut_columns(s, f.camera, r, f.picture, legend_right);
         if (!f.names.empty())
             f.names = {f.names.x, f.picture.y, f.names.w, f.picture.h};
     }
     f.text = scene_text(font, s, f.camera, f.width, f.height, f.picture, f.names);
+}
+
+// Whether f's picture's right edge slices a cell (wider than a mark, narrower than a third of
+// the picture) that a legend docked beside it would read as covering: without_cut_columns
+// found no clean edge near enough.
+bool sliced_at_right(const scene::Scene& s, const CanvasFrame& f, const CanvasRequest& r) {
+    const float slice = 2 * r.scale; // less off a cell's edge is its border
+    return std::any_of(s.cells.begin(), s.cells.end(), [&](const scene::Cell& c) {
+        const Rect box = on_screen(f.camera, c.rect, f.width, f.height);
+        return shows_something(c) && box.w >= kThinCellPx * r.scale && box.w < f.picture.w / 3 &&
+               box.y < f.picture.bottom() && box.bottom() > f.picture.y &&
+               box.x < f.picture.right() - slice && box.right() > f.picture.right() + slice;
+    });
 }
 
 // The legend in a corner where it hides nothing; else docked in a column on the right of a
@@ -926,19 +941,30 @@ void place_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
     const Rect above{area.x, area.y, area.w, area.h - band.size.y};
     bool use_column = column_fits;
     if (column_fits && band_fits) {
-        // The one that leaves the drawing larger; at the same zoom the column when the step's
-        // rows fit beside it (the band would hide rows below them), else the smaller.
-        const float by_column = aim(s, r, beside).scale, by_band = aim(s, r, above).scale;
+        // A dock under which the follow view leaves rows out at the picture's top edge (rows
+        // the step reads: a histogram's bars left above a band of two lines at 200% in
+        // 1280x720, their counts under them), or a column whose edge slices a cell, loses to
+        // one that does not (rows left out at the bottom follow the step: the notice says them);
+        // else the one that leaves the drawing larger; at the same zoom the column when the
+        // step's rows fit beside it (the band would hide rows below them), else the smaller.
+        CanvasFrame by_column = f, by_band = f;
+        frame_text(by_column, font, s, r, beside, true);
+        frame_text(by_band, font, s, r, above);
+        const float column_zoom = aim(s, r, beside).scale, band_zoom = aim(s, r, above).scale;
+        const bool column_cuts =
+            by_column.picture.y > beside.y + 1 || sliced_at_right(s, by_column, r);
+        const bool band_cuts = by_band.picture.y > above.y + 1;
         const bool rows_fit_beside =
-            s.focus.w * by_column <= beside.w - 2 * kCanvasMarginPx * r.scale;
-        use_column = std::abs(by_column - by_band) > 0.02f * by_band
-                         ? by_column > by_band
+            s.focus.w * column_zoom <= beside.w - 2 * kCanvasMarginPx * r.scale;
+        use_column = column_cuts != band_cuts ? band_cuts
+                     : std::abs(column_zoom - band_zoom) > 0.02f * band_zoom
+                         ? column_zoom > band_zoom
                          : rows_fit_beside || column.size.x * area.h < band.size.y * area.w;
     }
     const Rect rest = use_column ? beside : above;
     f.legend_box = use_column ? Rect{beside.right(), area.y, column.size.x, area.h}
                               : Rect{area.x, above.bottom(), area.w, band.size.y};
-    frame_text(f, font, s, r, rest);
+    frame_text(f, font, s, r, rest, use_column);
     draw_legend(f, f.legend_box.w < area.w ? column : band, s, pal, st);
 }
 

@@ -110,13 +110,7 @@ void Composer::place(int f, const Grid& g, const RowStyle& style) {
             legend(pal.highlight, "written by this step");
         } else if (written) {
             c = value_cell(rect, fr.values[i], pal.active, CellRole::Active);
-            // Not reduceAtomic's: a second entry docks its legend beside the drawing, where
-            // without_cut_columns cannot clear its two rows of different pitch (a cell sliced).
-            // Nor a histogram's: a third entry made its legend a band of two lines at 200% in
-            // 1280x720, and the chart's bars were cut above the picture.
-            if (r.algorithm != Algorithm::ReduceAtomic &&
-                info(r.algorithm).family != Family::Histogram)
-                legend(pal.active, "written by an earlier step");
+            legend(pal.active, "written by an earlier step");
         } else if (style.in_place) {
             c = value_cell(rect, fr.values[i], pal.cell, CellRole::Value);
         } else {
