@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iterator>
 #include <sstream>
 
 namespace pplab::ui {
@@ -222,18 +223,11 @@ std::vector<scene::AnswerRow> answer_rows(const State& st) {
         for (std::size_t k = 0; k < p.level.typed.size(); ++k)
             rows.push_back({p.level.frames[k], p.level.typed[k], p.level.verdicts[k], true});
     const HandTrace& h = st.classroom.hand;
-    if (h.result && h.model == st.model.get())
-        for (std::size_t i = 0; i < h.result->levels.size() && i < h.answer.size(); ++i) {
-            const LevelVerdict& v = h.result->levels[i];
-            scene::AnswerRow row;
-            row.frame = v.frame;
-            for (const float x : h.answer[i].values)
-                row.given.push_back(value_text(x));
-            row.verdicts.assign(row.given.size(), scene::Verdict::Right);
-            for (const int c : v.wrong_cells)
-                row.verdicts.at(static_cast<std::size_t>(c)) = scene::Verdict::Wrong;
-            rows.push_back(std::move(row));
-        }
+    if (h.result && h.model == st.model.get()) {
+        std::vector<scene::AnswerRow> hand = scene::answer_rows(*h.result, h.answer);
+        rows.insert(rows.end(), std::make_move_iterator(hand.begin()),
+                    std::make_move_iterator(hand.end()));
+    }
     return rows;
 }
 

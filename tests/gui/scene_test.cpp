@@ -398,8 +398,11 @@ void expect_every_fill_in_the_legend(const Scene& s, const Palette& pal, int bin
     for (const Cell& c : s.cells) {
         // The input row's colours are a value scale its note names ("colour = bin"), or the
         // shown block's span.
-        if (!c.ref || c.ref->frame < 0 || c.role == CellRole::Future || c.role == CellRole::Heat ||
-            c.role == CellRole::Bar || c.fill.a <= 0 || c.fill == pal.cell)
+        // A level not reached yet is an empty outline, unless a student's values fill it.
+        const bool students = c.marks.right || c.marks.wrong;
+        if (!c.ref || c.ref->frame < 0 || (c.role == CellRole::Future && !students) ||
+            c.role == CellRole::Heat || c.role == CellRole::Bar || c.fill.a <= 0 ||
+            c.fill == pal.cell)
             continue;
         // A row whose values its cells cannot hold is coloured by value, on the value scale
         // (viridis, faded where unchanged); the notice says its values are left out.
@@ -409,13 +412,36 @@ void expect_every_fill_in_the_legend(const Scene& s, const Palette& pal, int bin
         if (c.marks.never_added || c.role == CellRole::KeepsOwn ||
             std::find(bin_colours.begin(), bin_colours.end(), c.fill) != bin_colours.end())
             continue;
+        // A student's value in a hidden level wears its verdict's accent faded toward the
+        // plain cell.
         const bool named = std::any_of(s.legend.begin(), s.legend.end(), [&](const LegendItem& e) {
-            return e.color == c.fill || faded_from(c.fill, e.color, pal.background);
+            return e.color == c.fill || faded_from(c.fill, e.color, pal.background) ||
+                   faded_from(c.fill, e.color, pal.cell);
         });
         EXPECT_TRUE(named) << at << ": cell " << c.ref->cell << " of frame " << c.ref->frame << " ("
                            << c.text << ") has a fill no legend entry names: " << c.fill.r << " "
                            << c.fill.g << " " << c.fill.b;
     }
+}
+
+// The view's fills as legend_cases draws them, each named by the legend.
+void expect_legend_names_every_fill(const Scene& s, const Request& r, const Palette& pal,
+                                    const std::string& at) {
+    const bool histogram = info(r.algorithm).family == Family::Histogram;
+    expect_every_fill_in_the_legend(s, pal, histogram ? r.bins : 0, at);
+}
+
+// No two legend entries of the scene are alike to anyone in the class.
+void expect_legend_apart(const Scene& s, const Palette& pal, const std::string& at) {
+    for (std::size_t i = 0; i < s.legend.size(); ++i)
+        for (std::size_t j = i + 1; j < s.legend.size(); ++j)
+            for (const Vision& v : kVisions) {
+                const double apart = delta_e(seen(s.legend[i].color, pal.background, v.matrix),
+                                             seen(s.legend[j].color, pal.background, v.matrix));
+                EXPECT_GE(apart, kApartAtAGlance)
+                    << at << ", " << v.name << ": '" << s.legend[i].text << "' and '"
+                    << s.legend[j].text << "' are " << apart << " apart";
+            }
 }
 
 // A colour means one thing in a view: no two legend entries of a view are alike to anyone in
@@ -431,18 +457,8 @@ TEST(SceneBuilder, LegendColoursAreDistinctInEveryView) {
                 const Scene s = build(*m, m->frame_at(static_cast<int>(step), 0), o);
                 const std::string at =
                     c.name + " (" + std::string(theme_id(theme)) + ") step " + std::to_string(step);
-                const bool histogram = info(c.request.algorithm).family == Family::Histogram;
-                expect_every_fill_in_the_legend(s, pal, histogram ? c.request.bins : 0, at);
-                for (std::size_t i = 0; i < s.legend.size(); ++i)
-                    for (std::size_t j = i + 1; j < s.legend.size(); ++j)
-                        for (const Vision& v : kVisions) {
-                            const double apart =
-                                delta_e(seen(s.legend[i].color, pal.background, v.matrix),
-                                        seen(s.legend[j].color, pal.background, v.matrix));
-                            EXPECT_GE(apart, kApartAtAGlance)
-                                << at << ", " << v.name << ": '" << s.legend[i].text << "' and '"
-                                << s.legend[j].text << "'";
-                        }
+                expect_legend_names_every_fill(s, c.request, pal, at);
+                expect_legend_apart(s, pal, at);
             }
         }
     }
@@ -747,6 +763,81 @@ TEST(Answers, ShownLevelKeepsTheTracesValuesAndSaysWhatTheStudentWrote) {
     EXPECT_EQ(cell_at(s, down0, 0).border, kPal.right);
     EXPECT_TRUE(has_label(s, "you: 4"));
     EXPECT_FALSE(has_label(s, "you: 3"));
+}
+
+// A student's hand-trace of the whole trace, each level labelled as the Hand-trace tab's
+// "Labels to fill in" writes it, every third value written one off (the third, sixth, ... of
+// the whole hand-trace, so that levels of one value are right in some places and wrong in
+// others); checked as that tab checks it.
+bool slipped(std::size_t nth_value) {
+    return nth_value % 3 == 2;
+}
+
+std::vector<AnswerRow> checked_hand_trace(const Trace& t) {
+    const LabelParts parts = label_parts(t);
+    std::string text;
+    std::size_t written = 0;
+    for (const Frame& f : t.frames) {
+        text += frame_label(f, parts) + ":";
+        for (const float v : f.values) {
+            if (slipped(written++))
+                text += " " + format_value(std::isnan(v) ? 0.0f : v + 1.0f);
+            else
+                text += " " + (std::isnan(v) ? std::string("?") : format_value(v));
+        }
+        text += '\n';
+    }
+    const std::vector<AnswerLine> answer = parse_answer(text);
+    return answer_rows(check_answer(t, answer), answer);
+}
+
+// A checked hand-trace brings "your value: right" and "your value: wrong" beside a view's own
+// entries, and its borders and fills onto the view's cells: those two are apart from each other
+// and from every entry of the view, to anyone in the class, in both themes, and every fill a
+// cell then wears is named.
+TEST(Answers, CheckedHandTraceColoursAreDistinctInEveryView) {
+    std::size_t hidden = 0; // students' values in levels not reached yet, over every view
+    for (const auto& c : legend_cases()) {
+        if (c.request.algorithm == Algorithm::ScanFast)
+            continue; // the schedule chooses its look-back: the checker refuses a hand-trace
+        const auto m = trace(c.request);
+        const std::vector<AnswerRow> rows = checked_hand_trace(m->trace());
+        ASSERT_EQ(rows.size(), m->trace().frames.size()) << c.name;
+        std::size_t written = 0;
+        for (const AnswerRow& row : rows)
+            for (std::size_t i = 0; i < row.verdicts.size(); ++i)
+                ASSERT_EQ(row.verdicts[i] == Verdict::Wrong, slipped(written++))
+                    << c.name << ": frame " << row.frame << " cell " << i;
+        std::size_t right = 0, wrong = 0; // cells the canvas marks, over every step
+        for (const Theme theme : {Theme::Light, Theme::Dark}) {
+            const Palette pal = palette(theme);
+            for (std::size_t step = 0; step < m->steps().size(); ++step) {
+                ViewOptions o;
+                o.theme = theme;
+                Scene s = build(*m, m->frame_at(static_cast<int>(step), 0), o);
+                mark_answers(s, rows, pal);
+                const std::string at = c.name + " (" + std::string(theme_id(theme)) + ") step " +
+                                       std::to_string(step) + ", hand-trace checked";
+                ASSERT_TRUE(has_legend(s, pal.right)) << at;
+                ASSERT_TRUE(has_legend(s, pal.wrong)) << at;
+                expect_legend_names_every_fill(s, c.request, pal, at);
+                expect_legend_apart(s, pal, at);
+                for (const Cell& cell : s.cells) {
+                    right += cell.marks.right;
+                    wrong += cell.marks.wrong;
+                    if (cell.role == CellRole::Future && (cell.marks.right || cell.marks.wrong)) {
+                        ++hidden;
+                        EXPECT_TRUE(faded_from(cell.fill, cell.marks.right ? pal.right : pal.wrong,
+                                               pal.cell))
+                            << at << ": a hidden level's value wears its own verdict's accent";
+                    }
+                }
+            }
+        }
+        EXPECT_GT(right, 0u) << c.name;
+        EXPECT_GT(wrong, 0u) << c.name;
+    }
+    EXPECT_GT(hidden, 0u) << "no level not reached yet showed a student's values";
 }
 
 // A moving value comes from the cell its arrow reads, and is drawn only while that cell is: a

@@ -1,6 +1,9 @@
 #include "overlay.hpp"
 
+#include "pplab/io.hpp"
+
 #include <algorithm>
+#include <cmath>
 
 namespace pplab::scene {
 
@@ -116,6 +119,23 @@ void mark_answers(Scene& s, const std::vector<AnswerRow>& rows, const Palette& p
         s.written = unite(s.written, around);
         s.bounds = unite(s.bounds, around);
     }
+}
+
+std::vector<AnswerRow> answer_rows(const CheckResult& result,
+                                   const std::vector<AnswerLine>& answer) {
+    std::vector<AnswerRow> rows;
+    for (std::size_t i = 0; i < result.levels.size() && i < answer.size(); ++i) {
+        const LevelVerdict& v = result.levels[i];
+        AnswerRow row;
+        row.frame = v.frame;
+        for (const float x : answer[i].values)
+            row.given.push_back(std::isnan(x) ? std::string("?") : format_value(x));
+        row.verdicts.assign(row.given.size(), Verdict::Right);
+        for (const int c : v.wrong_cells)
+            row.verdicts.at(static_cast<std::size_t>(c)) = Verdict::Wrong;
+        rows.push_back(std::move(row));
+    }
+    return rows;
 }
 
 void mark_hazards(Scene& s, const std::vector<HazardMark>& marks, const Palette& pal) {

@@ -5,6 +5,8 @@
 #include "palette.hpp"
 #include "scene.hpp"
 
+#include "pplab/check.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,6 +29,11 @@ struct AnswerRow {
 // right or wrong and a wrong one labelled with what the student wrote. Rows to keep in view
 // join the scene's focus, so that a camera following the step shows them too.
 void mark_answers(Scene& s, const std::vector<AnswerRow>& rows, const Palette& pal);
+
+// A checked hand-trace as rows to mark: each level's values as the student wrote them ("?" for
+// undefined), right but for the cells the checker found wrong.
+std::vector<AnswerRow> answer_rows(const CheckResult& result,
+                                   const std::vector<AnswerLine>& answer);
 
 // A hazard a student's kernel ran into (a race, an uninitialised read, an access out of
 // bounds), drawn where it happened: the cell of the frame it belongs to, with what it was.

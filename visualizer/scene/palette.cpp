@@ -19,7 +19,6 @@ constexpr Rgba kOrange = rgb(0xE69F00);
 constexpr Rgba kSkyBlue = rgb(0x56B4E9);
 constexpr Rgba kBlue = rgb(0x0072B2);
 constexpr Rgba kVermillion = rgb(0xD55E00);
-constexpr Rgba kBluishGreen = rgb(0x009E73);
 // Paul Tol's vibrant magenta: apart from Okabe & Ito's accents already in use.
 constexpr Rgba kMagenta = rgb(0xEE3377);
 // Paul Tol's muted indigo and sand, where Okabe & Ito's reddish purple and yellow come too
@@ -27,6 +26,12 @@ constexpr Rgba kMagenta = rgb(0xEE3377);
 // (tests/gui/scene_test.cpp, LegendColoursAreDistinctInEveryView).
 constexpr Rgba kIndigo = rgb(0x332288);
 constexpr Rgba kSand = rgb(0xDDCC77);
+// A student's right and wrong values sit beside a view's own entries. Okabe & Ito's bluish
+// green and vermillion came within 7 of the pitfalls' magenta (deuteranopia), 16 of the sky
+// blue (tritanopia) and 18 of the written cells' orange (deuteranopia): a green dark on the
+// light background and pale on the dark one, and a crimson, stay over 21 from every entry
+// (tests/gui/scene_test.cpp, CheckedHandTraceColoursAreDistinctInEveryView).
+constexpr Rgba kCrimson = rgb(0xE6003C);
 
 // Nine samples of matplotlib's viridis, interpolated linearly.
 constexpr std::array<Rgba, 9> kViridis = {rgb(0x440154), rgb(0x472D7B), rgb(0x3B528B),
@@ -61,6 +66,7 @@ Palette palette(Theme theme) {
         p.inclusive = kBlue;
         p.barrier = rgb(0x4A5260);
         p.selection = kVermillion;
+        p.right = rgb(0x145500);
     } else {
         p.background = rgb(0x15191F);
         p.panel = rgb(0x1F252D);
@@ -84,11 +90,11 @@ Palette palette(Theme theme) {
         p.inclusive = kSkyBlue; // kBlue is too dark on the dark background
         p.barrier = rgb(0xB8C0CA);
         p.selection = kOrange;
+        p.right = rgb(0xA5E1AA);
     }
     p.race = p.hazard = p.never_added = kMagenta;
     p.undefined = p.aggregate = kSand;
-    p.right = kBluishGreen;
-    p.wrong = kVermillion;
+    p.wrong = kCrimson;
     return p;
 }
 

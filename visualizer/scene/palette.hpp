@@ -1,7 +1,7 @@
 // Colours of every view, chosen to stay distinguishable with the common colour-vision
-// deficiencies: the accents are Okabe & Ito's palette with three of Paul Tol's, held apart
-// for normal vision and simulated protanopia, deuteranopia and tritanopia by a test; value/bin
-// maps are viridis.
+// deficiencies: the accents are Okabe & Ito's palette with three of Paul Tol's, and a
+// student's right and wrong chosen apart from them, held apart for normal vision and simulated
+// protanopia, deuteranopia and tritanopia by a test; value/bin maps are viridis.
 #pragma once
 
 #include "scene.hpp"
