@@ -127,23 +127,64 @@ void CanvasPanel::draw(State& st, double dt) {
                        st.view.camera == CameraMode::Free;
     }
     const std::size_t frame = st.frame();
+    const float fw = static_cast<float>(w), fh = static_cast<float>(h);
+    render::CanvasRequest request;
+    request.width = fw;
+    request.height = fh;
+    request.scale = st.view.presenter_scale;
+    request.theme = st.view.theme;
+    request.framing = have_camera_ ? framing(st.view.camera) : render::Framing::Follow;
+    if (request.framing == render::Framing::Free)
+        request.camera = camera_;
+    request.interactive = true;
     scene::ViewOptions vo;
     vo.theme = st.view.theme;
     vo.past_arrows = st.view.past_arrows;
     vo.text_scale = st.view.presenter_scale;
     vo.digit_em = gl_.font().width("0");
-    vo.pixels_per_unit = have_camera_ ? camera_.scale : 40.0f;
-    vo.row_stretch = have_camera_ ? framed_.stretch : 1.0f;
-    const RoomFor room_for{st.model.get(), frame, w, h, st.view.presenter_scale};
-    if (!(room_for_ == room_for)) {
-        room_for_ = room_for;
-        room_ = render::room_for_rows(static_cast<float>(h), st.view.presenter_scale);
-    } else if (built_ && framed_.width == static_cast<float>(w) &&
-               framed_.height == static_cast<float>(h)) {
-        room_ = std::min(room_, render::rows_room(framed_, st.view.presenter_scale));
+    std::vector<scene::AnswerRow> answers = answer_rows(st);
+    std::vector<scene::HazardMark> hazards = hazard_marks(st);
+    if (request.framing == render::Framing::Free) {
+        // The user's zoom: the labels and the level of detail follow it.
+        vo.pixels_per_unit = camera_.scale;
+        vo.row_stretch = framed_.stretch;
+        const RoomFor room_for{st.model.get(), frame, w, h, st.view.presenter_scale};
+        if (!(room_for_ == room_for)) {
+            room_for_ = room_for;
+            room_ = render::room_for_rows(fh, st.view.presenter_scale);
+        } else if (built_ && framed_.width == fw && framed_.height == fh) {
+            room_ = std::min(room_, render::rows_room(framed_, st.view.presenter_scale));
+        }
+        vo.room_px = room_;
+    } else {
+        // Following or fitting: the zoom the scene is built at settled once, as every picture
+        // settles it (render::lay_out_canvas), and kept while nothing it depends on changes.
+        // Built at the zoom the camera was flying to, a scene could frame at another, and that
+        // one back at the first: the picture never came to rest.
+        Settled settle{st.model.get(), frame, w, h, request, vo, answers, hazards};
+        if (!(settled_for_ == settle)) {
+            const scene::Palette pal = scene::palette(vo.theme);
+            // From the zoom the step before settled at: most steps settle in a round or two
+            // (a scene of 65536 elements takes a tenth of a second to build and as much to
+            // frame).
+            scene::ViewOptions start = vo;
+            if (settled_for_) {
+                start.pixels_per_unit = settled_.pixels_per_unit;
+                start.row_stretch = settled_.row_stretch;
+            }
+            settled_ = render::lay_out_canvas(gl_.font(), *st.model, frame, request, start, 1.0f,
+                                              [&](scene::Scene& s) {
+                                                  scene::mark_answers(s, answers, pal);
+                                                  scene::mark_hazards(s, hazards, pal);
+                                              })
+                           .built_with;
+            settled_for_ = std::move(settle);
+        }
+        vo.pixels_per_unit = settled_.pixels_per_unit;
+        vo.row_stretch = settled_.row_stretch;
+        vo.room_px = settled_.room_px;
     }
-    vo.room_px = room_;
-    Key key{st.model.get(), frame, st.playback.t, vo, w, h, answer_rows(st), hazard_marks(st)};
+    Key key{st.model.get(), frame, st.playback.t, vo, w, h, std::move(answers), std::move(hazards)};
     const bool rebuilt = !built_ || !(*built_ == key);
     if (rebuilt) {
         try {
@@ -162,16 +203,6 @@ void CanvasPanel::draw(State& st, double dt) {
 
     // Where the camera wants to be, the notice and the legend (render::frame_canvas, as every
     // picture is framed), and a smooth approach to it.
-    const float fw = static_cast<float>(w), fh = static_cast<float>(h);
-    render::CanvasRequest request;
-    request.width = fw;
-    request.height = fh;
-    request.scale = st.view.presenter_scale;
-    request.theme = st.view.theme;
-    request.framing = have_camera_ ? framing(st.view.camera) : render::Framing::Follow;
-    if (request.framing == render::Framing::Free)
-        request.camera = camera_;
-    request.interactive = true;
     if (rebuilt || !(framed_for_ == request)) {
         framed_ = render::frame_canvas(gl_.font(), scene_, *st.model, frame, request);
         framed_for_ = request;
@@ -199,7 +230,7 @@ void CanvasPanel::draw(State& st, double dt) {
         drawn_ = camera_;
     }
     // The scene was built for another zoom (its labels and level of detail): again next frame.
-    if (vo.pixels_per_unit != camera_.scale)
+    if (request.framing == render::Framing::Free && vo.pixels_per_unit != camera_.scale)
         moving_ = true;
     ImGui::InvisibleButton("canvas", ImVec2(fw, fh),
                            ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonMiddle);

@@ -139,6 +139,20 @@ private:
     };
     RoomFor room_for_;
     float room_ = 0;
+    // Following or fitting: what the zoom the scene is built at was settled for, and the
+    // options render::lay_out_canvas settled it at.
+    struct Settled {
+        const void* model = nullptr;
+        std::size_t frame = 0;
+        int width = 0, height = 0;
+        render::CanvasRequest request;
+        scene::ViewOptions options;
+        std::vector<scene::AnswerRow> answers;
+        std::vector<scene::HazardMark> hazards;
+        bool operator==(const Settled&) const = default;
+    };
+    std::optional<Settled> settled_for_;
+    scene::ViewOptions settled_;
     std::optional<Key> built_;           // what scene_ was built from
     std::optional<scene::Camera> drawn_; // the camera of the texture's picture
     const void* model_seen_ = nullptr;

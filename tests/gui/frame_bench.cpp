@@ -3,6 +3,7 @@
 // [WxH] [--parts] [--grid]
 #include "fixtures.hpp"
 
+#include "render/canvas_layout.hpp"
 #include "render/gl_renderer.hpp"
 #include "render/offscreen.hpp"
 #include "render/target.hpp"
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <ctime>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -173,6 +175,57 @@ int labelled_grid(pplab::render::GlRenderer& gl, pplab::render::RenderTarget& ta
     return 0;
 }
 
+// What a step costs the window before its first frame: the canvas laid out from scratch
+// (render::lay_out_canvas: the scene built and framed until its zoom settles), as the window
+// does once a step, following at 150%.
+void time_step_layouts(const pplab::render::FontAtlas& font, int w, int h) {
+    using namespace pplab;
+    for (const auto& [a, n, block] : {std::tuple{Algorithm::ReduceTree, 65536, 1024},
+                                      std::tuple{Algorithm::ScanMultiblock, 65536, 1024},
+                                      std::tuple{Algorithm::HistPerWarp, 65536, 1024}}) {
+        const bool bytes = info(a).family == Family::Histogram;
+        const auto m = test::trace(test::request(
+            a, generate(bytes ? Generator::UniformBytes : Generator::RandomInt, n, 1, 0), block));
+        render::CanvasRequest r;
+        r.width = static_cast<float>(w);
+        r.height = static_cast<float>(h);
+        r.scale = 1.5f;
+        r.interactive = true;
+        std::vector<double> layout_ms;
+        std::size_t cells = 0;
+        const std::size_t steps = std::min<std::size_t>(m->steps().size(), 10);
+        for (std::size_t step = 0; step < steps; ++step)
+            for (int i = 0; i < 4; ++i) {
+                const auto t0 = Clock::now();
+                const render::Canvas c = render::lay_out_canvas(
+                    font, *m, m->frame_at(static_cast<int>(step), 0), r, scene::ViewOptions{});
+                layout_ms.push_back(ms(Clock::now() - t0));
+                cells = std::max(cells, c.scene.cells.size());
+            }
+        // Its parts at the zoom it settled at: one build, one framing.
+        std::vector<double> build_ms, frame_ms;
+        for (std::size_t step = 0; step < steps; ++step) {
+            const std::size_t frame = m->frame_at(static_cast<int>(step), 0);
+            const scene::ViewOptions vo =
+                render::lay_out_canvas(font, *m, frame, r, scene::ViewOptions{}).built_with;
+            const auto t0 = Clock::now();
+            scene::Scene built = scene::build(*m, frame, vo);
+            render::measure_labels(built, font);
+            const auto t1 = Clock::now();
+            const render::CanvasFrame f = render::frame_canvas(font, built, *m, frame, r);
+            frame_ms.push_back(ms(Clock::now() - t1));
+            build_ms.push_back(ms(t1 - t0));
+            cells = std::max(cells, built.cells.size() + (f.notice.empty() ? 0 : 0));
+        }
+        std::printf("%s n %d, block %d: a step laid out (up to %zu cells) in %.2f ms median, "
+                    "%.2f ms most (%zu steps, 4 times each); one build %.2f ms, one framing "
+                    "%.2f ms\n",
+                    std::string(info(a).id).c_str(), n, block, cells, median(layout_ms),
+                    *std::max_element(layout_ms.begin(), layout_ms.end()), steps, median(build_ms),
+                    median(frame_ms));
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -235,5 +288,7 @@ int main(int argc, char** argv) {
                         n, block, static_cast<double>(anim), cells, arrows, movers,
                         median(build_ms), median(draw_ms), median(build_ms) + median(draw_ms));
         }
+    if (!grid_only)
+        time_step_layouts(gl.font(), w, h);
     return labelled_grid(gl, target, w, h, parts);
 }

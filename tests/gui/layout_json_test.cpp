@@ -218,8 +218,8 @@ TEST_F(RenderLayout, HistogramCountsAreTheInputsCounts) {
 // the only kind of cell that is.
 TEST_F(RenderLayout, CellsTheCanvasCutsAreMarked) {
     const json doc =
-        layout("--algo reduce-tree --n 65536 --block 1024 --step 12 --size 1280x720 --scale 100");
-    expect_legible_and_in_place(doc, 1280, 720, 100);
+        layout("--algo reduce-tree --n 65536 --block 1024 --step 12 --size 1920x1080 --scale 100");
+    expect_legible_and_in_place(doc, 1920, 1080, 100);
     double left = 1e9, right = -1e9;
     std::map<double, double> row_width; // y -> the widest cell of the row
     for (const json& it : doc.at("items"))
@@ -242,7 +242,30 @@ TEST_F(RenderLayout, CellsTheCanvasCutsAreMarked) {
             EXPECT_GT(r.w, row_width[r.y] - kRounding) << "a narrow cell not marked cut: " << it;
         }
     }
-    EXPECT_GT(cut, 0) << "out[]'s 64 block totals do not fit in 1280 px";
+    EXPECT_GT(cut, 0) << "out[]'s 64 block totals do not fit in 1920 px";
+}
+
+// Where the edge goes between two cells (beside a legend docked on the right: nothing cut,
+// nothing to show that the rows go on), the notice says which part of them is shown, as many
+// cells as the picture holds of a row of the block's 1024 threads.
+TEST_F(RenderLayout, RowsEndingAtACleanEdgeAreSaidToGoOn) {
+    const json doc =
+        layout("--algo reduce-tree --n 65536 --block 1024 --step 12 --size 1280x720 --scale 100");
+    std::map<double, int> row_cells; // y -> cells of the row in the picture
+    for (const json& it : doc.at("items"))
+        if (it.at("kind") == "cell") {
+            ASSERT_FALSE(it.at("cut").get<bool>()) << "the test wants an edge that cuts nothing";
+            ++row_cells[box(it.at("rect")).y];
+        }
+    int most = 0;
+    for (const auto& [y, cells] : row_cells)
+        most = std::max(most, cells);
+    const std::string said = "showing elements 0–" + std::to_string(most - 1) + " of 1024";
+    bool found = false;
+    for (const json& it : doc.at("items"))
+        found = found || (it.at("kind") == "caption" &&
+                          it.at("text").get<std::string>().find(said) != std::string::npos);
+    EXPECT_TRUE(found) << "no caption says '" << said << "'";
 }
 
 // A layout goes where a file can go, or nowhere: a folder or a path that cannot be written is

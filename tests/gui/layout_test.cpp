@@ -502,6 +502,12 @@ TEST_P(EveryConfiguration, IsLegibleAndCoversNothing) {
             for (const int n : kSizes)
                 configs.emplace_back(block, n);
     }
+    // And the window as it opens on this algorithm: reduceTree's block of 8 over n = 32 is
+    // the first picture a class sees.
+    const ui::Settings opened = ui::switch_algorithm(ui::Settings{}, a);
+    if (std::find(configs.begin(), configs.end(), std::pair{opened.block, opened.n}) ==
+        configs.end())
+        configs.emplace_back(opened.block, opened.n);
     const int checked =
         on_every_core(a, configs, [](const scene::Model& m, const std::string& config) {
             int framings = 0;

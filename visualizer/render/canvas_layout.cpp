@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string_view>
 #include <tuple>
 #include <utility>
@@ -416,6 +417,7 @@ std::string row_part_shown(const scene::Scene& s, const scene::Camera& cam, cons
     struct Row {
         std::vector<std::pair<float, bool>> cells; // x, whole inside the picture
         bool cut = false;
+        bool past_right = false, sliced_right = false; // cells right of the edge; one it cuts
     };
     std::map<float, Row> rows; // by their top
     for (const scene::Cell& c : s.cells) {
@@ -428,14 +430,20 @@ std::string row_part_shown(const scene::Scene& s, const scene::Camera& cam, cons
         Row& row = rows[c.rect.y];
         const bool whole = box.x >= picture.x - 1 && box.right() <= picture.right() + 1;
         row.cells.emplace_back(c.rect.x, whole);
-        // Cut on the left: the row seems to begin at its first element (on the right, the cells
-        // plainly go on past the edge).
+        // Cut on the left: the row seems to begin at its first element. On the right, cells
+        // plainly go on past the edge where it slices one; an edge moved to a gap between them
+        // (beside a docked legend: reduceTree's block of 1024) seemed to end the row.
         row.cut = row.cut || box.x < picture.x - 1;
+        row.past_right = row.past_right || box.x >= picture.right() - 1;
+        row.sliced_right =
+            row.sliced_right || (box.x < picture.right() - 1 && box.right() > picture.right() + 1);
     }
     const Row* longest = nullptr;
-    for (const auto& [top, row] : rows)
+    for (auto& [top, row] : rows) {
+        row.cut = row.cut || (row.past_right && !row.sliced_right);
         if (row.cut && (!longest || row.cells.size() > longest->cells.size()))
             longest = &row;
+    }
     if (!longest)
         return "";
     std::vector<std::pair<float, bool>> cells = longest->cells;
@@ -529,21 +537,41 @@ std::string rows_off_screen(const scene::Scene& s, const scene::Camera& cam, con
     for (const scene::Label& l : s.labels)
         if (l.kind == scene::LabelKind::Row)
             name_px = std::max(name_px, l.px);
-    std::vector<float> named; // the rows' tops
-    for (const scene::Label& l : s.labels) {
-        if (l.kind != scene::LabelKind::Row || l.px < 0.9f * name_px || l.px <= 0)
-            continue;
+    // Each name's row: the cells level with it, right of it. Found in one pass over the cells,
+    // the names sorted by height (hist-per-warp at 65536 has 90 thousand cells).
+    std::vector<std::size_t> name_labels;
+    for (std::size_t i = 0; i < s.labels.size(); ++i) {
+        const scene::Label& l = s.labels[i];
+        if (l.kind == scene::LabelKind::Row && l.px >= 0.9f * name_px && l.px > 0)
+            name_labels.push_back(i);
+    }
+    std::sort(name_labels.begin(), name_labels.end(),
+              [&](std::size_t a, std::size_t b) { return s.labels[a].pos.y < s.labels[b].pos.y; });
+    struct Extent {
         float top = 0, bottom = 0;
         bool found = false;
-        for (const scene::Cell& c : s.cells) {
-            if (c.rect.w <= 0 || c.rect.h <= 0 || l.pos.y < c.rect.y || l.pos.y > c.rect.bottom())
-                continue;
-            if (l.pos.x > c.rect.x + 0.5f * c.rect.w)
+    };
+    std::vector<Extent> rows(s.labels.size());
+    for (const scene::Cell& c : s.cells) {
+        if (c.rect.w <= 0 || c.rect.h <= 0)
+            continue;
+        auto at = std::lower_bound(name_labels.begin(), name_labels.end(), c.rect.y,
+                                   [&](std::size_t i, float y) { return s.labels[i].pos.y < y; });
+        for (; at != name_labels.end() && s.labels[*at].pos.y <= c.rect.bottom(); ++at) {
+            if (s.labels[*at].pos.x > c.rect.x + 0.5f * c.rect.w)
                 continue; // a name is left of its row
-            top = found ? std::min(top, c.rect.y) : c.rect.y;
-            bottom = found ? std::max(bottom, c.rect.bottom()) : c.rect.bottom();
-            found = true;
+            Extent& e = rows[*at];
+            e.top = e.found ? std::min(e.top, c.rect.y) : c.rect.y;
+            e.bottom = e.found ? std::max(e.bottom, c.rect.bottom()) : c.rect.bottom();
+            e.found = true;
         }
+    }
+    std::vector<float> named; // the rows' tops
+    for (std::size_t i = 0; i < s.labels.size(); ++i) {
+        const scene::Label& l = s.labels[i];
+        if (l.kind != scene::LabelKind::Row || l.px < 0.9f * name_px || l.px <= 0)
+            continue;
+        const auto [top, bottom, found] = rows[i];
         if (!found || std::find(named.begin(), named.end(), top) != named.end())
             continue;
         // A row whose name is drawn is on screen, however little of it shows (reduce-full's
@@ -1140,7 +1168,8 @@ CanvasFrame frame_canvas(const FontAtlas& font, const scene::Scene& s, const sce
 }
 
 Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t frame,
-                      const CanvasRequest& r, scene::ViewOptions vo, float anim) {
+                      const CanvasRequest& r, scene::ViewOptions vo, float anim,
+                      const Decorate& decorate) {
     if (r.framing == Framing::Fit) {
         // Where the follow view shows the whole scene, Fit all is that view, as in the window
         // (which fits from the follow view's scene): settled from a first guess zoomed further
@@ -1148,7 +1177,7 @@ Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t 
         // (hist-global n 7 at 150% in 1280x720).
         CanvasRequest follow = r;
         follow.framing = Framing::Follow;
-        Canvas c = lay_out_canvas(font, m, frame, follow, vo, anim);
+        Canvas c = lay_out_canvas(font, m, frame, follow, vo, anim, decorate);
         if (inside(on_screen(c.frame.camera, c.scene.bounds, r.width, r.height), c.frame.picture)) {
             c.frame = frame_canvas(font, c.scene, m, frame, r); // the same camera, or closer
             return c;
@@ -1160,10 +1189,23 @@ Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t 
     vo.room_px = room_for_rows(r.height, r.scale);
     if (r.framing == Framing::Free)
         vo.pixels_per_unit = r.camera.scale;
-    Canvas c;
-    c.scene = scene::build(m, frame, vo, anim);
-    measure_labels(c.scene, font);
-    c.frame = frame_canvas(font, c.scene, m, frame, r);
+    const auto laid_out = [&] {
+        Canvas c;
+        c.scene = scene::build(m, frame, vo, anim);
+        if (decorate)
+            decorate(c.scene);
+        measure_labels(c.scene, font);
+        c.frame = frame_canvas(font, c.scene, m, frame, r);
+        c.built_with = vo;
+        return c;
+    };
+    // How far the framing's zoom is from the one the scene was built at.
+    const auto off = [](const Canvas& c) {
+        return std::abs(c.frame.camera.scale - c.built_with.pixels_per_unit) /
+               c.built_with.pixels_per_unit;
+    };
+    Canvas c = laid_out();
+    std::optional<Canvas> before;
     for (int round = 0; round < 5 && r.framing != Framing::Free; ++round) {
         const float zoom = c.frame.camera.scale, stretch = c.frame.stretch;
         // The room only shrinks (to what the notice and the legend left): it settles.
@@ -1171,13 +1213,21 @@ Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t 
         if (std::abs(zoom - vo.pixels_per_unit) < 0.01f * zoom &&
             std::abs(stretch - vo.row_stretch) < 0.01f * stretch && room >= vo.room_px - 0.5f)
             break;
+        // Back to the zoom of the round before, nothing else changed: the two frame at each
+        // other, and the rounds would only swap them.
+        if (before && std::abs(zoom - before->built_with.pixels_per_unit) < 0.01f * zoom &&
+            std::abs(stretch - before->built_with.row_stretch) < 0.01f * stretch &&
+            room >= before->built_with.room_px - 0.5f) {
+            const bool closer = off(*before) < off(c) - 1e-4f ||
+                                (off(*before) <= off(c) + 1e-4f &&
+                                 before->frame.camera.scale > c.frame.camera.scale);
+            return closer ? std::move(*before) : std::move(c);
+        }
         vo.pixels_per_unit = zoom;
         vo.row_stretch = stretch;
         vo.room_px = room;
-
-        c.scene = scene::build(m, frame, vo, anim);
-        measure_labels(c.scene, font);
-        c.frame = frame_canvas(font, c.scene, m, frame, r);
+        before = std::move(c);
+        c = laid_out();
     }
     return c;
 }

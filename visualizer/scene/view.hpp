@@ -28,6 +28,7 @@ struct ViewOptions {
     // A digit's width in ems in the canvas's font (render::lay_out_canvas measures it): where
     // no value of a row would be drawn, the row shows them as colour.
     float digit_em = 0.64f;
+    bool operator==(const ViewOptions&) const = default;
 };
 
 // Phases of the transition into a step, as fractions of its duration.
