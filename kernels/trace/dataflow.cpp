@@ -155,4 +155,10 @@ std::string Dataflow::caption(std::size_t index) const {
     return {};
 }
 
+std::string Dataflow::caption_details(std::size_t index) const {
+    if (t_.request.algorithm != Algorithm::ScanFast)
+        return {};
+    return dataflow::lookback_details(dataflow::StepView(*this, index));
+}
+
 } // namespace pplab

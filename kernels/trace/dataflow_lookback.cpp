@@ -1,7 +1,9 @@
 // Who wrote which cell, and what each step means, in scan-fast's look-back record: a tile's
-// publishes (tile-publish) and what it found at each predecessor it read (look-back). The
-// captions tell the chain in one sentence per step, and say who chose the order: a seeded
-// schedule on the CPU model, the hardware on a GPU.
+// publishes (tile-publish) and what it found at each predecessor it read (look-back). A caption
+// says the step in a projector's two lines: which tiles the look-back added and what it found
+// there, its carry and the inclusive prefix it publishes. The rest (every value added, polls,
+// reads past the prefix, events, who chose the order) is in the details (`pplab trace`'s text
+// and markdown) and in the hover of the cells.
 #include "pplab/io.hpp"
 #include "pplab/lookback.hpp"
 #include "trace/dataflow_steps.hpp"
@@ -13,14 +15,14 @@ namespace pplab::dataflow {
 
 namespace {
 
-// "tile 4", "tiles 4 and 3", "tiles 4 down to 1": predecessors are read nearest first, so a
-// group of reads is a run of consecutive tiles, highest first.
+// "tile 4", "tiles 3 and 4", "tiles 1–4": predecessors are read nearest first, so a group of
+// reads is a run of consecutive tiles; named lowest first, as every range of the captions is.
 std::string tiles_phrase(int nearest, int farthest) {
     if (nearest == farthest)
         return "tile " + std::to_string(nearest);
     if (nearest - farthest == 1)
-        return "tiles " + std::to_string(nearest) + " and " + std::to_string(farthest);
-    return "tiles " + std::to_string(nearest) + " down to " + std::to_string(farthest);
+        return "tiles " + std::to_string(farthest) + " and " + std::to_string(nearest);
+    return "tiles " + std::to_string(farthest) + "–" + std::to_string(nearest);
 }
 
 std::string schedule_of(const Trace& t) {
@@ -37,56 +39,55 @@ int publish_frame(const StepView& v, int tile) {
     return v.flow.find(Step::TilePublish, v.frame.pass, 0, tile, -1);
 }
 
-// The values a tile added into its carry, nearest first: "10, 12, 30" (at most four, then …).
-std::string values_listed(const std::vector<LookbackRead>& reads, std::size_t first,
-                          std::size_t last) {
-    std::string s;
-    constexpr std::size_t kShown = 4;
-    for (std::size_t k = first; k <= last; ++k) {
-        if (k - first == kShown && last - first + 1 > kShown + 1) {
-            s += ", …, " + format_value(reads[last].value);
-            break;
-        }
-        s += (k == first ? "" : ", ") + format_value(reads[k].value);
-    }
-    return s;
-}
-
-// "tiles 4 and 3 had only aggregates (10, 12), tile 2 its inclusive prefix 30; its carry is
-// 10 + 12 + 30 = 52"
-std::string chain(const LookbackTile& tile) {
+// How many of the tile's reads (nearest first) went into its carry: up to the nearest
+// inclusive prefix, that one included.
+std::size_t added_reads(const LookbackTile& tile) {
     std::size_t added = 0;
     while (added < tile.reads.size() && tile.reads[added].added)
         ++added;
+    return added;
+}
+
+// What the carry is made of: "10 + 12 + 30 = 52, added from tile 4 down to tile 2" (every
+// value); "30, tile 2's inclusive prefix" for one.
+std::string carry_sum(const LookbackTile& tile) {
+    const std::size_t added = added_reads(tile);
     if (added == 0)
-        return "it found nothing to add";
-    const auto& reads = tile.reads;
+        return format_value(tile.carry) + ", nothing added";
+    const LookbackRead& last = tile.reads[added - 1];
+    if (added == 1)
+        return format_value(tile.carry) + ", tile " + std::to_string(last.predecessor) +
+               (last.state == TileState::Inclusive ? "'s inclusive prefix" : "'s aggregate");
     std::string s;
+    for (std::size_t k = 0; k < added; ++k)
+        s += (k == 0 ? "" : " + ") + format_value(tile.reads[k].value);
+    return s + " = " + format_value(tile.carry) + ", added from tile " +
+           std::to_string(tile.reads[0].predecessor) + " down to tile " +
+           std::to_string(last.predecessor);
+}
+
+// What the look-back added, for the caption: "tile 3's inclusive prefix, adding the aggregates
+// of tiles 4 and 5" ends where it stopped; the values are on the canvas and in the details.
+std::string found_phrase(const LookbackTile& tile) {
+    const std::size_t added = added_reads(tile);
+    if (added == 0)
+        return " and finds nothing to add";
+    const auto& reads = tile.reads;
     std::size_t aggregates = 0;
     while (aggregates < added && reads[aggregates].state == TileState::Aggregate)
         ++aggregates;
+    std::string of;
     if (aggregates > 0)
-        s += tiles_phrase(reads[0].predecessor, reads[aggregates - 1].predecessor) +
-             (aggregates == 1 ? " had only its aggregate (" : " had only aggregates (") +
-             values_listed(reads, 0, aggregates - 1) + ")";
-    if (aggregates < added) {
-        const LookbackRead& last = reads[added - 1];
-        s += (aggregates > 0 ? ", " : "") + tiles_phrase(last.predecessor, last.predecessor) +
-             (aggregates > 0 ? " its" : " had its") + " inclusive prefix " +
-             format_value(last.value);
-    }
-    s += "; its carry is ";
-    if (added <= 5) {
-        for (std::size_t k = 0; k < added; ++k)
-            s += (k == 0 ? "" : " + ") + format_value(reads[k].value);
-        s += added > 1 ? " = " + format_value(tile.carry) : "";
-    } else {
-        s += "their sum, " + format_value(tile.carry);
-    }
-    return s;
+        of = (aggregates == 1 ? "the aggregate of " : "the aggregates of ") +
+             tiles_phrase(reads[0].predecessor, reads[aggregates - 1].predecessor);
+    if (aggregates == added) // no inclusive prefix met (a record that ends at tile 0's aggregate)
+        return " and adds " + of;
+    const std::string prefix =
+        " to tile " + std::to_string(reads[added - 1].predecessor) + "'s inclusive prefix";
+    return prefix + (aggregates > 0 ? ", adding " + of : "");
 }
 
-// Polls that found nothing, and reads past the inclusive prefix: what the chain leaves out.
+// Polls that found nothing, and reads past the inclusive prefix: what the carry leaves out.
 std::string waits_and_extras(const LookbackTile& tile) {
     std::string s;
     int polls = 0, nearest = -1, farthest = -1;
@@ -99,9 +100,7 @@ std::string waits_and_extras(const LookbackTile& tile) {
     if (polls > 0)
         s += "; " + count_of(polls, "poll", "polls") + " found " + tiles_phrase(nearest, farthest) +
              " unpublished";
-    std::size_t extra = 0;
-    while (extra < tile.reads.size() && tile.reads[extra].added)
-        ++extra;
+    const std::size_t extra = added_reads(tile);
     if (extra < tile.reads.size()) {
         const bool one = extra + 1 == tile.reads.size();
         s += "; " + tiles_phrase(tile.reads[extra].predecessor, tile.reads.back().predecessor) +
@@ -111,7 +110,13 @@ std::string waits_and_extras(const LookbackTile& tile) {
     return s;
 }
 
+// "published at event 40 of the CPU model's schedule, seed 3"
+std::string published_at(const Trace& t, int ticket) {
+    return "published at " + event(ticket) + " of " + schedule_of(t);
+}
+
 void publish_writes(const StepView& v, const LookbackTile& tile, std::vector<CellWrite>& w) {
+    const Trace& t = v.flow.trace();
     const long long size = lookback_tile_size(v.request);
     const long long first = tile.tile * size;
     const long long last = std::min<long long>(first + size, v.n) - 1;
@@ -120,7 +125,8 @@ void publish_writes(const StepView& v, const LookbackTile& tile, std::vector<Cel
     w[kTileAggregate].expression = "aggregate = the sum of " + cell_name("in", first) + "…" +
                                    cell_name("in", last) +
                                    " (each thread's float4, each warp's shuffles, the warp "
-                                   "totals)";
+                                   "totals), " +
+                                   published_at(t, tile.aggregate_ticket);
     w[kTileAggregateTicket].expression = "the aggregate's publish: " + event(tile.aggregate_ticket);
     for (const LookbackRead& read : tile.reads)
         if (read.added)
@@ -128,10 +134,12 @@ void publish_writes(const StepView& v, const LookbackTile& tile, std::vector<Cel
                 {publish_frame(v, read.predecessor),
                  read.state == TileState::Inclusive ? kTileInclusive : kTileAggregate});
     w[kTileCarry].expression =
-        tile.tile == 0 ? "carry = 0 (no tile before tile 0)" : "carry = what the look-back added";
+        tile.tile == 0 ? "carry = 0 (no tile before tile 0)" : "carry = " + carry_sum(tile);
     w[kTileInclusive].from = {{static_cast<int>(v.index), kTileCarry},
                               {static_cast<int>(v.index), kTileAggregate}};
-    w[kTileInclusive].expression = "inclusive prefix = carry + aggregate";
+    w[kTileInclusive].expression =
+        "inclusive prefix = carry + aggregate = " + format_value(tile.carry) + " + " +
+        format_value(tile.aggregate) + ", " + published_at(t, tile.inclusive_ticket);
     w[kTileInclusiveTicket].expression =
         "the inclusive prefix's publish: " + event(tile.inclusive_ticket);
     for (CellWrite& cell : w)
@@ -154,18 +162,26 @@ void read_writes(const StepView& v, const LookbackTile& tile, std::vector<CellWr
             at + " had published " + (inclusive ? "its inclusive prefix" : "only its aggregate");
         w[slot + kReadValue].from = {
             {publish_frame(v, read.predecessor), inclusive ? kTileInclusive : kTileAggregate}};
+        // The found cell is the one drawn: it tells the read whole (the caption leaves it out).
         w[slot + kReadValue].expression =
             (inclusive ? "the inclusive prefix of " : "the aggregate of ") + at +
-            (read.added ? ", added" : ", past the prefix: not added");
+            (read.added ? ", added" : ", past the prefix: not added") + "; found at " +
+            event(read.ticket) +
+            (read.waits > 0 ? ", after " + count_of(read.waits, "poll", "polls") + " found nothing"
+                            : "");
         w[slot + kReadTicket].expression = "the read that found it: " + event(read.ticket);
     }
+}
+
+const LookbackTile& tile_of(const StepView& v, const std::vector<LookbackTile>& tiles) {
+    return tiles.at(static_cast<std::size_t>(v.frame.block));
 }
 
 } // namespace
 
 void lookback_writes(const StepView& v, std::vector<CellWrite>& w) {
     const std::vector<LookbackTile> tiles = lookback_tiles(v.flow.trace());
-    const LookbackTile& tile = tiles.at(static_cast<std::size_t>(v.frame.block));
+    const LookbackTile& tile = tile_of(v, tiles);
     if (v.frame.step == Step::TilePublish)
         publish_writes(v, tile, w);
     else
@@ -173,28 +189,36 @@ void lookback_writes(const StepView& v, std::vector<CellWrite>& w) {
 }
 
 std::string lookback_caption(const StepView& v) {
-    const Trace& t = v.flow.trace();
-    const std::vector<LookbackTile> tiles = lookback_tiles(t);
-    const LookbackTile& tile = tiles.at(static_cast<std::size_t>(v.frame.block));
+    const std::vector<LookbackTile> tiles = lookback_tiles(v.flow.trace());
+    const LookbackTile& tile = tile_of(v, tiles);
     const std::string name = "Tile " + std::to_string(tile.tile);
-    const std::string order = " (" + schedule_of(t) + ")";
-    const auto at = [&](int ticket) { return " (" + event(ticket) + "; " + schedule_of(t) + ")"; };
     if (v.frame.step == Step::TilePublish) {
         if (tile.tile == 0)
             return name + " has nothing before it: it publishes its aggregate " +
-                   format_value(tile.aggregate) + " as its inclusive prefix at once (" +
-                   event(tile.aggregate_ticket) + ") and scans its elements from 0" + order;
-        return name + " publishes its aggregate " + format_value(tile.aggregate) + " at once (" +
-               event(tile.aggregate_ticket) +
-               "): a successor may add it before this tile knows its carry" + order;
+                   format_value(tile.aggregate) + " as its inclusive prefix at once";
+        return name + " publishes its aggregate " + format_value(tile.aggregate) +
+               " at once: a later tile may add it before tile " + std::to_string(tile.tile) +
+               " knows its carry";
     }
     if (tile.tile == 0)
-        return name + " has no predecessor to look back at: its carry is 0" + order;
-    const int farthest = tile.reads.empty() ? tile.tile - 1 : tile.reads.back().predecessor;
-    return name + " looked back at " + tiles_phrase(tile.tile - 1, farthest) + ": " + chain(tile) +
-           waits_and_extras(tile) + "; it publishes its inclusive prefix " +
-           format_value(tile.inclusive) + " = " + format_value(tile.carry) + " + " +
-           format_value(tile.aggregate) + at(tile.inclusive_ticket);
+        return name + " has no predecessor to look back at: its carry is 0";
+    return name + " looks back" + found_phrase(tile) + ": carry " + format_value(tile.carry) +
+           ", inclusive prefix " + format_value(tile.inclusive);
+}
+
+std::string lookback_details(const StepView& v) {
+    const Trace& t = v.flow.trace();
+    const std::vector<LookbackTile> tiles = lookback_tiles(t);
+    const LookbackTile& tile = tile_of(v, tiles);
+    if (v.frame.step == Step::TilePublish)
+        return published_at(t, tile.aggregate_ticket) +
+               (tile.tile == 0 ? "; its elements scan from 0" : "");
+    if (tile.tile == 0)
+        return schedule_of(t);
+    return "carry = " + carry_sum(tile) + waits_and_extras(tile) +
+           "; inclusive prefix = carry + aggregate = " + format_value(tile.carry) + " + " +
+           format_value(tile.aggregate) + " = " + format_value(tile.inclusive) + ", " +
+           published_at(t, tile.inclusive_ticket);
 }
 
 } // namespace pplab::dataflow

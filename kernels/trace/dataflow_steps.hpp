@@ -54,6 +54,7 @@ std::string scan_caption(const StepView& v);
 // scan-fast's look-back record (dataflow_lookback.cpp): reached through the scan family.
 void lookback_writes(const StepView& v, std::vector<CellWrite>& w);
 std::string lookback_caption(const StepView& v);
+std::string lookback_details(const StepView& v);
 void histogram_writes(const StepView& v, std::vector<CellWrite>& w);
 std::string histogram_caption(const StepView& v);
 

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -399,11 +400,17 @@ std::string to_text(const Trace& t) {
     o += "# config: " + config_line(t) + "\n";
     o += "# input: " + join(t.request.input) + "\n";
     const LabelParts parts = label_parts(t);
+    // scan-fast's records are tickets, polls and states beside the values: said in words.
+    std::optional<Dataflow> flow;
+    if (t.request.algorithm == Algorithm::ScanFast)
+        flow.emplace(t);
     for (std::size_t k = 0; k < t.frames.size(); ++k) {
         const Frame& f = t.frames[k];
         o += frame_label(f, parts) + ": " + join(f.values) + "\n";
         if (t.request.algorithm == Algorithm::HistGlobal && f.step == Step::HistAccumulate)
             o += "#   atomics per bin this round: " + join(atomics_per_bin(t, k)) + "\n";
+        if (flow)
+            o += "#   " + flow->caption_details(k) + "\n";
     }
     o += "# result: " + join(t.result) + "\n";
     o += "# barriers per block: " + std::to_string(summarize(t).barriers_per_block) + "\n";
@@ -458,9 +465,11 @@ std::string to_markdown(const Trace& t) {
     o += "*Backend:* " + t.backend + " (" + t.device + "). *Config:* " + config_line(t) + ".\n\n";
     o += "*Input:* `" + join(t.request.input) + "`\n\n";
     o += "| frame | what happens | values |\n|---|---|---|\n";
-    for (std::size_t k = 0; k < t.frames.size(); ++k)
-        o += "| " + frame_label(t.frames[k], parts) + " | " + flow.caption(k) + " | `" +
-             join(t.frames[k].values) + "` |\n";
+    for (std::size_t k = 0; k < t.frames.size(); ++k) {
+        const std::string details = flow.caption_details(k); // what the window's caption leaves out
+        o += "| " + frame_label(t.frames[k], parts) + " | " + flow.caption(k) +
+             (details.empty() ? "" : " — " + details) + " | `" + join(t.frames[k].values) + "` |\n";
+    }
     o += "\n*Result:* `" + join(t.result) + "`. *Barriers per block:* " +
          std::to_string(summarize(t).barriers_per_block) + ".\n";
     return o;

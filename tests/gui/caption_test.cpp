@@ -261,11 +261,108 @@ TEST(Captions, EveryCaptionOfEveryConfigurationTheControlsOfferIsRight) {
     EXPECT_TRUE(problems.empty()) << problems.size() << " captions are wrong";
 }
 
-// scan-fast's captions tell each tile's chain with the trace's own numbers, over every block
-// size the controls offer and n at the tile boundaries: a look-back names the tiles it read,
-// the carry it found and the inclusive prefix it publishes, a publish its aggregate, and every
-// caption says
-// who chose the order (the seed on the CPU model, the device on a GPU).
+// "tile 3", "tiles 3 and 4", "tiles 1–4": how scan-fast's captions name a run of tiles.
+std::string tiles_named(int low, int high) {
+    if (low == high)
+        return "tile " + std::to_string(low);
+    return "tiles " + std::to_string(low) + (high == low + 1 ? " and " : "–") +
+           std::to_string(high);
+}
+
+// What a look-back caption must say of `tile`, from the record alone: where the look-back
+// stopped (the nearest inclusive prefix it read), the aggregates it added on the way, its carry
+// and the inclusive prefix it publishes.
+std::string look_back_told(const LookbackTile& tile) {
+    int prefix = -1; // the nearest predecessor read as an inclusive prefix
+    for (const LookbackRead& read : tile.reads)
+        if (read.state == TileState::Inclusive) {
+            prefix = read.predecessor;
+            break;
+        }
+    std::string found = " to tile " + std::to_string(prefix) + "'s inclusive prefix";
+    if (prefix + 1 < tile.tile) // the tiles between it and this one gave their aggregates
+        found += std::string(prefix + 2 == tile.tile ? ", adding the aggregate of "
+                                                     : ", adding the aggregates of ") +
+                 tiles_named(prefix + 1, tile.tile - 1);
+    return "Tile " + std::to_string(tile.tile) + " looks back" + found + ": carry " +
+           format_value(tile.carry) + ", inclusive prefix " + format_value(tile.inclusive);
+}
+
+// What the details (`pplab trace`'s text and markdown) must keep of a look-back that its
+// caption leaves out: every value added into the carry, the polls that found nothing, the
+// reads past the prefix, the publish's event and who chose the order.
+void expect_look_back_details(const std::string& details, const LookbackTile& tile,
+                              const std::string& order, const std::string& config) {
+    std::string sum;
+    float carry = 0.0f;
+    int added = 0, polls = 0, past = 0;
+    for (const LookbackRead& read : tile.reads) {
+        polls += read.waits;
+        if (!read.added) {
+            ++past;
+            continue;
+        }
+        sum += (added++ == 0 ? "" : " + ") + format_value(read.value);
+        carry += read.value;
+    }
+    const std::string carry_told =
+        "carry = " + (added > 1 ? sum + " = " : "") + format_value(tile.carry);
+    EXPECT_NE(details.find(carry_told), std::string::npos) << config;
+    EXPECT_EQ(carry, tile.carry) << config; // whole numbers: exact in any order
+    if (polls > 0) {
+        EXPECT_NE(details.find(std::to_string(polls) + (polls == 1 ? " poll " : " polls ")),
+                  std::string::npos)
+            << config;
+    }
+    if (past > 0) {
+        EXPECT_NE(details.find(past == 1 ? " lies past that prefix" : " lie past that prefix"),
+                  std::string::npos)
+            << config;
+    }
+    EXPECT_NE(details.find("inclusive prefix = carry + aggregate = " + format_value(tile.carry) +
+                           " + " + format_value(tile.aggregate) + " = " +
+                           format_value(tile.inclusive) + ", published at event " +
+                           std::to_string(tile.inclusive_ticket) + " of " + order),
+              std::string::npos)
+        << config;
+}
+
+// The cells a look-back draws tell what the caption leaves out on hover: each read found, when
+// and after how many polls; the carry's every value; the event that published the prefix.
+void expect_look_back_hover(const Dataflow& flow, const LookbackTile& tile,
+                            const std::string& order, const std::string& config) {
+    const int look = flow.find(Step::LookBack, 0, 0, tile.tile, -1);
+    const int publish = flow.find(Step::TilePublish, 0, 0, tile.tile, -1);
+    const auto reads = flow.writes(static_cast<std::size_t>(look));
+    for (const LookbackRead& read : tile.reads) {
+        const std::string& e =
+            reads.at(static_cast<std::size_t>(read.predecessor * kReadValues + kReadValue))
+                .expression;
+        EXPECT_NE(e.find("found at event " + std::to_string(read.ticket)), std::string::npos)
+            << config << ": " << e;
+        EXPECT_EQ(e.find(" poll") != std::string::npos, read.waits > 0) << config << ": " << e;
+        EXPECT_NE(e.find(read.added ? ", added" : "not added"), std::string::npos) << config;
+    }
+    const auto cells = flow.writes(static_cast<std::size_t>(publish));
+    for (const LookbackRead& read : tile.reads) {
+        if (read.added) {
+            EXPECT_NE(cells[kTileCarry].expression.find(format_value(read.value)),
+                      std::string::npos)
+                << config << ": " << cells[kTileCarry].expression;
+        }
+    }
+    EXPECT_NE(cells[kTileInclusive].expression.find(
+                  "event " + std::to_string(tile.inclusive_ticket) + " of " + order),
+              std::string::npos)
+        << config << ": " << cells[kTileInclusive].expression;
+}
+
+// scan-fast's captions tell each tile's step with the trace's own numbers, in a projector's
+// few words, over every block size the controls offer and n at the tile boundaries: a
+// look-back where it stopped, the aggregates it added, its carry and the inclusive prefix it
+// publishes; a publish its aggregate. What they leave out (every value, polls, reads past the
+// prefix, events, who chose the order: the seed on the CPU model, the device on a GPU) is in
+// the details and the cells' hover.
 TEST(Captions, ScanFastTellsEachTilesChainWithItsOwnNumbers) {
     const auto cpu = make_cpu_backend();
     int tiles_told = 0;
@@ -284,21 +381,26 @@ TEST(Captions, ScanFastTellsEachTilesChainWithItsOwnNumbers) {
                     t.backend = "cuda";
                     t.device = "NVIDIA H200";
                 }
+                const std::string order =
+                    gpu ? "the order the NVIDIA H200 ran" : "the CPU model's schedule, seed 17";
                 const Dataflow flow(t);
                 for (std::size_t k = 0; k < t.frames.size(); ++k) {
                     const Frame& f = t.frames[k];
                     const LookbackTile& told = tiles.at(static_cast<std::size_t>(f.block));
                     const std::string caption = flow.caption(k);
+                    const std::string details = flow.caption_details(k);
                     const std::string config = "block " + std::to_string(block) + " n " +
-                                               std::to_string(n) + ": " + caption;
+                                               std::to_string(n) + ": " + caption + " — " + details;
                     ASSERT_EQ(caption.rfind("Tile " + std::to_string(f.block) + " ", 0), 0u)
                         << config;
-                    EXPECT_NE(caption.find(gpu ? "the order the NVIDIA H200 ran)"
-                                               : "the CPU model's schedule, seed 17)"),
-                              std::string::npos)
-                        << config;
+                    EXPECT_NE(details.find(order), std::string::npos) << config;
+                    EXPECT_EQ(problem(caption, t.request.block), "") << config;
                     if (f.step == Step::TilePublish) {
-                        EXPECT_NE(caption.find(format_value(told.aggregate)), std::string::npos)
+                        EXPECT_NE(caption.find("its aggregate " + format_value(told.aggregate)),
+                                  std::string::npos)
+                            << config;
+                        EXPECT_NE(details.find("event " + std::to_string(told.aggregate_ticket)),
+                                  std::string::npos)
                             << config;
                         continue;
                     }
@@ -307,22 +409,9 @@ TEST(Captions, ScanFastTellsEachTilesChainWithItsOwnNumbers) {
                         EXPECT_NE(caption.find("carry is 0"), std::string::npos) << config;
                         continue;
                     }
-                    const std::string range =
-                        f.block == 1
-                            ? "looked back at tile 0:"
-                            : "looked back at tiles " + std::to_string(f.block - 1) +
-                                  (told.reads.back().predecessor + 2 == f.block ? " and "
-                                                                                : " down to ") +
-                                  std::to_string(told.reads.back().predecessor) + ":";
-                    EXPECT_NE(caption.find(range), std::string::npos) << config;
-                    EXPECT_NE(caption.find("inclusive prefix"), std::string::npos) << config;
-                    EXPECT_NE(caption.find(format_value(told.carry)), std::string::npos) << config;
-                    EXPECT_NE(caption.find("inclusive prefix " + format_value(told.inclusive) +
-                                           " = " + format_value(told.carry) + " + " +
-                                           format_value(told.aggregate)),
-                              std::string::npos)
-                        << config;
-                    EXPECT_EQ(problem(caption, t.request.block), "") << config;
+                    EXPECT_EQ(caption, look_back_told(told)) << config;
+                    expect_look_back_details(details, told, order, config);
+                    expect_look_back_hover(flow, told, order, config);
                 }
             }
         }

@@ -368,19 +368,15 @@ void check_captions(const scene::Model& m, const ui::WindowLayout& l, Window w, 
     }
 }
 
-// Known short (issue 9, not done): scan-fast's look-back captions tell a chain of up to 32
-// tiles and run to four lines at 200% on 1280x720; the window keeps a caption whole
-// (app/ui/layout.cpp), so its canvas gets 42-49% there. Held to 40% until the window's
-// caption rule changes; every other trace to the full target.
-void check_window(const ui::WindowLayout& l, Window w, float scale, const std::string& where,
-                  bool long_captions = false) {
+// The window's layout rule, for every trace alike (scan-fast's look-back too): the canvas keeps
+// its share of the window (half at 150% and above), the caption above it, the transport below.
+void check_window(const ui::WindowLayout& l, Window w, float scale, const std::string& where) {
     SCOPED_TRACE(where);
     const float area = static_cast<float>(w.width) * static_cast<float>(w.height);
     const float share = l.canvas.w * l.canvas.h / area;
-    const float least = long_captions ? 0.4f : 1.0f;
-    EXPECT_GE(share, std::min(least, ui::canvas_share_target(scale)));
+    EXPECT_GE(share, ui::canvas_share_target(scale));
     if (scale >= 1.5f) {
-        EXPECT_GE(share, std::min(least, 0.5f));
+        EXPECT_GE(share, 0.5f);
     }
     EXPECT_GE(l.transport.y, l.canvas.bottom());
     EXPECT_LE(l.transport.bottom(), static_cast<float>(w.height));
@@ -414,8 +410,7 @@ int check_in_window(const scene::Model& m, Window w, float scale, const std::str
     std::ostringstream at;
     at << config << " in " << w.width << "x" << w.height << " at " << scale * 100 << "%";
     const ui::WindowLayout l = window_for(m, w, scale, false);
-    const bool long_captions = m.request().algorithm == Algorithm::ScanFast;
-    check_window(l, w, scale, at.str(), long_captions);
+    check_window(l, w, scale, at.str());
     check_captions(m, l, w, scale, at.str());
     render::CanvasRequest r = window_request(l, scale);
     scene::ViewOptions vo; // each step starts from the zoom the one before settled at
@@ -434,7 +429,7 @@ int check_in_window(const scene::Model& m, Window w, float scale, const std::str
     }
     if (scale == 2.0f) { // present mode (P): caption, canvas and transport
         const ui::WindowLayout p = window_for(m, w, scale, true);
-        check_window(p, w, scale, at.str() + " presenting", long_captions);
+        check_window(p, w, scale, at.str() + " presenting");
         r.width = p.canvas.w;
         r.height = p.canvas.h;
         const std::size_t frame = m.frame_at(steps.back(), 0);

@@ -7,6 +7,7 @@
 #include "style.hpp"
 
 #include "pplab/backend.hpp"
+#include "pplab/dataflow.hpp"
 #include "pplab/files.hpp"
 #include "pplab/listing.hpp"
 #include "pplab/lookback.hpp"
@@ -338,7 +339,7 @@ TEST_F(YourKernelTab, ChangedSettingsRunTheStudentsKernelAgain) {
 
 // scan-fast at the classroom sizes the controls offer (block 32: tiles of 128): the listing runs
 // as traced (not refused as the production launch), and the canvas draws its look-back from the
-// student's own run, the captions saying whose schedule it was; it never goes to the GPU.
+// student's own run, saying whose schedule it was; it never goes to the GPU.
 TEST_F(YourKernelTab, ScanFastsLookBackIsDrawnFromTheStudentsRun) {
     st.settings = switch_algorithm(st.settings, Algorithm::ScanFast);
     st.settings.block = 32;
@@ -357,8 +358,16 @@ TEST_F(YourKernelTab, ScanFastsLookBackIsDrawnFromTheStudentsRun) {
     EXPECT_TRUE(st.your.last->same_as_chapter) << st.your.last->difference;
     const Trace& t = st.model->trace();
     EXPECT_TRUE(check_lookback(t).empty()) << check_lookback(t).front();
-    const std::string last = st.model->caption(t.frames.size() - 1);
-    EXPECT_NE(last.find("the simulator's schedule, seed"), std::string::npos) << last;
+    // The caption keeps to the step; its details (`pplab trace`) and the tiles' hover say whose
+    // schedule it was.
+    const std::size_t last = t.frames.size() - 1;
+    const std::string details = Dataflow(t).caption_details(last);
+    EXPECT_NE(details.find("the simulator's schedule, seed"), std::string::npos) << details;
+    const int publish = static_cast<int>(st.model->frame_at(0, 0));
+    ASSERT_EQ(t.frames.at(static_cast<std::size_t>(publish)).step, Step::TilePublish);
+    const std::string& hover =
+        st.model->writes(static_cast<std::size_t>(publish)).at(kTileInclusive).expression;
+    EXPECT_NE(hover.find("of the simulator's schedule, seed"), std::string::npos) << hover;
     for (std::size_t f = 0; f < t.frames.size(); ++f) // another schedule is no departure
         EXPECT_EQ(st.model->caption(f).find("departs"), std::string::npos) << st.model->caption(f);
     EXPECT_NE(st.your.device_note.find("scan-fast's listing runs on the simulator only"),

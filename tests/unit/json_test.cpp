@@ -6,6 +6,7 @@
 #include "pplab/backend.hpp"
 #include "pplab/bits.hpp"
 #include "pplab/io.hpp"
+#include "pplab/lookback.hpp"
 #include "pplab/stats.hpp"
 
 #include <gtest/gtest.h>
@@ -347,6 +348,64 @@ TEST(Markdown, HasACaptionedRowPerFrame) {
     for (std::size_t p = md.find("\n| "); p != std::string::npos; p = md.find("\n| ", p + 1))
         ++rows;
     EXPECT_EQ(rows, 1 + t.frames.size()); // the header row and one per frame
+}
+
+// The first line of `text` after `from` that starts with `head`, or "".
+std::string line_from(const std::string& text, const std::string& head, std::size_t from = 0) {
+    const std::size_t at = text.find("\n" + head, from);
+    return at == std::string::npos ? "" : text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+}
+
+// scan-fast's captions are cut to a projector's two lines: what they leave out of each tile's
+// step (each publish's event, the polls that found nothing, the reads past the prefix, who chose
+// the order) is in `pplab trace`'s markdown row and in a text line under the record's values.
+// 40 tiles: the last ones look back over two windows of 32.
+TEST(Markdown, ScanFastKeepsWhatItsCaptionsLeaveOut) {
+    Request r = request(Algorithm::ScanFast, generate(Generator::RandomInt, 40 * 128, 2, 0), 32);
+    r.options.order_seed = 3;
+    const Trace t = trace(r);
+    const std::string md = to_markdown(t), text = to_text(t);
+    int polled = 0, past = 0;
+    for (const LookbackTile& tile : lookback_tiles(t)) {
+        const std::string block = "block " + std::to_string(tile.tile);
+        const std::string published = "published at event " +
+                                      std::to_string(tile.aggregate_ticket) +
+                                      " of the CPU model's schedule, seed 3";
+        EXPECT_TRUE(mentions(line_from(md, "| " + block + " tile-publish |"), published)) << block;
+        const std::string publish_values = line_from(text, block + " tile-publish: ");
+        EXPECT_TRUE(mentions(text, publish_values + "\n#   " + published)) << block;
+        if (tile.tile == 0)
+            continue;
+        int polls = 0, not_added = 0;
+        for (const LookbackRead& read : tile.reads) {
+            polls += read.waits;
+            not_added += read.added ? 0 : 1;
+        }
+        const std::string row = line_from(md, "| " + block + " look-back |");
+        const std::string details =
+            line_from(text, "#   ", text.find("\n" + block + " look-back: ") + 1);
+        for (const std::string& told : {row, details}) {
+            EXPECT_TRUE(
+                mentions(told, "published at event " + std::to_string(tile.inclusive_ticket)))
+                << told;
+            EXPECT_TRUE(mentions(told, " = " + format_value(tile.carry) + " + " +
+                                           format_value(tile.aggregate) + " = " +
+                                           format_value(tile.inclusive)))
+                << told;
+            if (polls > 0) {
+                EXPECT_TRUE(mentions(told, std::to_string(polls) +
+                                               (polls == 1 ? " poll found" : " polls found")))
+                    << told;
+            }
+            if (not_added > 0) {
+                EXPECT_TRUE(mentions(told, "past that prefix: read, not added")) << told;
+            }
+        }
+        polled += polls > 0 ? 1 : 0;
+        past += not_added > 0 ? 1 : 0;
+    }
+    EXPECT_GT(polled, 0) << "no tile waited: the polls go untested";
+    EXPECT_GT(past, 0) << "no tile read past its prefix: those reads go untested";
 }
 
 TEST(FormatValue, ShortestTextThatReadsBack) {

@@ -55,6 +55,11 @@ public:
     // one barrier".
     std::string caption(std::size_t index) const;
 
+    // What the caption leaves out to stay two lines on a projector, for `pplab trace`'s text
+    // and markdown: scan-fast's every value added, polls, reads past the prefix, events and
+    // who chose the order. Empty where the caption says it all (every other algorithm).
+    std::string caption_details(std::size_t index) const;
+
     // Index of the frame with this key; -1 when the trace has none.
     int find(Step step, int pass, int level, int block, int warp) const;
 
