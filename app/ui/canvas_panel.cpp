@@ -109,6 +109,36 @@ render::Framing framing(CameraMode m) {
 
 } // namespace
 
+// Following or fitting: the zoom (and row stretch and room) the scene is built at, settled
+// by render::lay_out_canvas when what it depends on changes (not while the camera flies).
+void CanvasPanel::settle(const State& st, std::size_t frame, const render::CanvasRequest& request,
+                         const scene::ViewOptions& vo, const std::vector<scene::AnswerRow>& answers,
+                         const std::vector<scene::HazardMark>& hazards) {
+    Settled key{st.model.get(), frame, request, vo, answers, hazards};
+    if (settled_for_ == key)
+        return;
+    const scene::Palette pal = scene::palette(vo.theme);
+    // From the zoom the step before settled at: most steps settle in a round or two
+    // (a scene of 65536 elements takes a tenth of a second to build and as much to
+    // frame).
+    scene::ViewOptions start = vo;
+    if (settled_for_) {
+        start.pixels_per_unit = settled_.pixels_per_unit;
+        start.row_stretch = settled_.row_stretch;
+    }
+    try {
+        settled_ = render::lay_out_canvas(gl_.font(), *st.model, frame, request, start, 1.0f,
+                                          [&](scene::Scene& s) {
+                                              scene::mark_answers(s, answers, pal);
+                                              scene::mark_hazards(s, hazards, pal);
+                                          })
+                       .built_with;
+    } catch (const std::exception&) {
+        settled_ = start; // the build below fails the same way and says why
+    }
+    settled_for_ = std::move(key);
+}
+
 void CanvasPanel::draw(State& st, double dt) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -161,25 +191,7 @@ void CanvasPanel::draw(State& st, double dt) {
         // settles it (render::lay_out_canvas), and kept while nothing it depends on changes.
         // Built at the zoom the camera was flying to, a scene could frame at another, and that
         // one back at the first: the picture never came to rest.
-        Settled settle{st.model.get(), frame, w, h, request, vo, answers, hazards};
-        if (!(settled_for_ == settle)) {
-            const scene::Palette pal = scene::palette(vo.theme);
-            // From the zoom the step before settled at: most steps settle in a round or two
-            // (a scene of 65536 elements takes a tenth of a second to build and as much to
-            // frame).
-            scene::ViewOptions start = vo;
-            if (settled_for_) {
-                start.pixels_per_unit = settled_.pixels_per_unit;
-                start.row_stretch = settled_.row_stretch;
-            }
-            settled_ = render::lay_out_canvas(gl_.font(), *st.model, frame, request, start, 1.0f,
-                                              [&](scene::Scene& s) {
-                                                  scene::mark_answers(s, answers, pal);
-                                                  scene::mark_hazards(s, hazards, pal);
-                                              })
-                           .built_with;
-            settled_for_ = std::move(settle);
-        }
+        settle(st, frame, request, vo, answers, hazards);
         vo.pixels_per_unit = settled_.pixels_per_unit;
         vo.row_stretch = settled_.row_stretch;
         vo.room_px = settled_.room_px;

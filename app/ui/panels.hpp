@@ -116,6 +116,9 @@ private:
         std::vector<scene::HazardMark> hazards; // a student's kernel's hazards
         bool operator==(const Key& o) const;
     };
+    void settle(const State& st, std::size_t frame, const render::CanvasRequest& request,
+                const scene::ViewOptions& vo, const std::vector<scene::AnswerRow>& answers,
+                const std::vector<scene::HazardMark>& hazards);
     void interact(State& st, float x0, float y0, float w, float h);
     void tooltip(const State& st, const scene::Cell& cell) const;
     void answer_tooltip(const State& st, const scene::Cell& cell) const;
@@ -144,8 +147,7 @@ private:
     struct Settled {
         const void* model = nullptr;
         std::size_t frame = 0;
-        int width = 0, height = 0;
-        render::CanvasRequest request;
+        render::CanvasRequest request; // the canvas's size among it
         scene::ViewOptions options;
         std::vector<scene::AnswerRow> answers;
         std::vector<scene::HazardMark> hazards;
