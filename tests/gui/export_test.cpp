@@ -453,6 +453,9 @@ TEST(Counters, PicturesCountWhatTheWindowCountsAtEveryStep) {
 TEST_F(RenderCli, EveryCheckComesBeforeTheBackEndsNote) {
     const std::string tree = "--algo reduce-tree --n 8 ";
     expect_bad_input(tree + "--step 99 --out x.png", "step 99 does not exist", "");
+    // One step is one step: scan-fast over one tile publishes once.
+    expect_bad_input("--algo scan-fast --n 7 --block 32 --step 3 --out x.png",
+                     "step 3 does not exist: this trace has one step, step 1", "");
     expect_bad_input(tree + "--step 1 --shown-block 5 --out x.png",
                      "block 5 does not exist: this launch has one block, block 0", "");
     expect_bad_input(tree + "--step 0 --out x.png",

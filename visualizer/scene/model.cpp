@@ -177,7 +177,9 @@ std::size_t Model::frame_asked(int step, int block) const {
     const auto count = static_cast<int>(steps_.size());
     if (step > count)
         throw InputError("step " + std::to_string(step) + " does not exist: this trace has " +
-                         std::to_string(count) + " steps, 1 to " + std::to_string(count));
+                         (count == 1
+                              ? std::string("one step, step 1")
+                              : std::to_string(count) + " steps, 1 to " + std::to_string(count)));
     if (const int blocks = grid(0); block < 0 || block >= blocks)
         throw InputError(
             "block " + std::to_string(block) + " does not exist: this launch has " +
