@@ -968,6 +968,7 @@ void place_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
     const Rect beside{area.x, area.y, area.w - column.size.x, area.h};
     const Rect above{area.x, area.y, area.w, area.h - band.size.y};
     bool use_column = column_fits;
+    std::optional<CanvasFrame> framed_beside, framed_above; // each dock's framing, when tried
     if (column_fits && band_fits) {
         // A dock under which the follow view leaves rows out at the picture's top edge (rows
         // the step reads: a histogram's bars left above a band of two lines at 200% in
@@ -975,7 +976,8 @@ void place_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
         // one that does not (rows left out at the bottom follow the step: the notice says them);
         // else the one that leaves the drawing larger; at the same zoom the column when the
         // step's rows fit beside it (the band would hide rows below them), else the smaller.
-        CanvasFrame by_column = f, by_band = f;
+        CanvasFrame& by_column = framed_beside.emplace(f);
+        CanvasFrame& by_band = framed_above.emplace(f);
         frame_text(by_column, font, s, r, beside, true);
         frame_text(by_band, font, s, r, above);
         const float column_zoom = aim(s, r, beside).scale, band_zoom = aim(s, r, above).scale;
@@ -989,10 +991,12 @@ void place_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
                          ? column_zoom > band_zoom
                          : rows_fit_beside || column.size.x * area.h < band.size.y * area.w;
     }
-    const Rect rest = use_column ? beside : above;
+    if (std::optional<CanvasFrame>& tried = use_column ? framed_beside : framed_above; tried)
+        f = std::move(*tried); // framed for that dock already
+    else
+        frame_text(f, font, s, r, use_column ? beside : above, use_column);
     f.legend_box = use_column ? Rect{beside.right(), area.y, column.size.x, area.h}
                               : Rect{area.x, above.bottom(), area.w, band.size.y};
-    frame_text(f, font, s, r, rest, use_column);
     draw_legend(f, f.legend_box.w < area.w ? column : band, s, pal, st);
 }
 
