@@ -268,6 +268,37 @@ TEST_F(RenderLayout, RowsEndingAtACleanEdgeAreSaidToGoOn) {
     EXPECT_TRUE(found) << "no caption says '" << said << "'";
 }
 
+// Rows off screen said in notes at the canvas's edges, where no band fits, are captions of the
+// layout like the band's lines, and lie over no cell, label or legend entry: reduceTree's level
+// 1 at 175% in 1280x640 shows s[] load, level 0 and level 1 only.
+TEST_F(RenderLayout, NotesAtTheEdgesSayTheRowsOffScreen) {
+    const json doc =
+        layout("--algo reduce-tree --n 32 --block 8 --step 3 --size 1280x640 --scale 175");
+    std::vector<Box> notes, drawn;
+    std::set<std::string> said, named;
+    for (const json& it : doc.at("items")) {
+        const std::string text = it.at("text").get<std::string>();
+        if (it.at("kind") == "caption" && (text.rfind("↑ ", 0) == 0 || text.rfind("↓ ", 0) == 0)) {
+            notes.push_back(box(it.at("rect")));
+            said.insert(text);
+        } else if (it.at("kind") != "caption") {
+            drawn.push_back(box(it.at("rect")));
+            if (it.at("kind") == "label")
+                named.insert(text);
+        }
+    }
+    ASSERT_TRUE(named.count("level 1") && named.count("s[] load")) << "the step's rows drawn";
+    ASSERT_FALSE(named.count("in[]") || named.count("out[]") || named.count("level 2"))
+        << "the test wants rows off screen";
+    EXPECT_EQ(said, (std::set<std::string>{"↑ in[] above", "↓ level 2, out[] below"}));
+    for (const Box& n : notes) {
+        EXPECT_TRUE(inside(n, box(doc.at("canvas"))));
+        for (const Box& d : drawn)
+            EXPECT_FALSE(n.x < d.right() && d.x < n.right() && n.y < d.bottom() && d.y < n.bottom())
+                << "a note at " << n.x << "," << n.y << " over an item at " << d.x << "," << d.y;
+    }
+}
+
 // A layout goes where a file can go, or nowhere: a folder or a path that cannot be written is
 // one line, exit code 2, and nothing written (not even a partial file).
 TEST_F(RenderLayout, APathThatCannotBeWrittenIsRefused) {

@@ -193,6 +193,24 @@ void check_canvas(const scene::Scene& s, const CanvasFrame& f, const scene::Mode
     if (!f.notice.empty()) {
         EXPECT_TRUE(inside(f.notice_box, canvas));
     }
+    // The notes at the edges (the rows off screen, where no band fits) cover nothing.
+    for (std::size_t i = 0; i < f.notes.size(); ++i) {
+        const Rect& note = f.notes[i];
+        EXPECT_TRUE(inside(note, canvas)) << "a note at " << text(note) << " leaves the canvas";
+        EXPECT_FALSE(overlaps(note, f.legend_box)) << "a note under the legend";
+        for (std::size_t j = i + 1; j < f.notes.size(); ++j)
+            EXPECT_FALSE(overlaps(note, f.notes[j])) << "two notes at " << text(note);
+        for (const render::TextRun& t : f.text)
+            EXPECT_FALSE(overlaps(t.rect, note))
+                << "a note at " << text(note) << " covers '" << t.text << "'";
+        for (const std::vector<scene::Cell>* layer : {&s.cells, &s.panels})
+            for (const scene::Cell& c : *layer)
+                if (visible(f, c)) {
+                    EXPECT_FALSE(overlaps(clipped(on_screen(f, c.rect), f.picture), note))
+                        << "a note at " << text(note) << " covers a cell at "
+                        << text(on_screen(f, c.rect));
+                }
+    }
     // A row's name is drawn whenever its row is on screen.
     for (const scene::Label& l : s.labels) {
         if (l.kind != scene::LabelKind::Row)
@@ -909,6 +927,38 @@ TEST(Notice, NamesTheRowsLeftAboveAndBelowTheStep) {
     ASSERT_LT(named, 13) << "every row fits: the test's canvas is too tall";
     EXPECT_NE(b.frame.notice.find(std::to_string(13 - named) + " rows below"), std::string::npos)
         << named << " rows named on the canvas; the notice says '" << b.frame.notice << "'";
+}
+
+// Where a band over the picture would push the step's own rows out, the rows off screen are said
+// in notes at the canvas's edges, in room the drawing leaves. The window as it opens (reduceTree,
+// a block of 8 over n 32) at 175% in 1280x720, level 1: its canvas of 1252x419 showed s[] load,
+// level 0 and level 1, and nothing said that in[] was above, level 2 and out[] below.
+TEST(Notice, RowsOffScreenAreSaidAtTheEdgesWhereNoBandFits) {
+    std::string refused;
+    const auto tree = traced(Algorithm::ReduceTree, 8, 32, refused);
+    ASSERT_TRUE(tree) << refused;
+    render::CanvasRequest r;
+    r.width = 1252;
+    r.height = 419;
+    r.scale = 1.75f;
+    r.interactive = true;
+    const std::size_t level1 = tree->frame_at(2, 0);
+    const render::Canvas c = render::lay_out_canvas(font(), *tree, level1, r, {});
+    const CanvasFrame& f = c.frame;
+    EXPECT_TRUE(f.notice_box.empty()) << "the test wants a canvas with no room for a band";
+    ASSERT_EQ(f.notes.size(), 2U) << "notice '" << f.notice << "'";
+    EXPECT_EQ(f.notice, "in[] above · level 2, out[] below");
+    std::vector<std::string> said;
+    for (const scene::Label& l : f.overlay_labels)
+        for (const Rect& note : f.notes)
+            if (inside({l.pos.x, l.pos.y - 1, 1, 1}, note))
+                said.push_back(l.text);
+    EXPECT_EQ(said, (std::vector<std::string>{"↑ in[] above", "↓ level 2, out[] below"}));
+    for (const Rect& note : f.notes)
+        EXPECT_TRUE(note.y < 0.2f * r.height || note.bottom() > 0.8f * r.height)
+            << "a note at " << text(note) << " is not at an edge";
+    check_canvas(c.scene, f, *tree, level1, r.scale, "reduce-tree level 1 at 175%");
+    check_rows_said_truly(c.scene, f, "reduce-tree level 1 at 175%");
 }
 
 } // namespace

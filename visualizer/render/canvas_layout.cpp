@@ -521,16 +521,24 @@ std::string round_read_off_screen(const scene::Scene& s, const Frame& cur, const
     return "round " + std::to_string(cur.level) + " and its arrows: above, off screen";
 }
 
+// The rows off screen, each side's words.
+struct RowsOut {
+    std::string above, below; // "in[], s[] load above", "level 2, out[] below"; "" for none
+    std::string text() const {
+        return above.empty() ? below : below.empty() ? above : above + " · " + below;
+    }
+};
+
 // The follow view frames the step's rows; the rows it leaves past the top or the bottom edge
 // were gone without a word (reduceTree at 200% in 1280x720: in[] above, level 2 and out[]
 // below; Blelloch's downsweep rows under a canvas of 1000 pixels). Named by their rows' names,
-// at most three a side ("in[] above · level 2, out[] below"), else counted; "" when none.
+// at most three a side ("in[] above", "level 2, out[] below"), else counted; "" when none.
 // A row counts as off screen unless three quarters of it are in the picture (a sliver of
 // hist-per-warp's round 2 under the top edge, its name left out, read as nothing).
-std::string rows_off_screen(const scene::Scene& s, const scene::Camera& cam, const CanvasRequest& r,
-                            const Rect& picture, const std::vector<TextRun>& drawn) {
+RowsOut rows_off_screen(const scene::Scene& s, const scene::Camera& cam, const CanvasRequest& r,
+                        const Rect& picture, const std::vector<TextRun>& drawn) {
     if (r.framing != Framing::Follow)
-        return "";
+        return {};
     std::vector<std::string> above, below;
     // Rows' names; a row's second line (a stride, a block) is smaller and names no row.
     float name_px = 0;
@@ -608,8 +616,7 @@ std::string rows_off_screen(const scene::Scene& s, const scene::Camera& cam, con
         }
         return list + " " + where;
     };
-    const std::string up = said("above", above), down = said("below", below);
-    return up.empty() ? down : down.empty() ? up : up + " · " + down;
+    return {said("above", above), said("below", below)};
 }
 
 // Whether a value in a cell the picture shows whole is left out: its cell cannot hold it at the
@@ -730,8 +737,9 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
         reads_out = round_out;
     // The rows past the top or the bottom edge, last: where a histogram's chart or round read
     // off screen is said, that is the row that matters, and the rest is not said.
-    const std::string rows_out =
-        rows_too && reads_out.empty() ? rows_off_screen(s, cam, r, picture, framed.text) : "";
+    const std::string rows_out = rows_too && reads_out.empty()
+                                     ? rows_off_screen(s, cam, r, picture, framed.text).text()
+                                     : "";
     if (reads_left_out && round_out.empty())
         reads_out += (reads_out.empty() ? "" : " · ") + std::string(kReadsLeftOut);
     if (std::string text = part; !text.empty()) {
@@ -1068,6 +1076,60 @@ std::vector<std::string> notice_lines(const FontAtlas& font, const std::string& 
     return lines;
 }
 
+// `f` (framed without a notice) with its rows off screen said in notes at the edges they are
+// past, where a band over the picture would have pushed the step's own rows out (reduceTree at
+// 175% in 1280x720: in[] above, level 2 and out[] below, said nowhere). A note goes to its own
+// edge, else the other, at the right end, the left or the middle, where it covers no cell, text,
+// line or legend; `f` unchanged where one finds no such room.
+CanvasFrame said_at_edges(const FontAtlas& font, const scene::Scene& s, const CanvasRequest& r,
+                          const CanvasFrame& f) {
+    const RowsOut out = rows_off_screen(s, f.camera, r, f.picture, f.text);
+    const scene::Palette pal = scene::palette(r.theme);
+    // Smaller than the band's text: a note beside the drawing, in room the drawing leaves.
+    const float px = kNotePx * r.scale, pad = std::round(0.4f * px), line = std::round(1.3f * px);
+    CanvasFrame said = f;
+    for (const auto& [words, up] : {std::pair{out.above, true}, std::pair{out.below, false}}) {
+        if (words.empty())
+            continue;
+        const std::string text = (up ? "↑ " : "↓ ") + words;
+        const float w = font.width(text) * px + 2 * pad, h = line + pad;
+        const float edge = pad; // from the canvas's edge
+        std::optional<Rect> spot;
+        // At the right end, else left of a note there already, at the left end or the middle.
+        std::vector<float> xs{f.width - edge - w};
+        for (const Rect& n : said.notes)
+            xs.push_back(n.x - edge - w);
+        xs.push_back(edge);
+        xs.push_back(f.picture.center().x - w / 2);
+        for (const bool top : {up, !up})
+            for (const float x : xs)
+                for (const float away : {0.0f, h + edge}) { // or past the note there already
+                    const Rect box{x, top ? edge + away : f.height - edge - h - away, w, h};
+                    if (!spot && inside(box, {0, 0, f.width, f.height}) &&
+                        !overlaps(box, f.legend_box) && !covers_picture(s, f, box, pad) &&
+                        std::none_of(said.notes.begin(), said.notes.end(),
+                                     [&](const Rect& n) { return overlaps(n, box); }))
+                        spot = box;
+                }
+        if (!spot)
+            return f;
+        scene::Cell card;
+        card.rect = *spot;
+        card.fill = pal.panel;
+        card.radius = pad;
+        said.overlay_cells.push_back(card);
+        scene::Label l;
+        l.pos = {spot->x + pad, spot->y + pad * 0.5f + line * 0.5f + px * 0.3f};
+        l.text = text;
+        l.size = l.px = px;
+        l.color = pal.muted;
+        said.overlay_labels.push_back(std::move(l));
+        said.notes.push_back(*spot);
+    }
+    said.notice = out.text();
+    return said;
+}
+
 // The camera, the notice, the legend and the texts.
 CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
                    std::size_t frame, const CanvasRequest& r) {
@@ -1117,7 +1179,7 @@ CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Mo
         const Rect step_rows = on_screen(f.camera, s.focus, r.width, r.height);
         if (f.camera.scale < 0.99f * unsaid.camera.scale || step_rows.y < f.picture.y - 1 ||
             step_rows.bottom() > f.picture.bottom() + 1)
-            return unsaid;
+            return said_at_edges(font, s, r, unsaid);
     }
     scene::Cell band;
     band.rect = f.notice_box;

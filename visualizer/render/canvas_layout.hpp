@@ -30,6 +30,7 @@ inline constexpr float kCanvasMarginPx = 18.0f; // around a framed scene
 inline constexpr float kClosestPx = 72.0f;      // the camera never zooms closer: pixels per cell
 inline constexpr float kReadablePx = 28.0f;     // Follow zooms cells to this: 3 digits at 11 px
 inline constexpr float kLegendPx = 16.0f;       // the legend's and the notice's text
+inline constexpr float kNotePx = 12.0f;         // a note at the canvas's edge: rows off screen
 inline constexpr float kRowNamesPx = 26.0f;     // a row's name, one line: rows at least apart
 inline constexpr float kThinCellPx = 16.0f;     // narrower, a cell is a mark: edges may cut it
 
@@ -60,6 +61,9 @@ struct CanvasFrame {
     scene::Rect names;
     std::string notice; // "showing threads 0–63 of 1024 …", or that values are too small
     scene::Rect notice_box;
+    // Where no band fits over the step's rows, the rows off screen are said in notes at the
+    // edges they are past ("↑ in[] above" at the top), each where it covers nothing.
+    std::vector<scene::Rect> notes;
     scene::Rect legend_box; // empty: no legend
     bool legend_docked = false;
     bool legend_hidden = false; // no room for it (a canvas a few rows tall): the notice says so

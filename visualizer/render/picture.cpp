@@ -159,8 +159,13 @@ Composition compose(const FontAtlas& font, const scene::Model& m, std::size_t fr
     c.overlay_labels = c.captions;
     for (scene::Label& l : canvas.frame.overlay_labels) {
         // The notice's lines speak about the canvas, as a caption does.
-        const bool notice =
-            !canvas.frame.notice.empty() && l.pos.y < canvas.frame.notice_box.bottom();
+        const std::vector<scene::Rect>& notes = canvas.frame.notes;
+        const bool notice = !canvas.frame.notice.empty() &&
+                            (l.pos.y < canvas.frame.notice_box.bottom() ||
+                             std::any_of(notes.begin(), notes.end(), [&](const scene::Rect& n) {
+                                 return l.pos.x >= n.x && l.pos.x <= n.right() && l.pos.y >= n.y &&
+                                        l.pos.y <= n.bottom();
+                             }));
         l.pos = {l.pos.x + at.x, l.pos.y + at.y};
         if (notice)
             c.captions.push_back(l);
