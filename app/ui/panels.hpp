@@ -155,6 +155,9 @@ private:
     };
     std::optional<Settled> settled_for_;
     scene::ViewOptions settled_;
+    // Its framing (the step at rest): the target while the values fly, none where the scene
+    // could not be built.
+    std::optional<render::CanvasFrame> settled_frame_;
     std::optional<Key> built_;           // what scene_ was built from
     std::optional<scene::Camera> drawn_; // the camera of the texture's picture
     const void* model_seen_ = nullptr;

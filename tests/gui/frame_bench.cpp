@@ -202,27 +202,37 @@ void time_step_layouts(const pplab::render::FontAtlas& font, int w, int h) {
                 layout_ms.push_back(ms(Clock::now() - t0));
                 cells = std::max(cells, c.scene.cells.size());
             }
-        // Its parts at the zoom it settled at: one build, one framing.
-        std::vector<double> build_ms, frame_ms;
+        // Its parts at the zoom it settled at: one build, one framing; and a frame of the
+        // transition (the values half-way): the scene built again and its texts laid out in
+        // the settled framing, as the window does, where it used to frame it again.
+        std::vector<double> build_ms, frame_ms, texts_ms;
+        std::size_t runs = 0; // texts laid out
         for (std::size_t step = 0; step < steps; ++step) {
             const std::size_t frame = m->frame_at(static_cast<int>(step), 0);
-            const scene::ViewOptions vo =
-                render::lay_out_canvas(font, *m, frame, r, scene::ViewOptions{}).built_with;
+            const render::Canvas settled =
+                render::lay_out_canvas(font, *m, frame, r, scene::ViewOptions{});
             const auto t0 = Clock::now();
-            scene::Scene built = scene::build(*m, frame, vo);
+            scene::Scene built = scene::build(*m, frame, settled.built_with, 0.5f);
             render::measure_labels(built, font);
             const auto t1 = Clock::now();
             const render::CanvasFrame f = render::frame_canvas(font, built, *m, frame, r);
-            frame_ms.push_back(ms(Clock::now() - t1));
+            const auto t2 = Clock::now();
+            const auto texts =
+                render::scene_text(font, built, settled.frame.camera, r.width, r.height,
+                                   settled.frame.picture, settled.frame.names);
+            texts_ms.push_back(ms(Clock::now() - t2));
+            frame_ms.push_back(ms(t2 - t1));
             build_ms.push_back(ms(t1 - t0));
-            cells = std::max(cells, built.cells.size() + (f.notice.empty() ? 0 : 0));
+            cells = std::max(cells, built.cells.size());
+            runs = std::max(runs, std::max(f.text.size(), texts.size()));
         }
         std::printf("%s n %d, block %d: a step laid out (up to %zu cells) in %.2f ms median, "
-                    "%.2f ms most (%zu steps, 4 times each); one build %.2f ms, one framing "
+                    "%.2f ms most (%zu steps, 4 times each); a frame of its transition: one "
+                    "build %.2f ms, then one framing %.2f ms (before) or its %zu texts alone "
                     "%.2f ms\n",
                     std::string(info(a).id).c_str(), n, block, cells, median(layout_ms),
                     *std::max_element(layout_ms.begin(), layout_ms.end()), steps, median(build_ms),
-                    median(frame_ms));
+                    median(frame_ms), runs, median(texts_ms));
     }
 }
 
