@@ -1,6 +1,7 @@
 #include "panels.hpp"
 #include "style.hpp"
 
+#include "pplab/dataflow.hpp"
 #include "pplab/io.hpp"
 #include "scene/view.hpp"
 
@@ -338,8 +339,7 @@ void CanvasPanel::tooltip(const State& st, const scene::Cell& cell) const {
     const CellWrite& w =
         m.writes(static_cast<std::size_t>(ref.frame)).at(static_cast<std::size_t>(ref.cell));
     if (w.thread >= 0) {
-        ImGui::Text("written by %s %d: %s", f.buffer == Buffer::Lanes ? "lane" : "thread", w.thread,
-                    w.expression.c_str());
+        ImGui::Text("written by %s: %s", writer_name(f, w.thread).c_str(), w.expression.c_str());
         if (w.keeps_own)
             ImGui::TextDisabled("its source lane is outside the warp: it adds its own value");
         if (w.atomics > 0)

@@ -371,8 +371,8 @@ std::string explain_write(const Dataflow& flow, int frame, int cell) {
                    label_of(t, w.from.front().frame) + ".";
         return "No thread wrote " + name + " in " + here + ".";
     }
-    const bool per_lane = f.buffer == Buffer::Lanes;
-    std::string s = (per_lane ? "Lane " : "Thread ") + std::to_string(w.thread);
+    std::string s = writer_name(f, w.thread);
+    s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
     if (w.undefined || w.race)
         return s + ": " + w.expression + ".";
     s += " wrote it: " + w.expression;

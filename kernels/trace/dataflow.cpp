@@ -91,6 +91,12 @@ std::string load_caption(const StepView& v) {
 
 } // namespace dataflow
 
+std::string writer_name(const Frame& f, int thread) {
+    const bool lane =
+        f.buffer == Buffer::Lanes || f.step == Step::TilePublish || f.step == Step::LookBack;
+    return (lane ? "lane " : "thread ") + std::to_string(thread);
+}
+
 Dataflow::Dataflow(const Trace& t)
     : t_(t), plan_(make_plan(t.request)), predecessor_(t.frames.size(), -1) {
     // Grid-wide state (global bins, the single atomic sum) is carried from step to step

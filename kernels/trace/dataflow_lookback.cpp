@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 namespace pplab::dataflow {
 
@@ -23,6 +24,32 @@ std::string tiles_phrase(int nearest, int farthest) {
     if (nearest - farthest == 1)
         return "tiles " + std::to_string(farthest) + " and " + std::to_string(nearest);
     return "tiles " + std::to_string(farthest) + "–" + std::to_string(nearest);
+}
+
+// The tiles that polls found unpublished (`tiles` ascending), named as they are, not as a
+// run: "tiles 3–7" only when consecutive, "tiles 3, 5 and 7" or "tiles 2–4 and 7" when not,
+// "5 of tiles 1–9" where a list of more than four would outgrow a line.
+std::string tiles_listed(const std::vector<int>& tiles) {
+    if (tiles.back() - tiles.front() + 1 == static_cast<int>(tiles.size()))
+        return tiles_phrase(tiles.back(), tiles.front());
+    std::vector<std::string> parts; // a run of three or more as a range, the rest one by one
+    for (std::size_t k = 0; k < tiles.size();) {
+        std::size_t end = k + 1;
+        while (end < tiles.size() && tiles[end] == tiles[end - 1] + 1)
+            ++end;
+        if (end - k >= 3) {
+            parts.push_back(std::to_string(tiles[k]) + "–" + std::to_string(tiles[end - 1]));
+            k = end;
+        }
+        for (; k < end; ++k)
+            parts.push_back(std::to_string(tiles[k]));
+    }
+    if (parts.size() > 4)
+        return std::to_string(tiles.size()) + " of " + tiles_phrase(tiles.back(), tiles.front());
+    std::string s = "tiles " + parts[0];
+    for (std::size_t k = 1; k < parts.size(); ++k)
+        s += (k + 1 == parts.size() ? " and " : ", ") + parts[k];
+    return s;
 }
 
 std::string schedule_of(const Trace& t) {
@@ -90,15 +117,15 @@ std::string found_phrase(const LookbackTile& tile) {
 // Polls that found nothing, and reads past the inclusive prefix: what the carry leaves out.
 std::string waits_and_extras(const LookbackTile& tile) {
     std::string s;
-    int polls = 0, nearest = -1, farthest = -1;
-    for (const LookbackRead& read : tile.reads)
-        if (read.waits > 0) {
-            polls += read.waits;
-            nearest = nearest < 0 ? read.predecessor : nearest;
-            farthest = read.predecessor;
+    int polls = 0;
+    std::vector<int> waited; // lowest first: the reads are nearest first
+    for (auto read = tile.reads.rbegin(); read != tile.reads.rend(); ++read)
+        if (read->waits > 0) {
+            polls += read->waits;
+            waited.push_back(read->predecessor);
         }
     if (polls > 0)
-        s += "; " + count_of(polls, "poll", "polls") + " found " + tiles_phrase(nearest, farthest) +
+        s += "; " + count_of(polls, "poll", "polls") + " found " + tiles_listed(waited) +
              " unpublished";
     const std::size_t extra = added_reads(tile);
     if (extra < tile.reads.size()) {

@@ -419,6 +419,44 @@ TEST(Captions, ScanFastTellsEachTilesChainWithItsOwnNumbers) {
     EXPECT_GT(tiles_told, 32 * 5);
 }
 
+// The polls that found predecessors unpublished name those tiles and no other: a range only
+// where they are consecutive, a short list otherwise, a count of a range when a list would be
+// long. The waits are set by hand on a real record (tile 10 reads tiles 9 down to 0), so each
+// case is the one named.
+TEST(Captions, ScanFastPollsNameTheTilesTheyFoundUnpublished) {
+    Request r;
+    r.algorithm = Algorithm::ScanFast;
+    r.block = 32;
+    r.input = generate(Generator::RandomInt, 11 * 128, 3, 0);
+    r.options.order_seed = 17;
+    const Trace real = make_cpu_backend()->trace(normalize_trace(r));
+    const struct {
+        std::set<int> waited;
+        const char* told;
+    } cases[] = {
+        {{4}, "; 1 poll found tile 4 unpublished"},
+        {{4, 5}, "; 2 polls found tiles 4 and 5 unpublished"},
+        {{3, 4, 5, 6, 7}, "; 5 polls found tiles 3–7 unpublished"},
+        {{3, 7}, "; 2 polls found tiles 3 and 7 unpublished"},
+        {{3, 5, 7}, "; 3 polls found tiles 3, 5 and 7 unpublished"},
+        {{2, 3, 4, 7}, "; 4 polls found tiles 2–4 and 7 unpublished"},
+        {{0, 1, 3, 4}, "; 4 polls found tiles 0, 1, 3 and 4 unpublished"},
+        {{1, 3, 5, 7, 9}, "; 5 polls found 5 of tiles 1–9 unpublished"},
+    };
+    for (const auto& c : cases) {
+        Trace t = real;
+        const int look = Dataflow(t).find(Step::LookBack, 0, 0, 10, -1);
+        ASSERT_GE(look, 0);
+        ASSERT_EQ(lookback_tiles(t).at(10).reads.size(), 10u) << "one window: every predecessor";
+        std::vector<float>& values = t.frames[static_cast<std::size_t>(look)].values;
+        for (int pred = 0; pred < 10; ++pred)
+            values.at(static_cast<std::size_t>(pred * kReadValues + kReadWaits)) =
+                c.waited.contains(pred) ? 1.0f : 0.0f;
+        const std::string details = Dataflow(t).caption_details(static_cast<std::size_t>(look));
+        EXPECT_NE(details.find(c.told), std::string::npos) << c.told << "\n  " << details;
+    }
+}
+
 TEST(Captions, TheCheckItselfRefusesWhatTheIssueFound) {
     // reduceFull's final shuffle at block 1024 and 992, as they read before.
     EXPECT_NE(

@@ -3,6 +3,7 @@
 #include "helpers.hpp"
 
 #include "pplab/backend.hpp"
+#include "pplab/check.hpp"
 #include "pplab/dataflow.hpp"
 #include "pplab/lookback.hpp"
 
@@ -316,6 +317,40 @@ TEST(Dataflow, ScanFastCarriesComeFromThePublishesTheTileRead) {
             EXPECT_EQ(cell.from[0].frame, flow.find(Step::TilePublish, 0, 0, read.predecessor, -1));
         }
     }
+}
+
+// scan-fast's look-back is one warp's work: lane 0 publishes, lane p polls and reads
+// predecessor tile - 1 - p. Who wrote a cell of those records is named a lane, as the kernel
+// has it, where the block's own frames keep naming threads.
+TEST(Dataflow, ScanFastRecordsAreWrittenByLanesOfTheLookBackWarp) {
+    Request r = request(Algorithm::ScanFast, generate(Generator::RandomInt, 40 * 128, 2, 0), 32);
+    r.options.order_seed = 3;
+    const Trace t = trace(r);
+    const Dataflow flow(t);
+    for (const LookbackTile& tile : lookback_tiles(t)) {
+        SCOPED_TRACE("tile " + std::to_string(tile.tile));
+        const int publish = flow.find(Step::TilePublish, 0, 0, tile.tile, -1);
+        const int look = flow.find(Step::LookBack, 0, 0, tile.tile, -1);
+        EXPECT_EQ(explain_write(flow, publish, kTileInclusive).rfind("Lane 0 wrote it", 0), 0u)
+            << explain_write(flow, publish, kTileInclusive);
+        const auto cells = flow.writes(static_cast<std::size_t>(look));
+        for (const LookbackRead& read : tile.reads) {
+            const int cell = read.predecessor * kReadValues + kReadValue;
+            const std::string lane = std::to_string((tile.tile - 1 - read.predecessor) % 32);
+            // The canvas's hover names the writer with writer_name.
+            EXPECT_EQ(writer_name(t.frames.at(static_cast<std::size_t>(look)),
+                                  cells.at(static_cast<std::size_t>(cell)).thread),
+                      "lane " + lane);
+            EXPECT_EQ(explain_write(flow, look, cell).rfind("Lane " + lane + " wrote it", 0), 0u)
+                << explain_write(flow, look, cell);
+        }
+    }
+    // A thread of the block stays a thread: scanBlock's load into s[].
+    const Trace scan = trace(request(Algorithm::ScanBlelloch, ones(32), 32));
+    const Dataflow scan_flow(scan);
+    ASSERT_EQ(scan.frames.at(0).buffer, Buffer::Shared);
+    EXPECT_EQ(explain_write(scan_flow, 0, 5).rfind("Thread 5 wrote it", 0), 0u)
+        << explain_write(scan_flow, 0, 5);
 }
 
 // reduceAtomic has no out[b]: its block total goes to the atomicAdd. Who chose the order of

@@ -27,7 +27,7 @@ struct CellRef {
 };
 
 struct CellWrite {
-    int thread = -1; // threadIdx.x (lane, for per-warp frames) that wrote it; -1: unchanged
+    int thread = -1;           // threadIdx.x, or the lane where writer_name says so; -1: unchanged
     std::vector<CellRef> from; // what the writer read, in the order of the expression
     std::string expression;    // in the kernel's names: "s[3] = s[3] + s[1]"
     bool keeps_own = false;    // shuffle whose source lane is out of range: adds its own value
@@ -39,6 +39,11 @@ struct CellWrite {
     bool undefined = false;
     std::string hazard;
 };
+
+// Who wrote a cell of `f`, in the chapter's words: "lane 5" where the writer is a lane of one
+// warp (per-warp frames; scan-fast's records, which the look-back warp publishes and reads),
+// "thread 5" where it is a thread of the block.
+std::string writer_name(const Frame& f, int thread);
 
 class Dataflow {
 public:
