@@ -929,6 +929,20 @@ TEST(Notice, NamesTheRowsLeftAboveAndBelowTheStep) {
         << named << " rows named on the canvas; the notice says '" << b.frame.notice << "'";
 }
 
+// The texts of f's notes at the canvas's edges, the highest first.
+std::vector<std::string> said_in_notes(const CanvasFrame& f) {
+    std::vector<std::pair<float, std::string>> notes;
+    for (const scene::Label& l : f.overlay_labels)
+        for (const Rect& note : f.notes)
+            if (inside({l.pos.x, l.pos.y - 1, 1, 1}, note))
+                notes.emplace_back(note.y, l.text);
+    std::sort(notes.begin(), notes.end());
+    std::vector<std::string> texts;
+    for (const auto& [y, t] : notes)
+        texts.push_back(t);
+    return texts;
+}
+
 // Where a band over the picture would push the step's own rows out, the rows off screen are said
 // in notes at the canvas's edges, in room the drawing leaves. The window as it opens (reduceTree,
 // a block of 8 over n 32) at 175% in 1280x720, level 1: its canvas of 1252x419 showed s[] load,
@@ -948,17 +962,27 @@ TEST(Notice, RowsOffScreenAreSaidAtTheEdgesWhereNoBandFits) {
     EXPECT_TRUE(f.notice_box.empty()) << "the test wants a canvas with no room for a band";
     ASSERT_EQ(f.notes.size(), 2U) << "notice '" << f.notice << "'";
     EXPECT_EQ(f.notice, "in[] above · level 2, out[] below");
-    std::vector<std::string> said;
-    for (const scene::Label& l : f.overlay_labels)
-        for (const Rect& note : f.notes)
-            if (inside({l.pos.x, l.pos.y - 1, 1, 1}, note))
-                said.push_back(l.text);
-    EXPECT_EQ(said, (std::vector<std::string>{"↑ in[] above", "↓ level 2, out[] below"}));
+    EXPECT_EQ(said_in_notes(f),
+              (std::vector<std::string>{"↑ in[] above", "↓ level 2, out[] below"}));
     for (const Rect& note : f.notes)
         EXPECT_TRUE(note.y < 0.2f * r.height || note.bottom() > 0.8f * r.height)
             << "a note at " << text(note) << " is not at an edge";
     check_canvas(c.scene, f, *tree, level1, r.scale, "reduce-tree level 1 at 175%");
     check_rows_said_truly(c.scene, f, "reduce-tree level 1 at 175%");
+
+    // Both notes at one edge (reduce-coarsened's store at 200%: a legend card at the top right,
+    // the rows' names at the left): the rows above are said over the rows below, not under.
+    const auto coarsened = traced(Algorithm::ReduceCoarsened, 8, 100, refused);
+    ASSERT_TRUE(coarsened) << refused;
+    r = {};
+    r.width = 1280;
+    r.height = 367.2f; // as `pplab render --size 1280x640 --scale 200` leaves it
+    r.scale = 2.0f;
+    const std::size_t store = coarsened->frame_at(4, 0);
+    const render::Canvas d = render::lay_out_canvas(font(), *coarsened, store, r, {});
+    EXPECT_EQ(said_in_notes(d.frame),
+              (std::vector<std::string>{"↑ 4 rows above", "↓ 4 rows below"}));
+    check_canvas(d.scene, d.frame, *coarsened, store, r.scale, "reduce-coarsened store at 200%");
 }
 
 } // namespace

@@ -1084,48 +1084,65 @@ std::vector<std::string> notice_lines(const FontAtlas& font, const std::string& 
 CanvasFrame said_at_edges(const FontAtlas& font, const scene::Scene& s, const CanvasRequest& r,
                           const CanvasFrame& f) {
     const RowsOut out = rows_off_screen(s, f.camera, r, f.picture, f.text);
-    const scene::Palette pal = scene::palette(r.theme);
     // Smaller than the band's text: a note beside the drawing, in room the drawing leaves.
     const float px = kNotePx * r.scale, pad = std::round(0.4f * px), line = std::round(1.3f * px);
-    CanvasFrame said = f;
+    const float edge = pad; // from the canvas's edge
+    const auto clear = [&](const Rect& box, const std::vector<Rect>& notes) {
+        return inside(box, {0, 0, f.width, f.height}) && !overlaps(box, f.legend_box) &&
+               !covers_picture(s, f, box, pad) &&
+               std::none_of(notes.begin(), notes.end(),
+                            [&](const Rect& n) { return overlaps(n, box); });
+    };
+    std::vector<std::string> texts;
+    std::vector<Rect> notes;
     for (const auto& [words, up] : {std::pair{out.above, true}, std::pair{out.below, false}}) {
         if (words.empty())
             continue;
-        const std::string text = (up ? "↑ " : "↓ ") + words;
-        const float w = font.width(text) * px + 2 * pad, h = line + pad;
-        const float edge = pad; // from the canvas's edge
-        std::optional<Rect> spot;
+        texts.push_back((up ? "↑ " : "↓ ") + words);
+        const float w = font.width(texts.back()) * px + 2 * pad, h = line + pad;
         // At the right end, else left of a note there already, at the left end or the middle.
         std::vector<float> xs{f.width - edge - w};
-        for (const Rect& n : said.notes)
+        for (const Rect& n : notes)
             xs.push_back(n.x - edge - w);
         xs.push_back(edge);
         xs.push_back(f.picture.center().x - w / 2);
+        std::optional<Rect> spot;
         for (const bool top : {up, !up})
             for (const float x : xs)
                 for (const float away : {0.0f, h + edge}) { // or past the note there already
                     const Rect box{x, top ? edge + away : f.height - edge - h - away, w, h};
-                    if (!spot && inside(box, {0, 0, f.width, f.height}) &&
-                        !overlaps(box, f.legend_box) && !covers_picture(s, f, box, pad) &&
-                        std::none_of(said.notes.begin(), said.notes.end(),
-                                     [&](const Rect& n) { return overlaps(n, box); }))
+                    if (!spot && clear(box, notes))
                         spot = box;
                 }
         if (!spot)
             return f;
+        notes.push_back(*spot);
+    }
+    // Stacked at one edge, the rows above are said over the rows below (reduce-coarsened's
+    // "↓ 4 rows below" stood over "↑ 4 rows above" at the foot of the canvas).
+    if (notes.size() == 2 && notes[0].y > notes[1].y &&
+        overlaps({notes[0].x, 0, notes[0].w, 1}, {notes[1].x, 0, notes[1].w, 1})) {
+        Rect above = notes[0], below = notes[1];
+        std::swap(above.y, below.y);
+        if (clear(above, {}) && clear(below, {above}))
+            notes = {above, below};
+    }
+    const scene::Palette pal = scene::palette(r.theme);
+    CanvasFrame said = f;
+    for (std::size_t i = 0; i < notes.size(); ++i) {
         scene::Cell card;
-        card.rect = *spot;
+        card.rect = notes[i];
         card.fill = pal.panel;
         card.radius = pad;
         said.overlay_cells.push_back(card);
         scene::Label l;
-        l.pos = {spot->x + pad, spot->y + pad * 0.5f + line * 0.5f + px * 0.3f};
-        l.text = text;
+        l.pos = {notes[i].x + pad, notes[i].y + pad * 0.5f + line * 0.5f + px * 0.3f};
+        l.text = texts[i];
         l.size = l.px = px;
         l.color = pal.muted;
         said.overlay_labels.push_back(std::move(l));
-        said.notes.push_back(*spot);
     }
+    said.notes = std::move(notes);
     said.notice = out.text();
     return said;
 }
