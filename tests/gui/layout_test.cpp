@@ -171,6 +171,45 @@ void check_values_drawn_or_said(const scene::Scene& s, const CanvasFrame& f, con
 }
 
 // Everything the canvas must hold, for one framing of one step.
+// The legend explains every colour the picture shows, and no colour only cells, lines or moving
+// values off screen wear (reduce-tree at block 1024 explained "idle warp" with threads 0-24
+// shown, every one of them working).
+void check_legend_explains_the_picture(const scene::Scene& s, const CanvasFrame& f) {
+    if (f.legend_hidden)
+        return;
+    const std::vector<scene::Arrow> drawn =
+        scene::arrows_drawn(s, f.camera, f.width, f.height, f.picture);
+    for (const scene::LegendItem& item : s.legend) {
+        bool worn = false, seen = false, near = false; // near: touching the picture at least
+        for (const std::vector<scene::Cell>* layer : {&s.cells, &s.panels, &s.movers})
+            for (const scene::Cell& c : *layer) {
+                if (!(c.fill == item.color && c.fill.a > 0) &&
+                    !(c.border == item.color && c.border_width > 0))
+                    continue;
+                worn = true;
+                const Rect r = on_screen(f, c.rect);
+                seen = seen || overlaps(r, f.picture);
+                near = near || (r.x <= f.picture.right() && r.right() >= f.picture.x &&
+                                r.y <= f.picture.bottom() && r.bottom() >= f.picture.y);
+            }
+        for (const scene::Arrow& a : s.arrows)
+            worn = worn || a.color == item.color;
+        const bool line_drawn = std::any_of(drawn.begin(), drawn.end(),
+                                            [&](const auto& a) { return a.color == item.color; });
+        seen = seen || line_drawn;
+        near = near || line_drawn;
+        const bool explained =
+            std::any_of(f.legend.begin(), f.legend.end(),
+                        [&](const render::LegendEntry& e) { return e.text == item.text; });
+        if (seen) {
+            EXPECT_TRUE(explained) << "'" << item.text << "' is on screen, not in the legend";
+        }
+        if (worn && !near) {
+            EXPECT_FALSE(explained) << "'" << item.text << "' is in the legend, not on screen";
+        }
+    }
+}
+
 void check_canvas(const scene::Scene& s, const CanvasFrame& f, const scene::Model& m,
                   std::size_t frame, float scale, const std::string& where) {
     SCOPED_TRACE(where);
@@ -231,6 +270,7 @@ void check_canvas(const scene::Scene& s, const CanvasFrame& f, const scene::Mode
         }
     }
     check_arrows(s, f);
+    check_legend_explains_the_picture(s, f);
     check_values_drawn_or_said(s, f, m, scale, where);
     // The step being shown is on screen.
     const scene::StepGroup& g = m.steps().at(static_cast<std::size_t>(m.step_of(frame)));
@@ -891,6 +931,15 @@ TEST(Notice, WarpTotalsCountsWarps) {
     EXPECT_EQ(c.frame.notice.rfind("showing warp 0 of 2 · ", 0), 0U) << c.frame.notice;
 }
 
+// A request for a canvas of w x h pixels at a presenter scale.
+render::CanvasRequest canvas_of(float w, float h, float scale) {
+    render::CanvasRequest r;
+    r.width = w;
+    r.height = h;
+    r.scale = scale;
+    return r;
+}
+
 // The rows the follow view leaves above or below the step are said, by name or counted: the
 // audit found reduceTree's level 1 at 200% (a canvas 333 pixels tall, as `pplab render --size
 // 1280x660` leaves it) with in[], s[] load, level 2 and out[] out of sight, and Blelloch's
@@ -899,10 +948,7 @@ TEST(Notice, NamesTheRowsLeftAboveAndBelowTheStep) {
     std::string refused;
     const auto tree = traced(Algorithm::ReduceTree, 8, 32, refused);
     ASSERT_TRUE(tree) << refused;
-    render::CanvasRequest r;
-    r.width = 1280;
-    r.height = 333;
-    r.scale = 2.0f;
+    render::CanvasRequest r = canvas_of(1280, 333, 2.0f);
     const std::size_t level1 = tree->frame_at(2, 0); // load, level 0, level 1: step 3 of 5
     ASSERT_EQ(tree->trace().frames.at(level1).step, Step::TreeLevel);
     ASSERT_EQ(tree->trace().frames.at(level1).level, 1);
@@ -929,6 +975,27 @@ TEST(Notice, NamesTheRowsLeftAboveAndBelowTheStep) {
         << named << " rows named on the canvas; the notice says '" << b.frame.notice << "'";
 }
 
+// A legend explains what the picture shows: reduce-tree's level 2 at block 1024, threads 0-24 on
+// screen and all of them working, explained "idle warp: none of its 32 threads works" (warps 4
+// to 31 are idle, far off to the right), and its band took a second line for it.
+TEST(Legend, ExplainsOnlyWhatIsOnScreen) {
+    std::string refused;
+    const auto tree = traced(Algorithm::ReduceTree, 1024, 65536, refused);
+    ASSERT_TRUE(tree) << refused;
+    render::CanvasRequest r = canvas_of(1920, 700, 2.0f);
+    const std::size_t level2 = tree->frame_at(3, 0);
+    ASSERT_EQ(tree->trace().frames.at(level2).level, 2);
+    const render::Canvas c = render::lay_out_canvas(font(), *tree, level2, r, {});
+    const auto named = [](const auto& entries, const std::string& text) {
+        return std::any_of(entries.begin(), entries.end(),
+                           [&](const auto& e) { return e.text.rfind(text, 0) == 0; });
+    };
+    ASSERT_TRUE(named(c.scene.legend, "idle warp")) << "the scene has idle warps";
+    EXPECT_FALSE(named(c.frame.legend, "idle warp"));
+    EXPECT_TRUE(named(c.frame.legend, "written by this step"));
+    check_canvas(c.scene, c.frame, *tree, level2, r.scale, "reduce-tree level 2, block 1024");
+}
+
 // The texts of f's notes at the canvas's edges, the highest first.
 std::vector<std::string> said_in_notes(const CanvasFrame& f) {
     std::vector<std::pair<float, std::string>> notes;
@@ -951,10 +1018,7 @@ TEST(Notice, RowsOffScreenAreSaidAtTheEdgesWhereNoBandFits) {
     std::string refused;
     const auto tree = traced(Algorithm::ReduceTree, 8, 32, refused);
     ASSERT_TRUE(tree) << refused;
-    render::CanvasRequest r;
-    r.width = 1252;
-    r.height = 419;
-    r.scale = 1.75f;
+    render::CanvasRequest r = canvas_of(1252, 419, 1.75f);
     r.interactive = true;
     const std::size_t level1 = tree->frame_at(2, 0);
     const render::Canvas c = render::lay_out_canvas(font(), *tree, level1, r, {});
@@ -974,10 +1038,7 @@ TEST(Notice, RowsOffScreenAreSaidAtTheEdgesWhereNoBandFits) {
     // the rows' names at the left): the rows above are said over the rows below, not under.
     const auto coarsened = traced(Algorithm::ReduceCoarsened, 8, 100, refused);
     ASSERT_TRUE(coarsened) << refused;
-    r = {};
-    r.width = 1280;
-    r.height = 367.2f; // as `pplab render --size 1280x640 --scale 200` leaves it
-    r.scale = 2.0f;
+    r = canvas_of(1280, 367.2f, 2.0f); // as `pplab render --size 1280x640 --scale 200` leaves it
     const std::size_t store = coarsened->frame_at(4, 0);
     const render::Canvas d = render::lay_out_canvas(font(), *coarsened, store, r, {});
     EXPECT_EQ(said_in_notes(d.frame),

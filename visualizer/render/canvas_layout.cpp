@@ -793,14 +793,15 @@ struct LegendLayout {
     scene::Vec2 size;
     std::vector<LegendEntry> entries;
     std::vector<std::vector<std::string>> lines; // each entry's text, line by line
+    std::vector<scene::Rgba> colors;             // each entry's swatch
 };
 
-LegendLayout legend_layout(const FontAtlas& font, const scene::Scene& s, const LegendStyle& st,
-                           float text_w, bool flow) {
+LegendLayout legend_layout(const FontAtlas& font, const std::vector<scene::LegendItem>& items,
+                           const LegendStyle& st, float text_w, bool flow) {
     LegendLayout out;
     float x = st.pad, y = st.pad, widest = 0;
     const float room = text_w + st.swatch + st.gap;
-    for (const scene::LegendItem& item : s.legend) {
+    for (const scene::LegendItem& item : items) {
         // A short last word kept with the one before it ("written by this" over "step" in a
         // card at 200%).
         std::vector<std::string> lines = wrap(font, glue_last_word(item.text), st.px, text_w);
@@ -817,6 +818,7 @@ LegendLayout legend_layout(const FontAtlas& font, const scene::Scene& s, const L
         }
         out.entries.push_back({{x, y, ew, eh}, item.text, st.px});
         out.lines.push_back(std::move(lines));
+        out.colors.push_back(item.color);
         widest = std::max(widest, x + ew);
         if (flow) {
             x += ew + 2 * st.swatch;
@@ -830,8 +832,8 @@ LegendLayout legend_layout(const FontAtlas& font, const scene::Scene& s, const L
 }
 
 // The legend's overlay at `box`: a floating card or a docked band, swatches and texts.
-void draw_legend(CanvasFrame& f, const LegendLayout& l, const scene::Scene& s,
-                 const scene::Palette& pal, const LegendStyle& st) {
+void draw_legend(CanvasFrame& f, const LegendLayout& l, const scene::Palette& pal,
+                 const LegendStyle& st) {
     scene::Cell card;
     card.rect = f.legend_box;
     card.fill = f.legend_docked ? pal.panel : scene::with_alpha(pal.background, 0.94f);
@@ -846,7 +848,7 @@ void draw_legend(CanvasFrame& f, const LegendLayout& l, const scene::Scene& s,
         scene::Cell sw;
         const float mid = e.rect.y + st.line * 0.5f;
         sw.rect = {e.rect.x, mid - st.px * 0.25f, st.swatch, st.px * 0.5f};
-        sw.fill = s.legend[i].color;
+        sw.fill = l.colors[i];
         sw.radius = 2;
         f.overlay_cells.push_back(sw);
         float baseline = e.rect.y + st.line * 0.5f + st.px * 0.3f;
@@ -928,42 +930,57 @@ bool sliced_at_right(const scene::Scene& s, const CanvasFrame& f, const CanvasRe
     });
 }
 
-// The legend in a corner where it hides nothing; else docked in a column on the right of a
-// wide canvas, or a band under the picture. A docked legend takes its room from the picture.
-void place_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
-                  const CanvasRequest& r, const Rect& area) {
-    if (s.legend.empty())
-        return;
+// The legend's entries for what f's picture shows. An entry whose colour the scene's cells,
+// lines or moving values wear, none of them on screen, is left out (reduce-tree's "idle warp"
+// at block 1024 with threads 0-24 shown, every one of them working); one whose colour nothing
+// wears as it is (a tint of it) stays.
+std::vector<scene::LegendItem> legend_shown(const scene::Scene& s, const CanvasFrame& f) {
+    std::vector<char> worn(s.legend.size(), 0), seen(s.legend.size(), 0);
+    const auto wear = [&](const scene::Rgba& color, bool shown) {
+        for (std::size_t i = 0; i < s.legend.size(); ++i)
+            if (s.legend[i].color == color) {
+                worn[i] = 1;
+                seen[i] = static_cast<char>(seen[i] || shown);
+            }
+    };
+    for (const std::vector<scene::Cell>* layer : {&s.cells, &s.panels, &s.movers})
+        for (const scene::Cell& c : *layer) {
+            if (!shows_something(c))
+                continue;
+            const Rect part = intersect(on_screen(f.camera, c.rect, f.width, f.height), f.picture);
+            const bool shown = part.w >= 0 && part.h >= 0; // a bar of count 0 is a line
+            wear(c.fill, shown);
+            if (c.border_width > 0)
+                wear(c.border, shown);
+        }
+    for (const scene::Arrow& a : s.arrows)
+        wear(a.color, false);
+    for (const scene::Arrow& a : scene::arrows_drawn(s, f.camera, f.width, f.height, f.picture))
+        wear(a.color, true);
+    std::vector<scene::LegendItem> shown;
+    for (std::size_t i = 0; i < s.legend.size(); ++i)
+        if (!worn[i] || seen[i])
+            shown.push_back(s.legend[i]);
+    return shown;
+}
+
+// The legend docked where it costs the picture less: a column on the right, or a band
+// underneath, sized for the entries `sized_for`; false (nothing drawn) where the dock's own
+// framing shows entries that room does not hold.
+bool dock_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
+                 const CanvasRequest& r, const Rect& area,
+                 const std::vector<scene::LegendItem>& sized_for) {
     const scene::Palette pal = scene::palette(r.theme);
     const LegendStyle st(r.scale);
-    // A card in a corner, as wide as the texts want or narrower (their lines wrapped).
-    for (const float share : {0.4f, 0.3f, 0.22f}) {
-        const float card_text =
-            std::max(share * area.w - 2 * st.pad - st.swatch - st.gap, 8 * st.px);
-        const LegendLayout card = legend_layout(font, s, st, card_text, false);
-        const float x0 = area.x + st.pad, x1 = area.right() - st.pad - card.size.x;
-        const float y0 = area.y + st.pad, y1 = area.bottom() - st.pad - card.size.y;
-        if (x1 < x0 || y1 < y0)
-            continue;
-        for (const scene::Vec2 at : {scene::Vec2{x0, y1}, {x1, y1}, {x1, y0}, {x0, y0}}) {
-            const Rect box{at.x, at.y, card.size.x, card.size.y};
-            if (!covers_picture(s, f, box, st.pad)) {
-                f.legend_box = box;
-                draw_legend(f, card, s, pal, st);
-                return;
-            }
-        }
-    }
-    // Docked where it costs the picture less: a column on the right, or a band underneath.
     f.legend_docked = true;
     float widest = 0;
-    for (const scene::LegendItem& item : s.legend)
+    for (const scene::LegendItem& item : sized_for)
         widest = std::max(widest, font.width(item.text) * st.px);
     const float column_text =
         std::min(widest, area.w / 3 - 2 * st.pad - st.swatch - st.gap); // wrapped beyond
-    const LegendLayout column = legend_layout(font, s, st, column_text, false);
-    const LegendLayout band =
-        legend_layout(font, s, st, area.w - 2 * st.pad - st.swatch - st.gap, true);
+    const float band_text = area.w - 2 * st.pad - st.swatch - st.gap;
+    const LegendLayout column = legend_layout(font, sized_for, st, column_text, false);
+    const LegendLayout band = legend_layout(font, sized_for, st, band_text, true);
     // Docked, it never takes more than a third of the canvas: a canvas too small for that
     // shows the drawing alone and says where the colours are explained.
     const bool column_fits = column.size.y <= area.h && column_text >= std::min(widest, 8 * st.px);
@@ -971,7 +988,7 @@ void place_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
     if (!column_fits && !band_fits) {
         f.legend_docked = false;
         f.legend_hidden = true;
-        return;
+        return true;
     }
     const Rect beside{area.x, area.y, area.w - column.size.x, area.h};
     const Rect above{area.x, area.y, area.w, area.h - band.size.y};
@@ -1005,7 +1022,51 @@ void place_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
         frame_text(f, font, s, r, use_column ? beside : above, use_column);
     f.legend_box = use_column ? Rect{beside.right(), area.y, column.size.x, area.h}
                               : Rect{area.x, above.bottom(), area.w, band.size.y};
-    draw_legend(f, f.legend_box.w < area.w ? column : band, s, pal, st);
+    // The entries for what the dock's framing shows, in that room.
+    std::vector<scene::LegendItem> docked = legend_shown(s, f);
+    if (docked.empty())
+        docked = sized_for;
+    const LegendLayout l =
+        legend_layout(font, docked, st, use_column ? column_text : band_text, !use_column);
+    if (l.size.x > f.legend_box.w + 0.5f || l.size.y > f.legend_box.h + 0.5f)
+        return false;
+    draw_legend(f, l, pal, st);
+    return true;
+}
+
+// The legend in a corner where it hides nothing; else docked in a column on the right of a
+// wide canvas, or a band under the picture. A docked legend takes its room from the picture.
+void place_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
+                  const CanvasRequest& r, const Rect& area) {
+    const std::vector<scene::LegendItem> shown = legend_shown(s, f);
+    if (shown.empty())
+        return;
+    const scene::Palette pal = scene::palette(r.theme);
+    const LegendStyle st(r.scale);
+    // A card in a corner, as wide as the texts want or narrower (their lines wrapped).
+    for (const float share : {0.4f, 0.3f, 0.22f}) {
+        const float card_text =
+            std::max(share * area.w - 2 * st.pad - st.swatch - st.gap, 8 * st.px);
+        const LegendLayout card = legend_layout(font, shown, st, card_text, false);
+        const float x0 = area.x + st.pad, x1 = area.right() - st.pad - card.size.x;
+        const float y0 = area.y + st.pad, y1 = area.bottom() - st.pad - card.size.y;
+        if (x1 < x0 || y1 < y0)
+            continue;
+        for (const scene::Vec2 at : {scene::Vec2{x0, y1}, {x1, y1}, {x1, y0}, {x0, y0}}) {
+            const Rect box{at.x, at.y, card.size.x, card.size.y};
+            if (!covers_picture(s, f, box, st.pad)) {
+                f.legend_box = box;
+                draw_legend(f, card, pal, st);
+                return;
+            }
+        }
+    }
+    // Docked: room for the entries the picture shows, or for every entry where the dock's own
+    // framing shows more.
+    if (CanvasFrame tried = f; dock_legend(tried, font, s, r, area, shown))
+        f = std::move(tried);
+    else
+        dock_legend(f, font, s, r, area, s.legend);
 }
 
 // The picture in `area` with its legend; the overlay starts afresh.
