@@ -1,3 +1,4 @@
+#include "imgui_colors.hpp"
 #include "panels.hpp"
 #include "style.hpp"
 
@@ -8,6 +9,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <exception>
@@ -151,6 +153,7 @@ void CanvasPanel::draw(State& st, double dt) {
         ImGui::Dummy(avail);
         moving_ = false;
         framed_ = {};
+        draw_error_banner(st, origin.x, origin.y, avail.x);
         return;
     }
     if (model_seen_ != st.model.get()) {
@@ -264,6 +267,31 @@ void CanvasPanel::draw(State& st, double dt) {
     dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(target_.texture())),
                  origin, ImVec2(origin.x + fw, origin.y + fh), ImVec2(0, 1), ImVec2(1, 0));
     interact(st, origin.x, origin.y, fw, fh);
+    draw_error_banner(st, origin.x, origin.y, fw);
+}
+
+// The tracer's refusal over the top of the canvas, where the class is looking: in the controls
+// column alone it fell below the window's edge at 1280x720, while the canvas went on showing
+// the last trace that worked under the settings that did not.
+void CanvasPanel::draw_error_banner(const State& st, float x, float y, float w) {
+    banner_ = {};
+    banner_text_.clear();
+    if (st.error.empty())
+        return;
+    const scene::Palette pal = scene::palette(st.view.theme);
+    banner_text_ = st.error + (st.model ? "\nstill showing the last trace that worked" : "");
+    ImFont* font = ImGui::GetFont();
+    const float size = ImGui::GetFontSize(), pad = std::round(0.5f * size);
+    const float wrap = std::max(w - 2 * pad, size);
+    const ImVec2 text = font->CalcTextSizeA(size, FLT_MAX, wrap, banner_text_.c_str());
+    banner_ = {x, y, w, text.y + 2 * pad};
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 a(x, y), b(x + w, y + banner_.h);
+    dl->AddRectFilled(a, b, to_u32(pal.background));
+    dl->AddRectFilled(a, b, to_u32(pal.wrong, 0.12f));
+    dl->AddRect(a, b, to_u32(pal.wrong), 0.0f, 0, std::max(1.0f, size / 12));
+    dl->AddText(font, size, ImVec2(a.x + pad, a.y + pad), to_u32(pal.text), banner_text_.c_str(),
+                nullptr, wrap);
 }
 
 void CanvasPanel::interact(State& st, float x0, float y0, float w, float h) {

@@ -104,6 +104,9 @@ public:
     const scene::Camera& camera() const { return camera_; }
     // Where the camera is going, the notice and the legend (canvas pixels).
     const render::CanvasFrame& framed() const { return framed_; }
+    // The tracer's refusal laid over the top of the canvas (screen pixels; empty: none).
+    const scene::Rect& error_banner() const { return banner_; }
+    const std::string& error_banner_text() const { return banner_text_; }
 
 private:
     struct Key {
@@ -120,6 +123,7 @@ private:
                 const scene::ViewOptions& vo, const std::vector<scene::AnswerRow>& answers,
                 const std::vector<scene::HazardMark>& hazards);
     void interact(State& st, float x0, float y0, float w, float h);
+    void draw_error_banner(const State& st, float x, float y, float w);
     void tooltip(const State& st, const scene::Cell& cell) const;
     void answer_tooltip(const State& st, const scene::Cell& cell) const;
 
@@ -161,6 +165,8 @@ private:
     std::optional<Key> built_;           // what scene_ was built from
     std::optional<scene::Camera> drawn_; // the camera of the texture's picture
     const void* model_seen_ = nullptr;
+    scene::Rect banner_;
+    std::string banner_text_;
 };
 
 } // namespace pplab::ui

@@ -113,6 +113,18 @@ TEST_F(Headless, BadInputKeepsTheLastGoodTrace) {
     settle();
     EXPECT_FALSE(st.error.empty());
     EXPECT_EQ(st.model, good) << "the last good trace stays on screen";
+    // Said over the top of the canvas as well, where the class looks: in the controls column
+    // it fell below the window's edge at 1280x720, the old picture going on under it.
+    frame();
+    const WindowLayout& l = app->layout();
+    const scene::Rect& banner = app->canvas().error_banner();
+    EXPECT_EQ(app->canvas().error_banner_text().rfind(st.error, 0), 0U)
+        << app->canvas().error_banner_text();
+    EXPECT_NE(app->canvas().error_banner_text().find("last trace that worked"), std::string::npos);
+    EXPECT_GT(banner.h, 0.0f);
+    EXPECT_GE(banner.y, l.canvas.y - 1);
+    EXPECT_LE(banner.bottom(), l.canvas.bottom());
+    EXPECT_LE(banner.bottom(), ImGui::GetIO().DisplaySize.y);
     st.settings.list = "1, 2, 3";
     st.settings.block = 3; // the tree needs a power of two
     settle();
@@ -121,6 +133,8 @@ TEST_F(Headless, BadInputKeepsTheLastGoodTrace) {
     settle();
     EXPECT_TRUE(st.error.empty());
     EXPECT_NE(st.model, good);
+    frame();
+    EXPECT_TRUE(app->canvas().error_banner_text().empty()) << "the banner goes with the error";
 }
 
 TEST_F(Headless, RetraceKeepsThePlaybackPosition) {
