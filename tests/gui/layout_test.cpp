@@ -996,6 +996,61 @@ TEST(Legend, ExplainsOnlyWhatIsOnScreen) {
     check_canvas(c.scene, c.frame, *tree, level2, r.scale, "reduce-tree level 2, block 1024");
 }
 
+// A legend docked where the step's writes all show: beside hist-privatised's fold at 100% in
+// the window's canvas of 1280x720 a column left bins 14 and 15 of g_hist[] off screen ("showing
+// bins 0-13 of 16"), where a band under the picture leaves all 16 on it.
+TEST(Legend, DockedWhereEveryCellTheStepWritesShows) {
+    std::string refused;
+    const auto hist = traced(Algorithm::HistPrivatised, 1024, 65536, refused);
+    ASSERT_TRUE(hist) << refused;
+    const auto& frames = hist->trace().frames;
+    const auto fold = std::find_if(frames.begin(), frames.end(),
+                                   [](const Frame& f) { return f.step == Step::HistFold; });
+    ASSERT_NE(fold, frames.end());
+    const auto frame = static_cast<std::size_t>(fold - frames.begin());
+    const render::Canvas c =
+        render::lay_out_canvas(font(), *hist, frame, canvas_of(904, 540, 1.0f), {});
+    int writes = 0;
+    for (const scene::Cell& cell : c.scene.cells)
+        if (cell.role == scene::CellRole::Written) {
+            ++writes;
+            const Rect r = on_screen(c.frame, cell.rect);
+            EXPECT_TRUE(r.x >= c.frame.picture.x - 1 && r.right() <= c.frame.picture.right() + 1)
+                << "a cell the fold writes at " << text(r) << " is off the picture "
+                << text(c.frame.picture) << "; legend " << text(c.frame.legend_box) << ", notice '"
+                << c.frame.notice << "'";
+        }
+    EXPECT_EQ(writes, 32) << "the fold writes g_hist[]'s 16 bins: a bar and a count each";
+    check_canvas(c.scene, c.frame, *hist, frame, 1.0f, "hist-privatised fold at 100%");
+}
+
+// The values the step writes are drawn: reduce-full's last step at 100% in the window's canvas
+// of 1280x720 framed its rows at 28 pixels a lane, room for the zeros of the first warp's lanes,
+// and left the sum itself (six digits) out of out[], the notice saying values were too small.
+TEST(Values, TheStepsOwnAreDrawn) {
+    std::string refused;
+    const auto full = traced(Algorithm::ReduceFull, 32, 65536, refused);
+    ASSERT_TRUE(full) << refused;
+    const std::size_t last = full->trace().frames.size() - 1;
+    const render::Canvas c =
+        render::lay_out_canvas(font(), *full, last, canvas_of(904, 540, 1.0f), {});
+    int written = 0;
+    for (std::size_t i = 0; i < c.scene.cells.size(); ++i) {
+        const scene::Cell& cell = c.scene.cells[i];
+        if (cell.role != scene::CellRole::Written || cell.text.empty())
+            continue;
+        ++written;
+        const bool drawn =
+            std::any_of(c.frame.text.begin(), c.frame.text.end(), [&](const auto& t) {
+                return t.kind == render::TextKind::Cell && t.cell == static_cast<int>(i);
+            });
+        EXPECT_TRUE(drawn) << "the value " << cell.text << " the step writes is not drawn; notice '"
+                           << c.frame.notice << "'";
+    }
+    EXPECT_EQ(written, 1) << "the last step writes the sum";
+    check_canvas(c.scene, c.frame, *full, last, 1.0f, "reduce-full's last step at 100%");
+}
+
 // The texts of f's notes at the canvas's edges, the highest first.
 std::vector<std::string> said_in_notes(const CanvasFrame& f) {
     std::vector<std::pair<float, std::string>> notes;

@@ -63,8 +63,11 @@ scene::Camera aim(const scene::Scene& s, const CanvasRequest& r, const Rect& pic
     if (r.framing == Framing::Free)
         return r.camera;
     const float margin = kCanvasMarginPx * r.scale;
-    scene::Camera c = scene::follow(s, picture.w, picture.h, margin, kClosestPx * r.scale,
-                                    kReadablePx * r.scale, names_beside);
+    // Cells read at kReadablePx, and wide enough for every value the step writes.
+    const float readable =
+        std::max(kReadablePx, s.written_values_zoom * scene::kMinTextPx * s.value_width) * r.scale;
+    scene::Camera c = scene::follow(s, picture.w, picture.h, margin, kClosestPx * r.scale, readable,
+                                    names_beside);
     if (r.framing == Framing::Fit) {
         // The whole scene; never smaller than the follow view when that shows it whole.
         const scene::Camera fit =
@@ -930,6 +933,26 @@ bool sliced_at_right(const scene::Scene& s, const CanvasFrame& f, const CanvasRe
     });
 }
 
+// Whether f's picture, framed in `area`, leaves out at its top a row the step reads: its top
+// moved down past a cut row, and an arrow of the step starts above it.
+bool reads_cut_above(const scene::Scene& s, const CanvasFrame& f, const Rect& area) {
+    return f.picture.y > area.y + 1 &&
+           std::any_of(s.arrows.begin(), s.arrows.end(), [&](const scene::Arrow& a) {
+               return a.head > 0 && !a.source.empty() &&
+                      on_screen(f.camera, a.source, f.width, f.height).y < f.picture.y;
+           });
+}
+
+// Whether every cell the step writes is on screen across: none left past the picture's left
+// or right edge (rows past the top or the bottom are said, and followed step by step).
+bool writes_shown(const scene::Scene& s, const CanvasFrame& f) {
+    return std::all_of(s.cells.begin(), s.cells.end(), [&](const scene::Cell& c) {
+        const Rect box = on_screen(f.camera, c.rect, f.width, f.height);
+        return c.role != scene::CellRole::Written ||
+               (box.x >= f.picture.x - 1 && box.right() <= f.picture.right() + 1);
+    });
+}
+
 // The legend's entries for what f's picture shows. An entry whose colour the scene's cells,
 // lines or moving values wear, none of them on screen, is left out (reduce-tree's "idle warp"
 // at block 1024 with threads 0-24 shown, every one of them working); one whose colour nothing
@@ -995,26 +1018,44 @@ bool dock_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
     bool use_column = column_fits;
     std::optional<CanvasFrame> framed_beside, framed_above; // each dock's framing, when tried
     if (column_fits && band_fits) {
-        // A dock under which the follow view leaves rows out at the picture's top edge (rows
-        // the step reads: a histogram's bars left above a band of two lines at 200% in
-        // 1280x720, their counts under them), or a column whose edge slices a cell, loses to
-        // one that does not (rows left out at the bottom follow the step: the notice says them);
-        // else the one that leaves the drawing larger; at the same zoom the column when the
-        // step's rows fit beside it (the band would hide rows below them), else the smaller.
+        // A column whose edge slices a cell loses. Else a dock under which the follow view
+        // leaves rows out at the picture's top edge (rows the step reads: a histogram's bars
+        // left above a band of two lines at 200% in 1280x720, their counts under them) loses to
+        // one that does not (rows left out at the bottom follow the step: the notice says
+        // them). Else the dock that shows every cell the step writes where the other does not
+        // wins (a column beside hist-privatised's fold at 100% in 1280x720 left bins 14 and 15
+        // of 16 off screen, a band under it shows all 16); else the one that leaves the drawing
+        // larger; at the same zoom the column when the step's rows fit beside it (the band
+        // would hide rows below them), else the smaller.
         CanvasFrame& by_column = framed_beside.emplace(f);
         CanvasFrame& by_band = framed_above.emplace(f);
         frame_text(by_column, font, s, r, beside, true);
         frame_text(by_band, font, s, r, above);
         const float column_zoom = aim(s, r, beside).scale, band_zoom = aim(s, r, above).scale;
-        const bool column_cuts =
-            by_column.picture.y > beside.y + 1 || sliced_at_right(s, by_column, r);
-        const bool band_cuts = by_band.picture.y > above.y + 1;
+        const bool column_slices = sliced_at_right(s, by_column, r);
+        const bool column_cuts = reads_cut_above(s, by_column, beside) || column_slices;
+        const bool band_cuts = reads_cut_above(s, by_band, above);
         const bool rows_fit_beside =
             s.focus.w * column_zoom <= beside.w - 2 * kCanvasMarginPx * r.scale;
-        use_column = column_cuts != band_cuts ? band_cuts
+        const bool all_beside = writes_shown(s, by_column), all_above = writes_shown(s, by_band);
+        use_column = column_slices              ? false
+                     : column_cuts != band_cuts ? band_cuts
+                     : all_beside != all_above  ? all_beside
                      : std::abs(column_zoom - band_zoom) > 0.02f * band_zoom
                          ? column_zoom > band_zoom
                          : rows_fit_beside || column.size.x * area.h < band.size.y * area.w;
+    }
+    if (use_column && !band_fits) {
+        // The column alone fits, and its edge would slice a cell that reads as under it: the
+        // drawing alone, the notice saying where the colours are explained.
+        CanvasFrame by_column = f;
+        frame_text(by_column, font, s, r, beside, true);
+        if (sliced_at_right(s, by_column, r)) {
+            f.legend_docked = false;
+            f.legend_hidden = true;
+            return true;
+        }
+        framed_beside = std::move(by_column);
     }
     if (std::optional<CanvasFrame>& tried = use_column ? framed_beside : framed_above; tried)
         f = std::move(*tried); // framed for that dock already

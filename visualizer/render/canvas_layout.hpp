@@ -26,13 +26,13 @@ enum class Framing : std::uint8_t {
 };
 
 // Canvas sizes at presenter scale 100%, in pixels.
-inline constexpr float kCanvasMarginPx = 18.0f; // around a framed scene
-inline constexpr float kClosestPx = 72.0f;      // the camera never zooms closer: pixels per cell
-inline constexpr float kReadablePx = 28.0f;     // Follow zooms cells to this: 3 digits at 11 px
-inline constexpr float kLegendPx = 16.0f;       // the legend's and the notice's text
-inline constexpr float kNotePx = 12.0f;         // a note at the canvas's edge: rows off screen
-inline constexpr float kRowNamesPx = 26.0f;     // a row's name, one line: rows at least apart
-inline constexpr float kThinCellPx = 16.0f;     // narrower, a cell is a mark: edges may cut it
+inline constexpr float kCanvasMarginPx = 18.0f;        // around a framed scene
+inline constexpr float kClosestPx = scene::kClosestPx; // pixels per cell, the closest
+inline constexpr float kReadablePx = 28.0f; // Follow zooms cells to this: 3 digits at 11 px
+inline constexpr float kLegendPx = 16.0f;   // the legend's and the notice's text
+inline constexpr float kNotePx = 12.0f;     // a note at the canvas's edge: rows off screen
+inline constexpr float kRowNamesPx = 26.0f; // a row's name, one line: rows at least apart
+inline constexpr float kThinCellPx = 16.0f; // narrower, a cell is a mark: edges may cut it
 
 struct CanvasRequest {
     float width = 0, height = 0; // pixels

@@ -224,6 +224,14 @@ Scene Composer::finish() {
         s.detail = focus_cells;
         s.written = focus_written;
     }
+    // Cells a row of thousands squeezes into a strip never hold their values: they do not count.
+    for (const Cell& c : s.cells)
+        if (c.role == CellRole::Written && !c.text.empty() && c.rect.w > 0) {
+            const float zoom = static_cast<float>(c.text.size()) * opt.digit_em /
+                               (kValueFill * c.rect.w); // digits, '-', '.'
+            if (zoom * kMinTextPx <= kClosestPx)
+                s.written_values_zoom = std::max(s.written_values_zoom, zoom);
+        }
     stretch_rows(std::max(opt.row_stretch, 1.0f));
     return std::move(s);
 }

@@ -157,6 +157,10 @@ struct Scene {
     // The width of the cells whose values the step is about (world units): a camera reads
     // them at its legible number of pixels per cell (histogram bars are wider than one unit).
     float value_width = 1;
+    // Pixels per world unit, per pixel of legible text, at which every value the step writes
+    // fits its cell (scene::value_px): the follow view reads them at the legible minimum times
+    // it (reduce-full's sum, six digits, was left out of its cell at 28 pixels a unit). 0: none.
+    float written_values_zoom = 0;
     float row_stretch = 1; // ViewOptions::row_stretch it was built with
     // ViewOptions::pixels_per_unit it was built for: what is added later in pixels (a student's
     // marks) is spaced by it.
@@ -168,6 +172,9 @@ struct Scene {
 inline constexpr float kMinTextPx = 11.0f;
 // A value may take this much of its cell's width and of its height.
 inline constexpr float kValueFill = 0.86f;
+// The camera never zooms closer than this many pixels per cell at presenter scale 100%: a value
+// the step writes that its cell holds only closer than that is a strip's, never drawn.
+inline constexpr float kClosestPx = 72.0f;
 
 // The one rule for whether a cell's value is drawn, and how large: the em height in pixels of
 // a value `em` ems wide in a cell `w` x `h` pixels that asks for `wanted` pixels (its
