@@ -1033,7 +1033,7 @@ bool dock_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
         frame_text(by_band, font, s, r, above);
         const float column_zoom = aim(s, r, beside).scale, band_zoom = aim(s, r, above).scale;
         const bool column_slices = sliced_at_right(s, by_column, r);
-        const bool column_cuts = reads_cut_above(s, by_column, beside) || column_slices;
+        const bool column_cuts = reads_cut_above(s, by_column, beside);
         const bool band_cuts = reads_cut_above(s, by_band, above);
         const bool rows_fit_beside =
             s.focus.w * column_zoom <= beside.w - 2 * kCanvasMarginPx * r.scale;

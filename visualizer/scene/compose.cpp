@@ -123,10 +123,14 @@ std::vector<int> Composer::frames_of(Step st, int pass, int block_, int warp) co
     return out;
 }
 
+float Composer::value_em(const Cell& c) const {
+    return static_cast<float>(c.text.size()) * opt.digit_em; // digits, '-', '.'
+}
+
 bool Composer::draws_a_value(const std::vector<Cell>& row) const {
     const float k = opt.pixels_per_unit, least = kMinTextPx * opt.text_scale;
     return std::any_of(row.begin(), row.end(), [&](const Cell& c) {
-        const float em = static_cast<float>(c.text.size()) * opt.digit_em; // digits, '-', '.'
+        const float em = value_em(c);
         return !c.text.empty() && c.role != CellRole::Future &&
                value_px(c.text_size * k, em, c.rect.w * k, c.rect.h * k, least) > 0;
     });
@@ -227,8 +231,7 @@ Scene Composer::finish() {
     // Cells a row of thousands squeezes into a strip never hold their values: they do not count.
     for (const Cell& c : s.cells)
         if (c.role == CellRole::Written && !c.text.empty() && c.rect.w > 0) {
-            const float zoom = static_cast<float>(c.text.size()) * opt.digit_em /
-                               (kValueFill * c.rect.w); // digits, '-', '.'
+            const float zoom = value_em(c) / (kValueFill * c.rect.w);
             if (zoom * kMinTextPx <= kClosestPx)
                 s.written_values_zoom = std::max(s.written_values_zoom, zoom);
         }

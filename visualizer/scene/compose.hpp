@@ -169,6 +169,8 @@ private:
     // The pitfalls' marks on a settled cell: race, undefined, hazard, lanes not taking part.
     void mark_pitfalls(Cell& c, const Frame& fr, int i, const CellWrite& cw);
     Cell value_cell(const Rect& rect, float v, const Rgba& fill, CellRole role) const;
+    // A cell's value's width in ems (its digits, '-' and '.').
+    float value_em(const Cell& c) const;
     // Whether the camera this scene is built for draws a value of `row` (scene::value_px, with
     // the font's digits): a row none of whose values it draws shows them as colour.
     bool draws_a_value(const std::vector<Cell>& row) const;
