@@ -88,8 +88,10 @@ void CanvasPanel::toolbar(State& st) {
     ImGui::SetNextItemWidth(std::clamp(
         ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() * 2, least, least * 2));
     int b = shown.shown;
-    const GrabColours grab = hide_slider_grab(); // "2 of 8" never under the grab
-    if (ImGui::SliderInt("##block", &b, 0, grid - 1, ("%d of " + std::to_string(grid)).c_str()))
+    const GrabColours grab = hide_slider_grab(); // "2 in 0–7" never under the grab
+    // blockIdx.x counts from 0: "0 of 64" read as one of a count from 1, as the steps count.
+    const std::string format = "%d in 0–" + std::to_string(grid - 1);
+    if (ImGui::SliderInt("##block", &b, 0, grid - 1, format.c_str()))
         choose(b);
     slider_foot(static_cast<float>(b + 1) / static_cast<float>(grid), grab);
     ImGui::PopStyleColor(2);

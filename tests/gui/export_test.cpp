@@ -398,14 +398,23 @@ TEST_F(RenderCli, SvgOfAFrame) {
 // The numbering of steps is the window's transport's: --step K draws what the transport calls
 // "step K of N", and the picture says so.
 TEST_F(RenderCli, StepsAreNumberedAsTheTransportNumbersThem) {
-    const Outcome r = render("--algo reduce-tree --n 12 --block 8 --gen seq --step 3 --svg t.svg");
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    std::stringstream doc;
-    doc << std::ifstream(dir / "t.svg").rdbuf();
-    const std::vector<std::string> shown = texts(parse(doc.str()));
-    EXPECT_TRUE(std::any_of(shown.begin(), shown.end(), [](const std::string& t) {
-        return t.find("step 3 of 5") != std::string::npos;
-    })) << "the picture's header counts steps as the transport does";
+    // Whether the SVG `pplab render ARGS --svg t.svg` writes has a text holding `said`.
+    const auto says = [&](const std::string& args, const std::string& said) {
+        const Outcome r = render(args + " --svg t.svg");
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        std::stringstream doc;
+        doc << std::ifstream(dir / "t.svg").rdbuf();
+        const std::vector<std::string> shown = texts(parse(doc.str()));
+        return std::any_of(shown.begin(), shown.end(),
+                           [&](const std::string& t) { return t.find(said) != std::string::npos; });
+    };
+    const std::string tree = "--algo reduce-tree --n 12 --block 8 --gen seq --step 3";
+    EXPECT_TRUE(says(tree, "step 3 of 5"))
+        << "the picture's header counts steps as the transport does";
+    // Blocks are blockIdx.x, from 0, said with their range as the window's selector says them
+    // ("block 1 of 2" read as a count from 1, as the steps count).
+    EXPECT_TRUE(says(tree + " --shown-block 1", "step 3 of 5  ·  block 1 in 0–1"))
+        << "the header names blockIdx.x 1 of blocks 0-1";
     fs::remove(dir / "t.svg");
     expect_bad_input("--algo reduce-tree --n 12 --block 8 --step 2 --shown-block 9 --svg x.svg",
                      "block 9");

@@ -33,11 +33,13 @@
 #include <atomic>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 namespace pplab {
@@ -269,6 +271,16 @@ void check_canvas(const scene::Scene& s, const CanvasFrame& f, const scene::Mode
             EXPECT_TRUE(named) << "the row's name '" << l.text << "' is missing";
         }
     }
+    // The values of one row at one size (reduce-full's sum of six digits at 11 px beside zeros
+    // at 16 read as two kinds of number).
+    std::map<std::tuple<float, float, float>, float> row_px;
+    for (const render::TextRun& t : f.text)
+        if (t.kind == render::TextKind::Cell && t.cell >= 0) {
+            const scene::Cell& c = s.cells.at(static_cast<std::size_t>(t.cell));
+            const auto [row, first] = row_px.try_emplace({c.rect.y, c.rect.h, c.text_size}, t.px);
+            EXPECT_NEAR(row->second, t.px, 0.01f)
+                << "'" << t.text << "' drawn at another size than its row's other values";
+        }
     check_arrows(s, f);
     check_legend_explains_the_picture(s, f);
     check_values_drawn_or_said(s, f, m, scale, where);
@@ -1099,6 +1111,33 @@ TEST(Notice, RowsOffScreenAreSaidAtTheEdgesWhereNoBandFits) {
     EXPECT_EQ(said_in_notes(d.frame),
               (std::vector<std::string>{"↑ 4 rows above", "↓ 4 rows below"}));
     check_canvas(d.scene, d.frame, *coarsened, store, r.scale, "reduce-coarsened store at 200%");
+}
+
+// A canvas is framed no farther out than its scene was built for: the scene spaces a row's name
+// and its second line for that zoom. scanBlelloch over n 7 at 150% in 1280x720 settled nowhere
+// (a legend card at 84 px a unit, a column at 72): built at 84 and framed at 72, upsweep 2's
+// "stride 2" lay under "upsweep 1", was left out, and the notice said the rows were too close to
+// name each.
+TEST(Names, SpacedForTheZoomTheyAreShownAt) {
+    std::string refused;
+    const auto blelloch = traced(Algorithm::ScanBlelloch, 8, 7, refused);
+    ASSERT_TRUE(blelloch) << refused;
+    const render::CanvasRequest r =
+        canvas_of(1256, 474.45f, 1.5f); // `pplab render --size 1256x720`
+    const std::size_t upsweep2 = blelloch->frame_at(3, 0);
+    ASSERT_EQ(blelloch->trace().frames.at(upsweep2).step, Step::Upsweep);
+    ASSERT_EQ(blelloch->trace().frames.at(upsweep2).level, 2);
+    const render::Canvas c = render::lay_out_canvas(font(), *blelloch, upsweep2, r, {});
+    EXPECT_GE(c.frame.camera.scale, 0.99f * c.built_with.pixels_per_unit);
+    EXPECT_EQ(c.frame.notice.find("too close"), std::string::npos) << c.frame.notice;
+    for (const char* name : {"upsweep 1", "stride 2", "upsweep 2", "stride 4"})
+        EXPECT_TRUE(std::any_of(c.frame.text.begin(), c.frame.text.end(),
+                                [&](const render::TextRun& t) { return t.text == name; }))
+            << "'" << name << "' is not drawn";
+    check_canvas(c.scene, c.frame, *blelloch, upsweep2, r.scale, "scanBlelloch upsweep 2");
+    // An upsweep's legend explains no downsweep arrows: carries and left sums are not drawn.
+    for (const render::LegendEntry& e : c.frame.legend)
+        EXPECT_EQ(e.text.find("carry"), std::string::npos) << e.text;
 }
 
 } // namespace

@@ -1364,7 +1364,11 @@ Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t 
         follow.framing = Framing::Follow;
         Canvas c = lay_out_canvas(font, m, frame, follow, vo, anim, decorate);
         if (inside(on_screen(c.frame.camera, c.scene.bounds, r.width, r.height), c.frame.picture)) {
-            c.frame = frame_canvas(font, c.scene, m, frame, r); // the same camera, or closer
+            // The same camera, or closer; never farther (a legend that fits in a corner of the
+            // follow view can dock under Fit's, and leave the drawing smaller).
+            if (CanvasFrame fit = frame_canvas(font, c.scene, m, frame, r);
+                fit.camera.scale >= c.frame.camera.scale)
+                c.frame = std::move(fit);
             return c;
         }
     }
@@ -1389,32 +1393,63 @@ Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t 
         return std::abs(c.frame.camera.scale - c.built_with.pixels_per_unit) /
                c.built_with.pixels_per_unit;
     };
+    // Faithful: framed no farther out than built, and not far closer. A scene spaces a row's
+    // name and its second line, and its values, for the zoom it is built at: shown smaller they
+    // overlap (scanBlelloch n 7 at 150% in 1256x720 settled nowhere, the legend a corner card at
+    // 84 px a unit and a column at 72; built at 84 and framed at 72, "stride 2" lay under
+    // "upsweep 1"); shown far larger, a name stands apart from its second line (scan-multiblock
+    // at block 1024, framed at 65 where built at 28, and 28 where built at 65).
+    const auto faithful = [&](const Canvas& c) {
+        return c.frame.camera.scale >= 0.98f * c.built_with.pixels_per_unit && off(c) <= 0.25f;
+    };
+    // Of two canvases that did not settle: the faithful one, else the nearer its built zoom,
+    // else the closer view.
+    const auto better = [&](const Canvas& a, const Canvas& b) {
+        if (faithful(a) != faithful(b))
+            return faithful(a);
+        return off(a) < off(b) - 1e-4f ||
+               (off(a) <= off(b) + 1e-4f && a.frame.camera.scale > b.frame.camera.scale);
+    };
     Canvas c = laid_out();
-    std::optional<Canvas> before;
-    for (int round = 0; round < 5 && r.framing != Framing::Free; ++round) {
+    if (r.framing == Framing::Free)
+        return c;
+    std::optional<Canvas> best;            // the best of the rounds that did not settle
+    std::optional<scene::ViewOptions> was; // what the round before built with
+    float farthest = c.frame.camera.scale; // the farthest zoom a round framed at
+    bool weighed = false;                  // `c` weighed against `best` already
+    for (int round = 0; round < 5 && !weighed; ++round) {
         const float zoom = c.frame.camera.scale, stretch = c.frame.stretch;
         // The room only shrinks (to what the notice and the legend left): it settles.
         const float room = std::min(vo.room_px, rows_room(c.frame, r.scale));
         if (std::abs(zoom - vo.pixels_per_unit) < 0.01f * zoom &&
             std::abs(stretch - vo.row_stretch) < 0.01f * stretch && room >= vo.room_px - 0.5f)
-            break;
+            return c;
         // Back to the zoom of the round before, nothing else changed: the two frame at each
         // other, and the rounds would only swap them.
-        if (before && std::abs(zoom - before->built_with.pixels_per_unit) < 0.01f * zoom &&
-            std::abs(stretch - before->built_with.row_stretch) < 0.01f * stretch &&
-            room >= before->built_with.room_px - 0.5f) {
-            const bool closer = off(*before) < off(c) - 1e-4f ||
-                                (off(*before) <= off(c) + 1e-4f &&
-                                 before->frame.camera.scale > c.frame.camera.scale);
-            return closer ? std::move(*before) : std::move(c);
-        }
+        const bool cycle = was && std::abs(zoom - was->pixels_per_unit) < 0.01f * zoom &&
+                           std::abs(stretch - was->row_stretch) < 0.01f * stretch &&
+                           room >= was->room_px - 0.5f;
+        was = vo;
+        if (!best || better(c, *best))
+            best = std::move(c);
+        weighed = cycle;
+        if (cycle)
+            continue;
         vo.pixels_per_unit = zoom;
         vo.row_stretch = stretch;
         vo.room_px = room;
-        before = std::move(c);
         c = laid_out();
+        farthest = std::min(farthest, c.frame.camera.scale);
     }
-    return c;
+    if (!weighed && better(c, *best))
+        return c;
+    if (!faithful(*best)) {
+        // Built at the farthest zoom any round framed at, the framing comes out closer.
+        vo.pixels_per_unit = 0.98f * farthest;
+        if (Canvas last = laid_out(); faithful(last))
+            return last;
+    }
+    return std::move(*best);
 }
 
 } // namespace pplab::render

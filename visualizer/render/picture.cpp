@@ -82,7 +82,8 @@ Composition compose(const FontAtlas& font, const scene::Model& m, std::size_t fr
         if (m.grid(f.pass) > 1 && f.block >= 0) // scan-fast's blocks take tiles: it says tile
             title +=
                 std::string(r.algorithm == Algorithm::ScanFast ? "  ·  tile " : "  ·  block ") +
-                std::to_string(f.block) + " of " + std::to_string(m.grid(f.pass));
+                std::to_string(f.block) + " in 0–" +
+                std::to_string(m.grid(f.pass) - 1); // as the window's selector
         top = margin;
         c.captions.push_back(
             {{margin, top + title_px}, title, title_px, pal.text, scene::Align::Left, 0, title_px});

@@ -1,7 +1,9 @@
 #include "text_layout.hpp"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
+#include <tuple>
 #include <utility>
 
 namespace pplab::render {
@@ -20,6 +22,57 @@ bool inside(const scene::Rect& a, const scene::Rect& b) {
 
 int rank(scene::LabelKind k) {
     return k == scene::LabelKind::Row ? 0 : k == scene::LabelKind::Line ? 1 : 2;
+}
+
+// The values of `cells`, each drawn where its cell holds it (scene::value_px), those of one row
+// at one size: the smallest any of them is drawn at (reduce-full's sum of six digits at 11 px
+// beside zeros at 16 read as two kinds of number).
+std::vector<TextRun> lay_out_values(const FontAtlas& font, const TextArea& area,
+                                    std::span<const scene::Cell> cells, TextKind cell_kind) {
+    std::vector<TextRun> out;
+    const scene::Camera& cam = area.camera;
+    const float w = area.width, h = area.height, k = cam.scale;
+    const scene::Rect canvas = area.clip.empty() ? scene::Rect{0, 0, w, h} : area.clip;
+    using Row = std::tuple<float, float, float>; // a row's top, height and text size (world)
+    std::map<Row, float> row_px;
+    std::vector<scene::Rect> boxes;
+    for (std::size_t index = 0; index < cells.size(); ++index) {
+        const scene::Cell& c = cells[index];
+        if (c.text.empty() || c.text_size <= 0)
+            continue;
+        const scene::Vec2 a = cam.to_screen({c.rect.x, c.rect.y}, w, h);
+        const scene::Rect box{a.x, a.y, c.rect.w * k, c.rect.h * k};
+        if (!overlaps(box, canvas))
+            continue;
+        const float em = std::max(font.width(c.text), 1e-3f);
+        const float px = scene::value_px(c.text_size * k, em, box.w, box.h, area.min_px);
+        if (px <= 0)
+            continue; // the cell says it on hover, the notice that values are left out
+        const scene::Rect text_box{box.center().x - em * px / 2, box.center().y - px / 2, em * px,
+                                   px};
+        if (!inside(text_box, canvas))
+            continue; // a value cut by the edge would read as another number
+        const auto [row, first] = row_px.try_emplace({c.rect.y, c.rect.h, c.text_size}, px);
+        row->second = std::min(row->second, px);
+        TextRun r;
+        r.text = c.text;
+        r.px = em; // its width in ems, until the row's size is known
+        r.color = c.text_color;
+        r.kind = cell_kind;
+        r.cell = static_cast<int>(index);
+        out.push_back(std::move(r));
+        boxes.push_back(box);
+    }
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        TextRun& r = out[i];
+        const scene::Cell& c = cells[static_cast<std::size_t>(r.cell)];
+        const float em = r.px;
+        r.px = row_px.at({c.rect.y, c.rect.h, c.text_size});
+        r.x = boxes[i].center().x - em * r.px / 2;
+        r.baseline = boxes[i].center().y + font.digit_height() * r.px / 2;
+        r.rect = {r.x, r.baseline - r.px * 0.8f, em * r.px, r.px};
+    }
+    return out;
 }
 
 } // namespace
@@ -46,35 +99,10 @@ TextArea pixel_area(float w, float h) {
 std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
                                   std::span<const scene::Cell> cells,
                                   std::span<const scene::Label> labels, TextKind cell_kind) {
-    std::vector<TextRun> out;
+    std::vector<TextRun> out = lay_out_values(font, area, cells, cell_kind);
     const scene::Camera& cam = area.camera;
     const float w = area.width, h = area.height, k = cam.scale;
     const scene::Rect canvas = area.clip.empty() ? scene::Rect{0, 0, w, h} : area.clip;
-    for (std::size_t index = 0; index < cells.size(); ++index) {
-        const scene::Cell& c = cells[index];
-        if (c.text.empty() || c.text_size <= 0)
-            continue;
-        const scene::Vec2 a = cam.to_screen({c.rect.x, c.rect.y}, w, h);
-        const scene::Rect box{a.x, a.y, c.rect.w * k, c.rect.h * k};
-        if (!overlaps(box, canvas))
-            continue;
-        const float em = std::max(font.width(c.text), 1e-3f);
-        const float px = scene::value_px(c.text_size * k, em, box.w, box.h, area.min_px);
-        if (px <= 0)
-            continue; // the cell says it on hover, the notice that values are left out
-        TextRun r;
-        r.text = c.text;
-        r.px = px;
-        r.x = box.center().x - em * px / 2;
-        r.baseline = box.center().y + font.digit_height() * px / 2;
-        r.color = c.text_color;
-        r.rect = {r.x, r.baseline - px * 0.8f, em * px, px};
-        r.kind = cell_kind;
-        r.cell = static_cast<int>(index);
-        if (!inside(r.rect, canvas))
-            continue; // a value cut by the edge would read as another number
-        out.push_back(std::move(r));
-    }
     // Labels: rows' names first, then the barriers', then notes; one that would cover a value or
     // a label already placed, or cannot be read whole inside the canvas, is left out.
     std::vector<const scene::Label*> order;

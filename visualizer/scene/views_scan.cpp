@@ -41,7 +41,9 @@ float blelloch_chain(Composer& c, int pass, int block, float y, const Grid& row)
     for (int level = 0; level < tree_levels; ++level)
         put(c.find(Step::Downsweep, pass, level, block), "downsweep " + std::to_string(level),
             "stride " + std::to_string(block_dim >> (level + 1)), true, "__syncthreads()");
-    if (tree_levels > 0) {
+    // Only the downsweep's arrows wear these (an upsweep step's legend explained them, nothing
+    // on screen in their colours).
+    if (tree_levels > 0 && c.cur.step == Step::Downsweep) {
         c.legend(c.pal.carry, "carry: the old s[t], passed down");
         c.legend(c.pal.left_sum, "left sum s[t−stride], added on the right");
     }
@@ -178,6 +180,10 @@ void view_multiblock(Composer& c) {
                            : "level " + std::to_string(k) + ", carries added");
         y += kRowPitch;
     }
+    // The carry's arrow wears the downsweep's carry colour; only one of the two is drawn at a time.
+    if (c.cur.step == Step::AddCarries)
+        c.legend(c.pal.carry,
+                 "carries[block]: the sum of the blocks before, added to each element");
 }
 
 void view_hillis_steele(Composer& c) {
