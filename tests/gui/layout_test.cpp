@@ -1113,6 +1113,27 @@ TEST(Notice, RowsOffScreenAreSaidAtTheEdgesWhereNoBandFits) {
     check_canvas(d.scene, d.frame, *coarsened, store, r.scale, "reduce-coarsened store at 200%");
 }
 
+// A scan's notice counts the part shown in one word at every step: scan-multiblock at block 1024
+// said "showing threads 0–20 of 1024" at its load and "showing elements 0–20 of 1024" at its
+// add-carries, of the same rows.
+TEST(Notice, AScanCountsElementsAtEveryStep) {
+    std::string refused;
+    const auto scan = traced(Algorithm::ScanMultiblock, 1024, 65536, refused);
+    ASSERT_TRUE(scan) << refused;
+    int said = 0;
+    for (int step = 0; step < static_cast<int>(scan->steps().size()); ++step) {
+        const std::size_t frame = scan->frame_at(step, 0);
+        const render::Canvas c =
+            render::lay_out_canvas(font(), *scan, frame, canvas_of(904, 540, 1.0f), {});
+        if (c.frame.notice.find("showing ") == std::string::npos)
+            continue;
+        ++said;
+        EXPECT_NE(c.frame.notice.find("showing elements "), std::string::npos)
+            << "step " << step + 1 << ": " << c.frame.notice;
+    }
+    EXPECT_GT(said, 1) << "no step said which part it shows: the test checks nothing";
+}
+
 // A canvas is framed no farther out than its scene was built for: the scene spaces a row's name
 // and its second line for that zoom. scanBlelloch over n 7 at 150% in 1280x720 settled nowhere
 // (a legend card at 84 px a unit, a column at 72): built at 84 and framed at 72, upsweep 2's

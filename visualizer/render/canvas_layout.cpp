@@ -698,7 +698,16 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
     }
     // s[WARPS] holds one slot per warp: its cells are the warps'.
     const bool per_warp = by_warp || cur.step == Step::WarpTotals;
-    const std::string what = by_tile ? "tile" : per_warp ? "warp" : by_bin ? "bin" : "thread";
+    // A scan's rows are arrays written by element (a downsweep's thread 3 writes elements 6 and
+    // 7): its notice counts elements at every step (the load said threads, add-carries elements).
+    const Algorithm algo = m.request().algorithm;
+    const bool by_element = algo == Algorithm::ScanBlelloch || algo == Algorithm::ScanMultiblock ||
+                            algo == Algorithm::ScanHillisSteele;
+    const std::string what = by_tile      ? "tile"
+                             : per_warp   ? "warp"
+                             : by_bin     ? "bin"
+                             : by_element ? "element"
+                                          : "thread";
     // Reads from cells off screen are left out (scene::arrows_drawn), not drawn from the edge
     // (nor the funnel from a block's part of in[], which needs no word); their moving values
     // with them.
