@@ -700,9 +700,7 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
     const bool per_warp = by_warp || cur.step == Step::WarpTotals;
     // A scan's rows are arrays written by element (a downsweep's thread 3 writes elements 6 and
     // 7): its notice counts elements at every step (the load said threads, add-carries elements).
-    const Algorithm algo = m.request().algorithm;
-    const bool by_element = algo == Algorithm::ScanBlelloch || algo == Algorithm::ScanMultiblock ||
-                            algo == Algorithm::ScanHillisSteele;
+    const bool by_element = info(m.request().algorithm).family == Family::Scan;
     const std::string what = by_tile      ? "tile"
                              : per_warp   ? "warp"
                              : by_bin     ? "bin"

@@ -35,7 +35,8 @@ std::vector<TextRun> lay_out_values(const FontAtlas& font, const TextArea& area,
     const scene::Rect canvas = area.clip.empty() ? scene::Rect{0, 0, w, h} : area.clip;
     using Row = std::tuple<float, float, float>; // a row's top, height and text size (world)
     std::map<Row, float> row_px;
-    std::vector<scene::Rect> boxes;
+    std::vector<scene::Rect> boxes; // each value's cell, in pixels
+    std::vector<float> ems;         // and its width in ems
     for (std::size_t index = 0; index < cells.size(); ++index) {
         const scene::Cell& c = cells[index];
         if (c.text.empty() || c.text_size <= 0)
@@ -56,17 +57,17 @@ std::vector<TextRun> lay_out_values(const FontAtlas& font, const TextArea& area,
         row->second = std::min(row->second, px);
         TextRun r;
         r.text = c.text;
-        r.px = em; // its width in ems, until the row's size is known
         r.color = c.text_color;
         r.kind = cell_kind;
         r.cell = static_cast<int>(index);
         out.push_back(std::move(r));
         boxes.push_back(box);
+        ems.push_back(em);
     }
     for (std::size_t i = 0; i < out.size(); ++i) {
         TextRun& r = out[i];
         const scene::Cell& c = cells[static_cast<std::size_t>(r.cell)];
-        const float em = r.px;
+        const float em = ems[i];
         r.px = row_px.at({c.rect.y, c.rect.h, c.text_size});
         r.x = boxes[i].center().x - em * r.px / 2;
         r.baseline = boxes[i].center().y + font.digit_height() * r.px / 2;
