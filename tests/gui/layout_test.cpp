@@ -491,6 +491,11 @@ int check_in_window(const scene::Model& m, Window w, float scale, const std::str
         const std::string where = at.str() + " step " + std::to_string(step + 1);
         const render::Canvas c = render::lay_out_canvas(font(), m, frame, r, vo);
         vo.pixels_per_unit = c.frame.camera.scale;
+        // Framed at the zoom its scene was built for, or a little closer: its names and
+        // notes are spaced for that zoom (shown farther out they overlap, far closer they stand
+        // apart). scan-multiblock's add-carries swung between 28 and 65 pixels a unit.
+        EXPECT_GE(c.frame.camera.scale, 0.95f * c.built_with.pixels_per_unit) << where;
+        EXPECT_LE(c.frame.camera.scale, 4.0f / 3 * c.built_with.pixels_per_unit) << where;
         check_canvas(c.scene, c.frame, m, frame, scale, where);
         check_rows_said_truly(c.scene, c.frame, where);
         if (step == steps.front())
@@ -1036,6 +1041,26 @@ TEST(Legend, DockedWhereEveryCellTheStepWritesShows) {
     check_canvas(c.scene, c.frame, *hist, frame, 1.0f, "hist-privatised fold at 100%");
 }
 
+// A legend that fits nowhere at its size is set at the notes' size, still legible, before it is
+// left out: scanBlelloch's last step at 200% in the window's canvas of 1280x720 said "no room
+// for the legend at this size" with 400 px empty beside the drawing.
+TEST(Legend, SetSmallerBeforeItIsLeftOut) {
+    std::string refused;
+    const auto blelloch = traced(Algorithm::ScanBlelloch, 8, 7, refused);
+    ASSERT_TRUE(blelloch) << refused;
+    const std::size_t last = blelloch->frame_at(static_cast<int>(blelloch->steps().size()) - 1, 0);
+    const render::Canvas c =
+        render::lay_out_canvas(font(), *blelloch, last, canvas_of(1248, 376, 2.0f), {});
+    EXPECT_FALSE(c.frame.legend_hidden) << c.frame.notice;
+    EXPECT_EQ(c.frame.notice.find("no room for the legend"), std::string::npos) << c.frame.notice;
+    EXPECT_EQ(c.frame.legend.size(), c.scene.legend.size());
+    for (const render::LegendEntry& e : c.frame.legend) {
+        EXPECT_GE(e.text_px, scene::kMinTextPx * 2.0f) << e.text;
+        EXPECT_LT(e.text_px, render::kLegendPx * 2.0f) << e.text << ": fits at its own size";
+    }
+    check_canvas(c.scene, c.frame, *blelloch, last, 2.0f, "scanBlelloch's last step at 200%");
+}
+
 // The values the step writes are drawn: reduce-full's last step at 100% in the window's canvas
 // of 1280x720 framed its rows at 28 pixels a lane, room for the zeros of the first warp's lanes,
 // and left the sum itself (six digits) out of out[], the notice saying values were too small.
@@ -1159,6 +1184,22 @@ TEST(Names, SpacedForTheZoomTheyAreShownAt) {
     // An upsweep's legend explains no downsweep arrows: carries and left sums are not drawn.
     for (const render::LegendEntry& e : c.frame.legend)
         EXPECT_EQ(e.text.find("carry"), std::string::npos) << e.text;
+}
+
+// The follow view frames no farther out than its rows' two-line names need: scan-fast's
+// look-back in a tall canvas (1600x1000 at 100%, its controls docked both sides) fitted all
+// 17 tiles at 16 pixels a unit, where its names take two lines from 21, and said "rows too
+// close to name each"; built again for 16, its names took one line and it framed at 38.
+TEST(Names, TwoLinesApartInTheFollowView) {
+    std::string refused;
+    const auto fast = traced(Algorithm::ScanFast, 992, 65536, refused);
+    ASSERT_TRUE(fast) << refused;
+    const std::size_t first = fast->frame_at(0, 0);
+    const render::Canvas c =
+        render::lay_out_canvas(font(), *fast, first, canvas_of(704, 871, 1.0f), {});
+    EXPECT_EQ(c.frame.notice.find("too close"), std::string::npos) << c.frame.notice;
+    EXPECT_GE(c.frame.camera.scale, 0.95f * c.built_with.pixels_per_unit);
+    check_canvas(c.scene, c.frame, *fast, first, 1.0f, "scan-fast's first step in 704x871");
 }
 
 } // namespace
@@ -1792,12 +1833,11 @@ void check_notice_legible(const CanvasFrame& f, float scale, const std::string& 
 
 // A legend card in a corner of the picture keeps clear of every line drawn, by its padding (half
 // its text's size): at 200% a card ended where "__syncthreads()"'s line began.
-void check_legend_clear(const scene::Scene& s, const CanvasFrame& f, float scale,
-                        const std::string& where) {
-    if (f.legend_box.empty() || f.legend_docked)
+void check_legend_clear(const scene::Scene& s, const CanvasFrame& f, const std::string& where) {
+    if (f.legend_box.empty() || f.legend_docked || f.legend.empty())
         return;
-    const Rect clear = inflate(f.legend_box, 0.5f * render::kLegendPx * scale - 1.0f,
-                               0.5f * render::kLegendPx * scale - 1.0f);
+    const float pad = 0.5f * f.legend.front().text_px - 1.0f; // its text's size, as drawn
+    const Rect clear = inflate(f.legend_box, pad, pad);
     for (const scene::Arrow& a : scene::arrows_drawn(s, f.camera, f.width, f.height, f.picture))
         EXPECT_FALSE(crosses(f.camera.to_screen(a.from, f.width, f.height),
                              f.camera.to_screen(a.to, f.width, f.height), clear))
@@ -1837,7 +1877,7 @@ int check_clear_labels(const scene::Model& m, const std::string& config) {
                                 float scale, const std::string& where) {
                                  check_labels_clear(s, f, where);
                                  check_notice_legible(f, scale, where);
-                                 check_legend_clear(s, f, scale, where);
+                                 check_legend_clear(s, f, where);
                                  check_legend_lines(f, where);
                                  check_overlay_drawn(f, where);
                              });
@@ -2079,6 +2119,23 @@ TEST(Legend, LeftOutIsSaid) {
                         << where << ": the legend left out, the notice says '" << f.notice << "'";
                 });
         }
+    // Set smaller where it fits nowhere at its size, the legend has room in every window at
+    // 200%; a canvas a few rows tall (the window made short) has none at any size.
+    for (const Algorithm a : kTraced) {
+        std::string refused;
+        const auto m = traced(a, 32, 7, refused);
+        if (!m)
+            continue;
+        const std::size_t last = m->frame_at(static_cast<int>(m->steps().size()) - 1, 0);
+        const render::Canvas c =
+            render::lay_out_canvas(font(), *m, last, canvas_of(640, 180, 2.0f), {});
+        if (!c.frame.legend_hidden)
+            continue;
+        ++hidden;
+        EXPECT_NE(c.frame.notice.find("no room for the legend"), std::string::npos)
+            << info(a).id << " in 640x180: the legend left out, the notice says '" << c.frame.notice
+            << "'";
+    }
     EXPECT_GT(framings, 0);
     EXPECT_GT(hidden, 0) << "no legend left out: the test checks nothing";
 }

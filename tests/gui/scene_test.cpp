@@ -220,6 +220,29 @@ TEST(SceneBuilder, LargeInputsMergeIntoAHeatStrip) {
     }));
 }
 
+// A cell merged into a heat strip stands for several values and holds none: the zoom at which
+// the step's written values fit their cells does not count it. Counted, it grew the farther out
+// the scene was built (the merged cells wider), and the follow view never settled:
+// scan-multiblock's add-carries at block 1024 framed at 65 pixels a unit where built at 28, and
+// at 28 where built at 65.
+TEST(SceneBuilder, MergedCellsDoNotSetTheZoomValuesAreReadAt) {
+    const auto m = trace(request(Algorithm::ScanMultiblock, seq(65536), 1024));
+    const std::size_t add_carries = m->frame_at(static_cast<int>(m->steps().size()) - 1, 0);
+    std::vector<float> zooms;
+    for (const float ppu : {14.0f, 20.0f, 28.0f, 40.0f, 65.0f}) {
+        ViewOptions o;
+        o.pixels_per_unit = ppu;
+        const Scene s = build(*m, add_carries, o);
+        const bool merged = std::any_of(s.cells.begin(), s.cells.end(), [](const Cell& c) {
+            return c.role == CellRole::Written && c.merged > 1;
+        });
+        EXPECT_TRUE(merged) << ppu << " pixels a unit"; // out[]: 1/64 of a unit an element
+        zooms.push_back(s.written_values_zoom);
+    }
+    for (const float z : zooms)
+        EXPECT_EQ(z, zooms.front());
+}
+
 // Every step of every view builds, settled and mid-flight, and stays inside its bounds.
 TEST(SceneBuilder, EveryStepOfEveryView) {
     for (const auto& c : test::view_cases()) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -791,10 +792,10 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
 
 struct LegendStyle {
     float px = 0, line = 0, pad = 0, swatch = 0, gap = 0;
-    explicit LegendStyle(float scale)
-        : px(kLegendPx * scale), line(std::round(kLegendPx * scale * 1.3f)),
-          pad(std::round(kLegendPx * scale * 0.5f)), swatch(std::round(kLegendPx * scale * 1.2f)),
-          gap(std::round(kLegendPx * scale * 0.5f)) {}
+    explicit LegendStyle(float scale, float text_px = kLegendPx)
+        : px(text_px * scale), line(std::round(text_px * scale * 1.3f)),
+          pad(std::round(text_px * scale * 0.5f)), swatch(std::round(text_px * scale * 1.2f)),
+          gap(std::round(text_px * scale * 0.5f)) {}
 };
 
 // The legend's entries laid out in a box at (0, 0): stacked with their texts wrapped to
@@ -999,9 +1000,8 @@ std::vector<scene::LegendItem> legend_shown(const scene::Scene& s, const CanvasF
 // framing shows entries that room does not hold.
 bool dock_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
                  const CanvasRequest& r, const Rect& area,
-                 const std::vector<scene::LegendItem>& sized_for) {
+                 const std::vector<scene::LegendItem>& sized_for, const LegendStyle& st) {
     const scene::Palette pal = scene::palette(r.theme);
-    const LegendStyle st(r.scale);
     f.legend_docked = true;
     float widest = 0;
     for (const scene::LegendItem& item : sized_for)
@@ -1084,37 +1084,46 @@ bool dock_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
 
 // The legend in a corner where it hides nothing; else docked in a column on the right of a
 // wide canvas, or a band under the picture. A docked legend takes its room from the picture.
+// Where it fits nowhere at its size, it is set at the notes' size, still legible, before it is
+// left out (scanBlelloch's five entries at 200% in 1280x720 were left out, 400 px empty beside
+// the drawing, where a band of three lines at the smaller size fits under it).
 void place_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
                   const CanvasRequest& r, const Rect& area) {
     const std::vector<scene::LegendItem> shown = legend_shown(s, f);
     if (shown.empty())
         return;
     const scene::Palette pal = scene::palette(r.theme);
-    const LegendStyle st(r.scale);
-    // A card in a corner, as wide as the texts want or narrower (their lines wrapped).
-    for (const float share : {0.4f, 0.3f, 0.22f}) {
-        const float card_text =
-            std::max(share * area.w - 2 * st.pad - st.swatch - st.gap, 8 * st.px);
-        const LegendLayout card = legend_layout(font, shown, st, card_text, false);
-        const float x0 = area.x + st.pad, x1 = area.right() - st.pad - card.size.x;
-        const float y0 = area.y + st.pad, y1 = area.bottom() - st.pad - card.size.y;
-        if (x1 < x0 || y1 < y0)
-            continue;
-        for (const scene::Vec2 at : {scene::Vec2{x0, y1}, {x1, y1}, {x1, y0}, {x0, y0}}) {
-            const Rect box{at.x, at.y, card.size.x, card.size.y};
-            if (!covers_picture(s, f, box, st.pad)) {
-                f.legend_box = box;
-                draw_legend(f, card, pal, st);
-                return;
+    const CanvasFrame before = f;
+    for (const float text_px : {kLegendPx, kNotePx}) {
+        f = before;
+        const LegendStyle st(r.scale, text_px);
+        // A card in a corner, as wide as the texts want or narrower (their lines wrapped).
+        for (const float share : {0.4f, 0.3f, 0.22f}) {
+            const float card_text =
+                std::max(share * area.w - 2 * st.pad - st.swatch - st.gap, 8 * st.px);
+            const LegendLayout card = legend_layout(font, shown, st, card_text, false);
+            const float x0 = area.x + st.pad, x1 = area.right() - st.pad - card.size.x;
+            const float y0 = area.y + st.pad, y1 = area.bottom() - st.pad - card.size.y;
+            if (x1 < x0 || y1 < y0)
+                continue;
+            for (const scene::Vec2 at : {scene::Vec2{x0, y1}, {x1, y1}, {x1, y0}, {x0, y0}}) {
+                const Rect box{at.x, at.y, card.size.x, card.size.y};
+                if (!covers_picture(s, f, box, st.pad)) {
+                    f.legend_box = box;
+                    draw_legend(f, card, pal, st);
+                    return;
+                }
             }
         }
+        // Docked: room for the entries the picture shows, or for every entry where the dock's
+        // own framing shows more.
+        if (CanvasFrame tried = f; dock_legend(tried, font, s, r, area, shown, st))
+            f = std::move(tried);
+        else
+            dock_legend(f, font, s, r, area, s.legend, st);
+        if (!f.legend_hidden)
+            return;
     }
-    // Docked: room for the entries the picture shows, or for every entry where the dock's own
-    // framing shows more.
-    if (CanvasFrame tried = f; dock_legend(tried, font, s, r, area, shown))
-        f = std::move(tried);
-    else
-        dock_legend(f, font, s, r, area, s.legend);
 }
 
 // The picture in `area` with its legend; the overlay starts afresh.
@@ -1404,10 +1413,13 @@ Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t 
     // name and its second line, and its values, for the zoom it is built at: shown smaller they
     // overlap (scanBlelloch n 7 at 150% in 1256x720 settled nowhere, the legend a corner card at
     // 84 px a unit and a column at 72; built at 84 and framed at 72, "stride 2" lay under
-    // "upsweep 1"); shown far larger, a name stands apart from its second line (scan-multiblock
-    // at block 1024, framed at 65 where built at 28, and 28 where built at 65).
+    // "upsweep 1"); shown far larger, a name stands apart from its second line. Within a
+    // twentieth farther out (inside a line's spacing) and a third closer (a second line a third
+    // of a line lower).
+    constexpr float kFarther = 0.95f, kCloser = 4.0f / 3;
     const auto faithful = [&](const Canvas& c) {
-        return c.frame.camera.scale >= 0.98f * c.built_with.pixels_per_unit && off(c) <= 0.25f;
+        const float built = c.built_with.pixels_per_unit;
+        return c.frame.camera.scale >= kFarther * built && c.frame.camera.scale <= kCloser * built;
     };
     // Of two canvases that did not settle: the faithful one, else the nearer its built zoom,
     // else the closer view.
@@ -1424,6 +1436,17 @@ Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t 
     std::optional<scene::ViewOptions> was; // what the round before built with
     float farthest = c.frame.camera.scale; // the farthest zoom a round framed at
     bool weighed = false;                  // `c` weighed against `best` already
+    // The highest zoom a round built at and was framed at or closer, the lowest one framed
+    // farther out: the framing jumps somewhere between them.
+    float closer = 0, farther = std::numeric_limits<float>::infinity();
+    const auto bracket = [&](const Canvas& k) {
+        const float built = k.built_with.pixels_per_unit;
+        if (k.frame.camera.scale >= built)
+            closer = std::max(closer, built);
+        else
+            farther = std::min(farther, built);
+    };
+    bracket(c);
     for (int round = 0; round < 5 && !weighed; ++round) {
         const float zoom = c.frame.camera.scale, stretch = c.frame.stretch;
         // The room only shrinks (to what the notice and the legend left): it settles.
@@ -1446,15 +1469,33 @@ Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t 
         vo.row_stretch = stretch;
         vo.room_px = room;
         c = laid_out();
+        bracket(c);
         farthest = std::min(farthest, c.frame.camera.scale);
     }
     if (!weighed && better(c, *best))
-        return c;
-    if (!faithful(*best)) {
-        // Built at the farthest zoom any round framed at, the framing comes out closer.
-        vo.pixels_per_unit = 0.98f * farthest;
-        if (Canvas last = laid_out(); faithful(last))
-            return last;
+        best = std::move(c);
+    if (faithful(*best))
+        return std::move(*best);
+    // Built at the farthest zoom any round framed at, the framing comes out closer.
+    vo.pixels_per_unit = 0.98f * farthest;
+    if (Canvas last = laid_out(); faithful(last))
+        return last;
+    else
+        bracket(last);
+    // Else the framing jumps between two zooms (built farther out than where a row's names
+    // take two lines, or a chart's bin numbers thin out, it frames closer; built closer, farther
+    // out than built): the last zoom before the jump frames at it or a little closer
+    // (hist-per-warp at 100% in 1280x720 framed at 8.9 where built under 8.65 pixels a unit, at
+    // 7.0 where built over it).
+    for (int halving = 0; halving < 6 && closer > 0 && closer < farther && std::isfinite(farther);
+         ++halving) {
+        vo.pixels_per_unit = std::sqrt(closer * farther);
+        Canvas mid = laid_out();
+        bracket(mid);
+        if (faithful(mid) && (!faithful(*best) || better(mid, *best)))
+            best = std::move(mid);
+        if (faithful(*best) && off(*best) < 0.05f)
+            break;
     }
     return std::move(*best);
 }

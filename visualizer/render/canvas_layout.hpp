@@ -30,7 +30,8 @@ inline constexpr float kCanvasMarginPx = 18.0f;        // around a framed scene
 inline constexpr float kClosestPx = scene::kClosestPx; // pixels per cell, the closest
 inline constexpr float kReadablePx = 28.0f; // Follow zooms cells to this: 3 digits at 11 px
 inline constexpr float kLegendPx = 16.0f;   // the legend's and the notice's text
-inline constexpr float kNotePx = 12.0f;     // a note at the canvas's edge: rows off screen
+// A note at the canvas's edge (rows off screen), and the legend where it fits at no larger size.
+inline constexpr float kNotePx = 12.0f;
 inline constexpr float kRowNamesPx = 26.0f; // a row's name, one line: rows at least apart
 inline constexpr float kThinCellPx = 16.0f; // narrower, a cell is a mark: edges may cut it
 

@@ -169,8 +169,14 @@ Camera follow(const Scene& s, float w, float h, float margin, float closest, flo
               bool names_beside) {
     readable /= std::max(s.value_width, 1e-3f); // per value cell, not per world unit
     closest /= std::max(s.value_width, 1e-3f);
+    // The whole scene, else the step's rows, where they can be read; first where close enough
+    // to name each row too (scan-fast's look-back, its tiles 1.9 units wide, was framed whole at
+    // 16 pixels a unit where its names take two lines from 21, and they overlapped), then where
+    // only their values can be read (where its rows at that zoom do not fit the canvas, naming
+    // them would leave rows out).
+    const float named = std::max(readable, std::min(s.names_zoom, closest));
     const Camera all = fit_labelled(s, s.bounds, w, h, margin, closest);
-    if (all.scale >= readable)
+    if (all.scale >= named)
         return all; // everything can be read: a steady picture while stepping
     // No empty band above the scene's first row (or under its last) while rows past the other
     // edge are out of sight: a block of 32 at 100% centred in[] and s[] load, a third of the
@@ -183,6 +189,10 @@ Camera follow(const Scene& s, float w, float h, float margin, float closest, flo
         return c;
     };
     const Camera rows = fit_labelled(s, s.focus, w, h, margin, closest);
+    if (rows.scale >= named)
+        return no_empty_side(s, no_empty_band(rows), w, margin, names_beside);
+    if (all.scale >= readable)
+        return all;
     if (rows.scale >= readable)
         return no_empty_side(s, no_empty_band(rows), w, margin, names_beside);
     // Part of the rows, legible, from the first cell the step touches unless that leaves its

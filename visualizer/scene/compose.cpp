@@ -91,7 +91,7 @@ Composer::Composer(const Model& model, std::size_t frame_, const ViewOptions& o,
     s.caption = m.caption(frame);
     label_size =
         std::clamp(kLabelPx * opt.text_scale / std::max(opt.pixels_per_unit, 1e-3f), 0.42f, 1.7f);
-    two_line_labels = label_size <= 0.8f;
+    two_line_labels = label_size <= kTwoLineEm;
     label_em = world(label_px());
     label_em_x = label_px() / std::max(opt.pixels_per_unit, 1e-3f);
 }
@@ -229,8 +229,12 @@ Scene Composer::finish() {
         s.written = focus_written;
     }
     // Cells a row of thousands squeezes into a strip never hold their values: they do not count.
+    // Nor does a cell merged into a heat strip, which is wider the farther out the scene is
+    // built: counted, the zoom it asked for grew as it was built farther out, and a framing
+    // built near it asked for another (scan-multiblock's add-carries swung between 28 and 65
+    // pixels a unit, settling nowhere).
     for (const Cell& c : s.cells)
-        if (c.role == CellRole::Written && !c.text.empty() && c.rect.w > 0) {
+        if (c.role == CellRole::Written && c.merged == 1 && !c.text.empty() && c.rect.w > 0) {
             const float zoom = value_em(c) / (kValueFill * c.rect.w);
             if (zoom * kMinTextPx <= kClosestPx)
                 s.written_values_zoom = std::max(s.written_values_zoom, zoom);

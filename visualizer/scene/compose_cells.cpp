@@ -64,6 +64,7 @@ void emit_row(std::vector<Cell>& out, std::vector<Cell> row, const std::vector<f
             merged.fill = with_alpha(pal.future, 0.35f);
         merged.border_width = 0;
         merged.radius = 0;
+        merged.merged = static_cast<int>(j - i);
         out.push_back(std::move(merged));
         i = j;
     }

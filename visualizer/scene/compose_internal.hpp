@@ -14,6 +14,8 @@ namespace pplab::scene::detail {
 constexpr float kMoverTextPx = 14.0f; // a travelling value narrower than this: no digits
 constexpr float kLabelPx = 17.0f;     // row labels on screen, before the presenter scale
 constexpr float kMergePx = 2.5f;      // narrower cells merge into one heat-strip quad
+// A row name's em, world units, at most which its second line fits between it and the next row.
+constexpr float kTwoLineEm = 0.8f;
 constexpr std::size_t kMaxMovers = 700;
 
 inline float smooth(float e0, float e1, float x) {

@@ -11,6 +11,8 @@ void Composer::row_label(const Grid& g, const std::string& text, const std::stri
         row_label(g, utf8_length(joined) <= static_cast<int>(kOneLine) ? joined : text);
         return;
     }
+    if (!sub.empty()) // spaced for this zoom or closer: farther out the two lines would overlap
+        s.names_zoom = kLabelPx * opt.text_scale / kTwoLineEm;
     Label l;
     l.pos = {g.x - 0.6f * label_em_x, cy + (sub.empty() ? 0.35f : -0.05f) * label_em};
     l.text = text;

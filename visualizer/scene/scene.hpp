@@ -86,6 +86,9 @@ struct Cell {
     CellRole role = CellRole::Value;
     std::optional<CellRef> ref; // the trace cell it shows (hover, tests)
     Marks marks;
+    // The trace cells it stands for: more than one where a row too narrow to draw cell by cell
+    // merged them into a heat strip (it keeps the first one's value, which it never holds).
+    int merged = 1;
     // A moving value: the cell it comes from, world units. Drawn only while that cell is, as
     // its arrow (scene::source_drawn). Empty for every other cell.
     Rect source;
@@ -161,6 +164,9 @@ struct Scene {
     // fits its cell (scene::value_px): the follow view reads them at the legible minimum times
     // it (reduce-full's sum, six digits, was left out of its cell at 28 pixels a unit). 0: none.
     float written_values_zoom = 0;
+    // Pixels per world unit under which its rows' two-line names overlap the next row (they
+    // are spaced for the zoom built at): the follow view frames no farther out. 0: none.
+    float names_zoom = 0;
     float row_stretch = 1; // ViewOptions::row_stretch it was built with
     // ViewOptions::pixels_per_unit it was built for: what is added later in pixels (a student's
     // marks) is spaced by it.
