@@ -1095,7 +1095,8 @@ void place_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
     const scene::Palette pal = scene::palette(r.theme);
     const CanvasFrame before = f;
     for (const float text_px : {kLegendPx, kNotePx}) {
-        f = before;
+        if (text_px != kLegendPx)
+            f = before; // the hidden legend's framing undone
         const LegendStyle st(r.scale, text_px);
         // A card in a corner, as wide as the texts want or narrower (their lines wrapped).
         for (const float share : {0.4f, 0.3f, 0.22f}) {
@@ -1478,10 +1479,10 @@ Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t 
         return std::move(*best);
     // Built at the farthest zoom any round framed at, the framing comes out closer.
     vo.pixels_per_unit = 0.98f * farthest;
-    if (Canvas last = laid_out(); faithful(last))
+    Canvas last = laid_out();
+    if (faithful(last))
         return last;
-    else
-        bracket(last);
+    bracket(last);
     // Else the framing jumps between two zooms (built farther out than where a row's names
     // take two lines, or a chart's bin numbers thin out, it frames closer; built closer, farther
     // out than built): the last zoom before the jump frames at it or a little closer
@@ -1492,7 +1493,7 @@ Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t 
         vo.pixels_per_unit = std::sqrt(closer * farther);
         Canvas mid = laid_out();
         bracket(mid);
-        if (faithful(mid) && (!faithful(*best) || better(mid, *best)))
+        if (faithful(mid) && better(mid, *best)) // over one that is not, or nearer its own
             best = std::move(mid);
         if (faithful(*best) && off(*best) < 0.05f)
             break;

@@ -113,7 +113,9 @@ using Decorate = std::function<void(scene::Scene&)>;
 // follow the zoom: a few rounds settle it), and framed. Where the rounds do not settle (a label
 // shown at one zoom and not another moves the legend: reduceTree's block of 8 at 150% in
 // 1280x720, 70.7 and 72.2 pixels per unit), the round framed a little closer than it was built
-// for is kept (its names spaced wide enough), else the round framed nearest its built zoom.
+// for is kept (its names spaced wide enough); else the zoom just before the framing jumps,
+// bisected between a round framed closer and one framed farther out; else the round framed
+// nearest its built zoom.
 // The window builds its scene with `built_with` while nothing it depends on changes, so its
 // picture comes to rest where every exported picture does.
 Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t frame,
