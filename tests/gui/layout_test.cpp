@@ -1013,6 +1013,37 @@ TEST(Legend, ExplainsOnlyWhatIsOnScreen) {
     check_canvas(c.scene, c.frame, *tree, level2, r.scale, "reduce-tree level 2, block 1024");
 }
 
+// The value scale is explained while a row on it shows: scan-multiblock's in[] (65536 values,
+// each a sliver) wears it; at block 0's second upsweep level, 200% in 1920x700, in[] is above,
+// off screen, and "colour: the value" named a colour nothing on screen wore.
+TEST(Legend, ValueScaleOnlyWhileARowOnItShows) {
+    std::string refused;
+    const auto scan = traced(Algorithm::ScanMultiblock, 1024, 65536, refused);
+    ASSERT_TRUE(scan) << refused;
+    const render::CanvasRequest r = canvas_of(1920, 700, 2.0f);
+    const auto on_scale = [](const auto& entries) {
+        return std::count_if(entries.begin(), entries.end(), [](const auto& e) {
+            return e.text.rfind("colour: the value", 0) == 0;
+        });
+    };
+    int shown = 0, left_out = 0;
+    for (const int step : {0, 2}) {
+        const std::size_t f = scan->frame_at(step, 0);
+        const render::Canvas c = render::lay_out_canvas(font(), *scan, f, r, {});
+        ASSERT_EQ(on_scale(c.scene.legend), 1) << "step " << step << ": in[] is on the scale";
+        const bool seen =
+            std::any_of(c.scene.cells.begin(), c.scene.cells.end(),
+                        [&](const auto& cell) { return cell.on_scale && visible(c.frame, cell); });
+        EXPECT_EQ(on_scale(c.frame.legend), seen ? 1 : 0) << "step " << step;
+        shown += seen;
+        left_out += !seen;
+        check_canvas(c.scene, c.frame, *scan, f, r.scale,
+                     "scan-multiblock step " + std::to_string(step));
+    }
+    EXPECT_EQ(shown, 1) << "step 1 (s[] load) reads in[], on screen";
+    EXPECT_EQ(left_out, 1) << "step 3 shows no row on the scale";
+}
+
 // A legend docked where the step's writes all show: beside hist-privatised's fold at 100% in
 // the window's canvas of 1280x720 a column left bins 14 and 15 of g_hist[] off screen ("showing
 // bins 0-13 of 16"), where a band under the picture leaves all 16 on it.

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -396,71 +397,108 @@ bool faded_from(const Rgba& fill, const Rgba& named, const Rgba& background) {
     return t >= 0 && t < 1;
 }
 
-// Whether `fill` is on the value scale: viridis at some t, or that mixed 0.6 toward the
-// background (an unchanged cell's).
+// Whether `fill` is on the value scale at some t, or that faded toward the background (an
+// unchanged cell's, another block's thread).
 bool on_value_scale(const Rgba& fill, const Rgba& background) {
-    for (int k = 0; k <= 4096; ++k) {
-        const Rgba v = viridis(static_cast<float>(k) / 4096.0f);
-        for (const Rgba& at : {v, mix(v, background, 0.6f)})
-            if (std::abs(at.r - fill.r) < 2e-3f && std::abs(at.g - fill.g) < 2e-3f &&
-                std::abs(at.b - fill.b) < 2e-3f)
-                return true;
+    // A view's cells wear a few hundred colours many times over: each looked up once.
+    static std::map<std::array<float, 6>, bool> known;
+    const std::array<float, 6> key = {fill.r,       fill.g,       fill.b,
+                                      background.r, background.g, background.b};
+    if (const auto it = known.find(key); it != known.end())
+        return it->second;
+    bool on = false;
+    for (int k = 0; k <= 4096 && !on; ++k) {
+        const Rgba v = value_scale(static_cast<float>(k) / 4096.0f);
+        on = (std::abs(v.r - fill.r) < 2e-3f && std::abs(v.g - fill.g) < 2e-3f &&
+              std::abs(v.b - fill.b) < 2e-3f) ||
+             faded_from(fill, v, background);
     }
-    return false;
+    known.emplace(key, on);
+    return on;
+}
+
+bool has_value_scale(const Scene& s) {
+    return std::any_of(s.legend.begin(), s.legend.end(),
+                       [](const LegendItem& e) { return e.ramp; });
 }
 
 // Where a colour on a cell means something, the legend says what: a fill is either the plain
-// cell's, a bin's colour (the data row's note says "colour = bin"), or the colour of a legend
-// entry (or that colour faded).
-void expect_every_fill_in_the_legend(const Scene& s, const Palette& pal, int bins,
-                                     const std::string& at) {
-    std::vector<Rgba> bin_colours;
-    for (int b = 0; b < bins; ++b)
-        bin_colours.push_back(
-            viridis(static_cast<float>(b) / static_cast<float>(std::max(bins - 1, 1))));
+// cell's, a colour on the value scale (a bin's, a thread's, a value's in a row too narrow to
+// print it) that the legend's value scale names, or the colour of a legend entry (or that
+// colour faded). And the legend has a value scale only where a cell wears it.
+void expect_every_fill_in_the_legend(const Scene& s, const Palette& pal, const std::string& at) {
+    bool on_scale = false;
     for (const Cell& c : s.cells) {
-        // The input row's colours are a value scale its note names ("colour = bin"), or the
-        // shown block's span.
         // A level not reached yet is an empty outline, unless a student's values fill it.
         const bool students = c.marks.right || c.marks.wrong;
-        if (!c.ref || c.ref->frame < 0 || (c.role == CellRole::Future && !students) ||
-            c.role == CellRole::Heat || c.role == CellRole::Bar || c.fill.a <= 0 ||
-            c.fill == pal.cell)
+        if (!c.ref || (c.role == CellRole::Future && !students) || c.fill.a <= 0 ||
+            c.fill == pal.cell || c.fill == pal.future)
             continue;
-        // A row whose values its cells cannot hold is coloured by value, on the value scale
-        // (viridis, faded where unchanged); the notice says its values are left out.
-        if (on_value_scale(c.fill, pal.background))
+        // A bar's colour is its bin's; a row whose values its cells cannot hold is coloured
+        // by value; the notice says its values are left out. The cell says so (the canvas
+        // shows the legend's value scale only while a cell on it is on screen).
+        const bool looks_on_scale =
+            c.role == CellRole::Bar || on_value_scale(c.fill, pal.background);
+        EXPECT_EQ(c.on_scale, looks_on_scale)
+            << at << ": cell " << c.ref->cell << " of frame " << c.ref->frame;
+        if (looks_on_scale) {
+            on_scale = true;
+            EXPECT_TRUE(has_value_scale(s))
+                << at << ": cell " << c.ref->cell << " of frame " << c.ref->frame
+                << " is on the value scale, and the legend has none";
             continue;
-        // A mark's fill is a mix toward its accent, named by the accent's entry.
+        }
+        // A mark's fill is a mix toward its accent, named by the accent's entry; a cell with
+        // nothing to say (no atomics queued) is the plain cell faded toward the background; the
+        // input's others blocks are shaded apart.
         if (c.marks.never_added || c.role == CellRole::KeepsOwn ||
-            std::find(bin_colours.begin(), bin_colours.end(), c.fill) != bin_colours.end())
+            faded_from(c.fill, pal.cell, pal.background) || c.ref->frame < 0)
             continue;
         // A student's value in a hidden level wears its verdict's accent faded toward the
         // plain cell.
         const bool named = std::any_of(s.legend.begin(), s.legend.end(), [&](const LegendItem& e) {
-            return e.color == c.fill || faded_from(c.fill, e.color, pal.background) ||
-                   faded_from(c.fill, e.color, pal.cell);
+            return !e.ramp && (e.color == c.fill || faded_from(c.fill, e.color, pal.background) ||
+                               faded_from(c.fill, e.color, pal.cell));
         });
         EXPECT_TRUE(named) << at << ": cell " << c.ref->cell << " of frame " << c.ref->frame << " ("
                            << c.text << ") has a fill no legend entry names: " << c.fill.r << " "
                            << c.fill.g << " " << c.fill.b;
     }
+    if (has_value_scale(s)) {
+        EXPECT_TRUE(on_scale) << at << ": the legend has a value scale no cell wears";
+    }
 }
 
-// The view's fills as legend_cases draws them, each named by the legend.
-void expect_legend_names_every_fill(const Scene& s, const Request& r, const Palette& pal,
-                                    const std::string& at) {
-    const bool histogram = info(r.algorithm).family == Family::Histogram;
-    expect_every_fill_in_the_legend(s, pal, histogram ? r.bins : 0, at);
+// The colours an entry's swatch shows: its colour, or the value scale's from low to high.
+std::vector<Rgba> swatch_colours(const LegendItem& e) {
+    if (!e.ramp)
+        return {e.color};
+    std::vector<Rgba> scale;
+    for (int k = 0; k <= 16; ++k)
+        scale.push_back(value_scale(static_cast<float>(k) / 16.0f));
+    return scale;
 }
 
-// No two legend entries of the scene are alike to anyone in the class.
+// No two legend entries of the scene are alike to anyone in the class, and one value scale at
+// most (two would be one set of colours with two meanings). The value scale runs through
+// hues, so a dichromat meets some accent on it wherever it is taken (the written cells'
+// orange among its yellow-greens, for a deuteranope): it is told by its run and its
+// lightness, and held apart from every accent for normal vision.
 void expect_legend_apart(const Scene& s, const Palette& pal, const std::string& at) {
+    EXPECT_LE(
+        std::count_if(s.legend.begin(), s.legend.end(), [](const LegendItem& e) { return e.ramp; }),
+        1)
+        << at << ": two value scales";
     for (std::size_t i = 0; i < s.legend.size(); ++i)
         for (std::size_t j = i + 1; j < s.legend.size(); ++j)
             for (const Vision& v : kVisions) {
-                const double apart = delta_e(seen(s.legend[i].color, pal.background, v.matrix),
-                                             seen(s.legend[j].color, pal.background, v.matrix));
+                if ((s.legend[i].ramp || s.legend[j].ramp) && &v != &kVisions.front())
+                    continue;
+                double apart = 1e9;
+                for (const Rgba& p : swatch_colours(s.legend[i]))
+                    for (const Rgba& q : swatch_colours(s.legend[j]))
+                        apart = std::min(apart, delta_e(seen(p, pal.background, v.matrix),
+                                                        seen(q, pal.background, v.matrix)));
                 EXPECT_GE(apart, kApartAtAGlance)
                     << at << ", " << v.name << ": '" << s.legend[i].text << "' and '"
                     << s.legend[j].text << "' are " << apart << " apart";
@@ -480,11 +518,53 @@ TEST(SceneBuilder, LegendColoursAreDistinctInEveryView) {
                 const Scene s = build(*m, m->frame_at(static_cast<int>(step), 0), o);
                 const std::string at =
                     c.name + " (" + std::string(theme_id(theme)) + ") step " + std::to_string(step);
-                expect_legend_names_every_fill(s, c.request, pal, at);
+                expect_every_fill_in_the_legend(s, pal, at);
                 expect_legend_apart(s, pal, at);
             }
         }
     }
+}
+
+// Zoomed far out, rows too narrow for their values wear the value scale, and the legend says
+// so; where the input already wears it (by the thread that reads it, by bin) no other row
+// does: one set of colours, one meaning. Block 1024, n 65536, a few steps of each view.
+TEST(SceneBuilder, OneValueScaleAViewAndTheLegendNamesIt) {
+    const std::vector<float> data = generate(Generator::UniformBytes, 65536, 4, 256);
+    const std::vector<Request> requests = {
+        request(Algorithm::ReduceTree, data, 1024),
+        request(Algorithm::ReduceCoarsened, data, 1024),
+        request(Algorithm::ReduceFull, data, 1024),
+        request(Algorithm::ReduceNaive, generate(Generator::RandomInt, 8192, 4, 0), 0),
+        request(Algorithm::ScanMultiblock, data, 1024),
+        request(Algorithm::HistGlobal, data, 1024, 256),
+        request(Algorithm::HistPrivatised, data, 1024, 256),
+        request(Algorithm::HistPerWarp, data, 1024, 256),
+    };
+    int scaled = 0, by_value = 0;
+    for (const Request& r : requests) {
+        const auto m = trace(r);
+        const int steps = static_cast<int>(m->steps().size());
+        for (const float zoom : {3.0f, 12.0f})
+            for (const Theme theme : {Theme::Light, Theme::Dark})
+                for (int step = 0; step < steps; step += std::max(1, steps / 6)) {
+                    ViewOptions o;
+                    o.theme = theme;
+                    o.pixels_per_unit = zoom;
+                    const Scene s = build(*m, m->frame_at(step, 0), o);
+                    const std::string at =
+                        std::string(info(r.algorithm).id) + " at " + std::to_string(zoom) + " (" +
+                        std::string(theme_id(theme)) + ") step " + std::to_string(step);
+                    expect_every_fill_in_the_legend(s, palette(theme), at);
+                    expect_legend_apart(s, palette(theme), at);
+                    scaled += has_value_scale(s);
+                    by_value +=
+                        std::any_of(s.legend.begin(), s.legend.end(), [](const LegendItem& e) {
+                            return e.ramp && e.text.find("value") != std::string::npos;
+                        });
+                }
+    }
+    EXPECT_GT(by_value, 0) << "no row was coloured by value: the test checks less than it says";
+    EXPECT_GT(scaled, by_value) << "no input was coloured by thread or bin";
 }
 
 // scan-fast: one playback step per record, in ticket order (a tile's aggregate published; its
@@ -843,7 +923,7 @@ TEST(Answers, CheckedHandTraceColoursAreDistinctInEveryView) {
                                        std::to_string(step) + ", hand-trace checked";
                 ASSERT_TRUE(has_legend(s, pal.right)) << at;
                 ASSERT_TRUE(has_legend(s, pal.wrong)) << at;
-                expect_legend_names_every_fill(s, c.request, pal, at);
+                expect_every_fill_in_the_legend(s, pal, at);
                 expect_legend_apart(s, pal, at);
                 for (const Cell& cell : s.cells) {
                     right += cell.marks.right;

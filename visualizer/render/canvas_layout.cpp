@@ -805,7 +805,13 @@ struct LegendLayout {
     std::vector<LegendEntry> entries;
     std::vector<std::vector<std::string>> lines; // each entry's text, line by line
     std::vector<scene::Rgba> colors;             // each entry's swatch
+    std::vector<char> ramps;                     // each entry's: the value scale, twice as wide
 };
+
+// A swatch's width: the value scale's is twice a colour's, so its run from low to high reads.
+float swatch_width(const scene::LegendItem& item, const LegendStyle& st) {
+    return item.ramp ? 2 * st.swatch : st.swatch;
+}
 
 LegendLayout legend_layout(const FontAtlas& font, const std::vector<scene::LegendItem>& items,
                            const LegendStyle& st, float text_w, bool flow) {
@@ -815,13 +821,16 @@ LegendLayout legend_layout(const FontAtlas& font, const std::vector<scene::Legen
     for (const scene::LegendItem& item : items) {
         // A short last word kept with the one before it ("written by this" over "step" in a
         // card at 200%).
-        std::vector<std::string> lines = wrap(font, glue_last_word(item.text), st.px, text_w);
+        // The value scale's wider swatch taken from its text: every entry as wide as sized.
+        std::vector<std::string> lines =
+            wrap(font, glue_last_word(item.text), st.px,
+                 std::max(text_w - (swatch_width(item, st) - st.swatch), 4 * st.px));
         for (std::string& l : lines)
             l = plain_spaces(std::move(l));
         float tw = 0;
         for (const std::string& l : lines)
             tw = std::max(tw, font.width(l) * st.px);
-        const float ew = st.swatch + st.gap + tw;
+        const float ew = swatch_width(item, st) + st.gap + tw;
         const float eh = static_cast<float>(lines.size()) * st.line;
         if (flow && x > st.pad && x + ew > st.pad + room) { // the next line of the band
             x = st.pad;
@@ -830,6 +839,7 @@ LegendLayout legend_layout(const FontAtlas& font, const std::vector<scene::Legen
         out.entries.push_back({{x, y, ew, eh}, item.text, st.px});
         out.lines.push_back(std::move(lines));
         out.colors.push_back(item.color);
+        out.ramps.push_back(static_cast<char>(item.ramp));
         widest = std::max(widest, x + ew);
         if (flow) {
             x += ew + 2 * st.swatch;
@@ -856,16 +866,33 @@ void draw_legend(CanvasFrame& f, const LegendLayout& l, const scene::Palette& pa
         LegendEntry e = l.entries[i];
         e.rect.x += f.legend_box.x;
         e.rect.y += f.legend_box.y;
-        scene::Cell sw;
         const float mid = e.rect.y + st.line * 0.5f;
-        sw.rect = {e.rect.x, mid - st.px * 0.25f, st.swatch, st.px * 0.5f};
-        sw.fill = l.colors[i];
-        sw.radius = 2;
-        f.overlay_cells.push_back(sw);
+        const scene::Rect swatch = {e.rect.x, mid - st.px * 0.25f,
+                                    l.ramps[i] ? 2 * st.swatch : st.swatch, st.px * 0.5f};
+        if (l.ramps[i]) {
+            // The value scale in steps, low on the left: a run of flat cells every renderer
+            // (GL, PNG, SVG, the page) draws alike.
+            constexpr int kSteps = 12;
+            for (int k = 0; k < kSteps; ++k) {
+                scene::Cell sw;
+                const float x0 = std::round(swatch.x + swatch.w * static_cast<float>(k) / kSteps);
+                const float x1 =
+                    std::round(swatch.x + swatch.w * static_cast<float>(k + 1) / kSteps);
+                sw.rect = {x0, swatch.y, x1 - x0, swatch.h};
+                sw.fill = scene::value_scale(static_cast<float>(k) / (kSteps - 1));
+                f.overlay_cells.push_back(sw);
+            }
+        } else {
+            scene::Cell sw;
+            sw.rect = swatch;
+            sw.fill = l.colors[i];
+            sw.radius = 2;
+            f.overlay_cells.push_back(sw);
+        }
         float baseline = e.rect.y + st.line * 0.5f + st.px * 0.3f;
         for (const std::string& text : l.lines[i]) {
             scene::Label t;
-            t.pos = {e.rect.x + st.swatch + st.gap, baseline};
+            t.pos = {e.rect.x + swatch.w + st.gap, baseline};
             t.text = text;
             t.size = st.px;
             t.px = st.px;
@@ -964,12 +991,12 @@ bool writes_shown(const scene::Scene& s, const CanvasFrame& f) {
 // The legend's entries for what f's picture shows. An entry whose colour the scene's cells,
 // lines or moving values wear, none of them on screen, is left out (reduce-tree's "idle warp"
 // at block 1024 with threads 0-24 shown, every one of them working); one whose colour nothing
-// wears as it is (a tint of it) stays.
+// wears as it is (a tint of it) stays. The value scale is worn by the cells on it.
 std::vector<scene::LegendItem> legend_shown(const scene::Scene& s, const CanvasFrame& f) {
     std::vector<char> worn(s.legend.size(), 0), seen(s.legend.size(), 0);
-    const auto wear = [&](const scene::Rgba& color, bool shown) {
+    const auto wear = [&](const scene::Rgba& color, bool shown, bool on_scale = false) {
         for (std::size_t i = 0; i < s.legend.size(); ++i)
-            if (s.legend[i].color == color) {
+            if (s.legend[i].ramp ? on_scale : s.legend[i].color == color) {
                 worn[i] = 1;
                 seen[i] = static_cast<char>(seen[i] || shown);
             }
@@ -980,7 +1007,7 @@ std::vector<scene::LegendItem> legend_shown(const scene::Scene& s, const CanvasF
                 continue;
             const Rect part = intersect(on_screen(f.camera, c.rect, f.width, f.height), f.picture);
             const bool shown = part.w >= 0 && part.h >= 0; // a bar of count 0 is a line
-            wear(c.fill, shown);
+            wear(c.fill, shown, c.on_scale);
             if (c.border_width > 0)
                 wear(c.border, shown);
         }
@@ -1292,7 +1319,15 @@ CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Mo
         lay_out(f, font, s, r,
                 {0, f.notice_box.bottom(), r.width, r.height - f.notice_box.bottom()});
         // Said for the camera finally chosen (the first guess when that shows all of the step).
-        if (std::string now = notice_text(font, s, m, frame, r, f); !now.empty()) {
+        std::string now = notice_text(font, s, m, frame, r, f);
+        if (now.empty()) {
+            // Under the band all is shown (the legend found room beside the drawing): nothing
+            // is left to say, and the first camera's words would name rows drawn here
+            // (hist-global n 32 at 150%: "round 1, round 2 above" over both rounds).
+            f.notice_box = {};
+            return f;
+        }
+        {
             // The rows off screen, the last clause, never grow the band on their own.
             if (notice_lines(font, now, st.px, text_w).size() > rows) {
                 std::string shorter = notice_text(font, s, m, frame, r, f, false);

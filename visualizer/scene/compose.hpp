@@ -49,11 +49,17 @@ enum class ColourBy {
     Block,  // by block: alternate shades, the selected block outlined
 };
 
+// The legend's words for a row coloured by value.
+inline constexpr const char* kValueScale = "colour: the value, low to high in its row";
+
 struct RowStyle {
     bool dim_unchanged = false; // values no thread will read again (the tree's right half)
     bool threads = false;       // a strip above the row: which of the block's threads worked
     bool past_flow = true;      // keep this frame's arrows, faint, once its step is past
     bool in_place = false;      // a slot: cells the step left alone are simply values
+    // Too narrow for its values, the row is coloured by value (false: the bars over a
+    // histogram's counts already show them, in the bins' colours).
+    bool by_value = true;
     ColourBy colour_by = ColourBy::Plain;
 };
 
@@ -125,6 +131,8 @@ public:
     void funnel(const Rect& from, const Rect& to);
     void box(const Rect& r);                             // a group box behind a part of the picture
     void legend(const Rgba& c, const std::string& text); // once per scene
+    // The value scale's entry (LegendItem::ramp): what a row coloured on it stands for.
+    void legend_ramp(const std::string& text);
     // A row of cells that are not frames (the block's threads, the contention per bin).
     void strip(const Grid& g, const std::vector<Rgba>& fills, const std::vector<std::string>& texts,
                CellRole role);
@@ -178,6 +186,9 @@ private:
     std::map<int, Placement> placed_;
     std::map<int, CellsPlaced> shown_;
     std::vector<float> input_;
+    // The input wears the value scale (by thread or bin): no other row of the view may, or one
+    // set of colours would mean two things.
+    bool input_on_scale_ = false;
     std::string last_barrier_;
     std::vector<Cell> own_movers_; // values travelling into their own cell: drawn where clear
 };

@@ -12,10 +12,12 @@ namespace {
 // quad when narrower than a few pixels. The highlight survives the merge. Each cell keeps its
 // value's text: the renderer draws it where the cell holds it (scene::value_px) and the notice
 // says where it does not, so a row of `numbers` none can hold is coloured by value instead.
-void emit_row(std::vector<Cell>& out, std::vector<Cell> row, const std::vector<float>& values,
+// Returns whether it coloured a cell by value (the legend's value scale then says what).
+bool emit_row(std::vector<Cell>& out, std::vector<Cell> row, const std::vector<float>& values,
               float px, bool numbers, const Palette& pal, bool heat) {
+    bool by_value = false;
     if (row.empty())
-        return;
+        return by_value;
     if (!numbers) {
         float lo = 0, hi = 0;
         bool any = false;
@@ -30,10 +32,11 @@ void emit_row(std::vector<Cell>& out, std::vector<Cell> row, const std::vector<f
             const bool value_role = c.role == CellRole::Value || c.role == CellRole::Active ||
                                     c.role == CellRole::Unchanged;
             if (heat && value_role && hi > lo) {
-                Rgba h = viridis((values[i] - lo) / (hi - lo));
+                Rgba h = value_scale((values[i] - lo) / (hi - lo));
                 if (c.role == CellRole::Unchanged)
                     h = mix(h, pal.background, 0.6f);
                 c.fill = h;
+                c.on_scale = by_value = true;
                 c.text_color = text_on(h);
             }
             c.radius = std::min(c.radius, 0.05f);
@@ -43,7 +46,7 @@ void emit_row(std::vector<Cell>& out, std::vector<Cell> row, const std::vector<f
     if (px >= kMergePx) {
         for (Cell& c : row)
             out.push_back(std::move(c));
-        return;
+        return by_value;
     }
     const std::size_t k = static_cast<std::size_t>(std::ceil(kMergePx / std::max(px, 1e-3f)));
     for (std::size_t i = 0; i < row.size();) {
@@ -56,6 +59,7 @@ void emit_row(std::vector<Cell>& out, std::vector<Cell> row, const std::vector<f
             if (priority(row[j].role) > priority(merged.role)) {
                 merged.fill = row[j].fill;
                 merged.role = row[j].role;
+                merged.on_scale = row[j].on_scale;
             }
         }
         if (merged.role != CellRole::Future)
@@ -68,6 +72,13 @@ void emit_row(std::vector<Cell>& out, std::vector<Cell> row, const std::vector<f
         out.push_back(std::move(merged));
         i = j;
     }
+    return by_value;
+}
+
+// The elements and the bars share it: an element's colour is the bar it adds to. (The bars
+// are never drawn without the elements, which add the entry.)
+std::string bin_scale(int bins) {
+    return "bins 0–" + std::to_string(bins - 1);
 }
 
 } // namespace
@@ -139,7 +150,9 @@ void Composer::place(int f, const Grid& g, const RowStyle& style) {
     }
     const float px = g.cell_w * opt.pixels_per_unit;
     const bool numbers = draws_a_value(row);
-    emit_row(s.cells, std::move(row), fr.values, px, numbers, pal, true);
+    if (emit_row(s.cells, std::move(row), fr.values, px, numbers, pal,
+                 style.by_value && !input_on_scale_))
+        legend_ramp(kValueScale);
     if (style.threads && w != Progress::Future)
         threads_strip(f, g);
 }
@@ -234,12 +247,12 @@ void Composer::place_input(const Grid& g, std::span<const float> values, ColourB
             break;
         case ColourBy::Thread: {
             const int thread = static_cast<int>(i % static_cast<std::size_t>(block_dim));
-            fill = viridis(0.15f + 0.85f * static_cast<float>(thread) /
-                                       static_cast<float>(std::max(block_dim - 1, 1)));
+            fill = value_scale(static_cast<float>(thread) /
+                               static_cast<float>(std::max(block_dim - 1, 1)));
             break;
         }
         case ColourBy::Bin:
-            fill = viridis(values[i] / static_cast<float>(bins - 1));
+            fill = value_scale(values[i] / static_cast<float>(bins - 1));
             break;
         case ColourBy::Block: {
             const auto b = static_cast<int>(i / static_cast<std::size_t>(block_dim));
@@ -259,12 +272,19 @@ void Composer::place_input(const Grid& g, std::span<const float> values, ColourB
             c.fill = mix(c.fill, pal.background, 0.35f);
         }
         c.text_color = text_on(c.fill);
+        c.on_scale = colour_by == ColourBy::Thread || colour_by == ColourBy::Bin;
         c.ref = CellRef{CellRef::kInput, static_cast<int>(i)};
         row.push_back(std::move(c));
     }
     const bool numbers = draws_a_value(row);
-    emit_row(s.cells, std::move(row), input_, g.cell_w * opt.pixels_per_unit, numbers, pal,
-             colour_by == ColourBy::Plain || colour_by == ColourBy::Block);
+    if (emit_row(s.cells, std::move(row), input_, g.cell_w * opt.pixels_per_unit, numbers, pal,
+                 colour_by == ColourBy::Plain || colour_by == ColourBy::Block))
+        legend_ramp(kValueScale);
+    input_on_scale_ = colour_by == ColourBy::Bin || colour_by == ColourBy::Thread;
+    if (colour_by == ColourBy::Bin)
+        legend_ramp(bin_scale(bins));
+    else if (colour_by == ColourBy::Thread)
+        legend_ramp("threads 0–" + std::to_string(block_dim - 1));
     // The selected block's slice, in every round when the strip wraps into grid-stride rounds.
     const int total = static_cast<int>(values.size());
     for (int first = select_first; select_count > 0 && first < total; first += g.cols) {
@@ -331,13 +351,14 @@ void Composer::place_bars(const std::vector<int>& frames, const Grid& g, float h
         c.rect = {slot.x, slot.bottom() - h, bw, h};
         const float top = line_units(kArrowGap); // a line's width over the bar, at any zoom
         tops.push_back({slot.x, c.rect.y - top, bw, top});
-        c.fill =
-            by_bin ? viridis(static_cast<float>(b) / static_cast<float>(std::max(bin_count - 1, 1)))
-                   : pal.active;
+        c.fill = by_bin ? value_scale(static_cast<float>(b) /
+                                      static_cast<float>(std::max(bin_count - 1, 1)))
+                        : pal.active;
         // A bar that received atomics in this step wears the highlight.
         c.border = landing ? pal.highlight : with_alpha(pal.cell_border, 0.0f);
         c.border_width = landing ? std::min(0.16f, bw * 0.22f) : 0.0f;
         c.role = landing ? CellRole::Written : CellRole::Bar;
+        c.on_scale = by_bin;
         s.cells.push_back(std::move(c));
     }
     for (const int f : frames)

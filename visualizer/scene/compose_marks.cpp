@@ -126,4 +126,10 @@ void Composer::legend(const Rgba& c, const std::string& text) {
         s.legend.push_back(item);
 }
 
+void Composer::legend_ramp(const std::string& text) {
+    const LegendItem item{value_scale(0.5f), text, true};
+    if (std::find(s.legend.begin(), s.legend.end(), item) == s.legend.end())
+        s.legend.push_back(item);
+}
+
 } // namespace pplab::scene::detail

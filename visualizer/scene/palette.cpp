@@ -112,6 +112,11 @@ Rgba viridis(float t) {
     return mix(kViridis[i], kViridis[i + 1], x - static_cast<float>(i));
 }
 
+Rgba value_scale(float t) {
+    constexpr float kFrom = 0.45f;
+    return viridis(kFrom + (1.0f - kFrom) * std::clamp(t, 0.0f, 1.0f));
+}
+
 Rgba text_on(const Rgba& fill) {
     const float luma = 0.2126f * fill.r + 0.7152f * fill.g + 0.0722f * fill.b;
     return luma > 0.5f ? rgb(0x111418) : rgb(0xFFFFFF);

@@ -54,6 +54,12 @@ std::string_view theme_id(Theme theme);
 // viridis(t), t in [0, 1]: perceptually uniform, readable in grey and by colour-blind viewers.
 Rgba viridis(float t);
 
+// The value scale, t in [0, 1] from low to high: what a row coloured by value, bin, thread or
+// order wears, and the legend's ramp. viridis from its teal to its yellow: its purple and
+// blue half came within a glance of the accents that share a view with it (the shuffle's
+// indigo, the working threads' blue, the contention row).
+Rgba value_scale(float t);
+
 // Black or white, whichever reads better on `fill`.
 Rgba text_on(const Rgba& fill);
 

@@ -89,6 +89,8 @@ struct Cell {
     // The trace cells it stands for: more than one where a row too narrow to draw cell by cell
     // merged them into a heat strip (it keeps the first one's value, which it never holds).
     int merged = 1;
+    // Its colour is on the value scale (a value, a bin, a thread: the legend's LegendItem::ramp).
+    bool on_scale = false;
     // A moving value: the cell it comes from, world units. Drawn only while that cell is, as
     // its arrow (scene::source_drawn). Empty for every other cell.
     Rect source;
@@ -137,6 +139,9 @@ struct Label {
 struct LegendItem {
     Rgba color;
     std::string text;
+    // The value scale (scene::value_scale, low to high) of a row coloured by value, bin,
+    // thread or order: the swatch is the scale itself, and `color` only its middle.
+    bool ramp = false;
     bool operator==(const LegendItem&) const = default;
 };
 

@@ -120,7 +120,7 @@ float chart(Composer& c, const std::vector<int>& frames, float x, float y, float
     counts.y = t.counts;
     counts.cell_h = t.row_h;
     // The counts first, as a row of the trace's values; the bars then take the arrows.
-    c.place_slot(frames, counts);
+    c.place_slot(frames, counts, RowStyle{.by_value = false});
     c.place_bars(frames, bars, height, ch.max, true);
     bin_numbers(c, bars, t.bins_baseline);
     if (ch.names) {

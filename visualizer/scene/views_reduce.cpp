@@ -180,13 +180,27 @@ void view_naive(Composer& c) {
             c.place(i, one, RowStyle{.past_flow = n <= 64});
         }
     } else {
-        // Too many to place one by one: the sums reached so far as a strip, the step itself placed.
+        // Too many to place one by one: the sums reached so far as a strip, coloured by value
+        // as in[] is when too narrow (one scale, one meaning), the step itself placed.
         const int now = static_cast<int>(c.frame);
+        const auto sum = [&](int i) {
+            return c.t.frames[static_cast<std::size_t>(i)].values.at(0);
+        };
+        float lo = 0, hi = 0;
+        for (int i = 0; i < now; ++i) {
+            lo = i == 0 ? sum(i) : std::min(lo, sum(i));
+            hi = i == 0 ? sum(i) : std::max(hi, sum(i));
+        }
         std::vector<Rgba> fills;
         for (int i = 0; i < n; ++i)
-            fills.push_back(i < now ? viridis(static_cast<float>(i) / static_cast<float>(n))
-                                    : c.pal.future);
+            fills.push_back(i >= now  ? c.pal.future
+                            : hi > lo ? value_scale((sum(i) - lo) / (hi - lo))
+                                      : value_scale(0.5f));
         c.strip(sums, fills, {}, CellRole::Heat);
+        for (int i = 0; i < now; ++i)
+            c.s.cells[c.s.cells.size() - static_cast<std::size_t>(n - i)].on_scale = true;
+        if (now > 0)
+            c.legend_ramp(kValueScale);
         for (const int i : {now - 1, now})
             if (i >= 0) {
                 Grid one = sums;
