@@ -809,8 +809,8 @@ struct LegendLayout {
 };
 
 // A swatch's width: the value scale's is twice a colour's, so its run from low to high reads.
-float swatch_width(const scene::LegendItem& item, const LegendStyle& st) {
-    return item.ramp ? 2 * st.swatch : st.swatch;
+float swatch_width(bool ramp, const LegendStyle& st) {
+    return ramp ? 2 * st.swatch : st.swatch;
 }
 
 LegendLayout legend_layout(const FontAtlas& font, const std::vector<scene::LegendItem>& items,
@@ -824,13 +824,13 @@ LegendLayout legend_layout(const FontAtlas& font, const std::vector<scene::Legen
         // The value scale's wider swatch taken from its text: every entry as wide as sized.
         std::vector<std::string> lines =
             wrap(font, glue_last_word(item.text), st.px,
-                 std::max(text_w - (swatch_width(item, st) - st.swatch), 4 * st.px));
+                 std::max(text_w - (swatch_width(item.ramp, st) - st.swatch), 4 * st.px));
         for (std::string& l : lines)
             l = plain_spaces(std::move(l));
         float tw = 0;
         for (const std::string& l : lines)
             tw = std::max(tw, font.width(l) * st.px);
-        const float ew = swatch_width(item, st) + st.gap + tw;
+        const float ew = swatch_width(item.ramp, st) + st.gap + tw;
         const float eh = static_cast<float>(lines.size()) * st.line;
         if (flow && x > st.pad && x + ew > st.pad + room) { // the next line of the band
             x = st.pad;
@@ -867,8 +867,8 @@ void draw_legend(CanvasFrame& f, const LegendLayout& l, const scene::Palette& pa
         e.rect.x += f.legend_box.x;
         e.rect.y += f.legend_box.y;
         const float mid = e.rect.y + st.line * 0.5f;
-        const scene::Rect swatch = {e.rect.x, mid - st.px * 0.25f,
-                                    l.ramps[i] ? 2 * st.swatch : st.swatch, st.px * 0.5f};
+        const scene::Rect swatch = {e.rect.x, mid - st.px * 0.25f, swatch_width(l.ramps[i], st),
+                                    st.px * 0.5f};
         if (l.ramps[i]) {
             // The value scale in steps, low on the left: a run of flat cells every renderer
             // (GL, PNG, SVG, the page) draws alike.
@@ -1327,15 +1327,13 @@ CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Mo
             f.notice_box = {};
             return f;
         }
-        {
-            // The rows off screen, the last clause, never grow the band on their own.
-            if (notice_lines(font, now, st.px, text_w).size() > rows) {
-                std::string shorter = notice_text(font, s, m, frame, r, f, false);
-                if (!shorter.empty() && notice_lines(font, shorter, st.px, text_w).size() <= rows)
-                    now = std::move(shorter);
-            }
-            notice = std::move(now);
+        // The rows off screen, the last clause, never grow the band on their own.
+        if (notice_lines(font, now, st.px, text_w).size() > rows) {
+            std::string shorter = notice_text(font, s, m, frame, r, f, false);
+            if (!shorter.empty() && notice_lines(font, shorter, st.px, text_w).size() <= rows)
+                now = std::move(shorter);
         }
+        notice = std::move(now);
         // Fewer lines for this camera (the first guess's hint no longer fits, its clause gone):
         // the band shrinks to them once, rather than keep an empty line at 200%. More (the
         // smaller picture leaves values out, a clause more): it grows, or the last line would

@@ -120,16 +120,19 @@ void Composer::alias_input(const std::vector<int>& frames) {
     }
 }
 
+namespace {
+void add_once(std::vector<LegendItem>& legend, LegendItem item) {
+    if (std::find(legend.begin(), legend.end(), item) == legend.end())
+        legend.push_back(std::move(item));
+}
+} // namespace
+
 void Composer::legend(const Rgba& c, const std::string& text) {
-    const LegendItem item{c, text};
-    if (std::find(s.legend.begin(), s.legend.end(), item) == s.legend.end())
-        s.legend.push_back(item);
+    add_once(s.legend, {c, text});
 }
 
 void Composer::legend_ramp(const std::string& text) {
-    const LegendItem item{value_scale(0.5f), text, true};
-    if (std::find(s.legend.begin(), s.legend.end(), item) == s.legend.end())
-        s.legend.push_back(item);
+    add_once(s.legend, {value_scale(0.5f), text, true});
 }
 
 } // namespace pplab::scene::detail
