@@ -106,10 +106,16 @@ void fold(const StepView& v, std::vector<CellWrite>& w) {
 }
 
 std::string accumulate_caption(const StepView& v) {
-    int busiest = 0, counted = 0;
-    for (const CellWrite& c : v.flow.writes(v.index)) {
-        busiest = std::max(busiest, c.atomics);
-        counted += c.atomics;
+    // The bin is named: the contention row on screen may show only part of the bins, and a
+    // count without its bin cannot be checked against the picture.
+    int busiest = 0, busiest_bin = 0, counted = 0;
+    const auto& writes = v.flow.writes(v.index);
+    for (std::size_t c = 0; c < writes.size(); ++c) {
+        if (writes[c].atomics > busiest) {
+            busiest = writes[c].atomics;
+            busiest_bin = static_cast<int>(c);
+        }
+        counted += writes[c].atomics;
     }
     const std::string who =
         v.where() +
@@ -123,8 +129,12 @@ std::string accumulate_caption(const StepView& v) {
                " in this round (past n): nothing to count";
     const std::string target =
         v.request.algorithm == Algorithm::HistGlobal ? "global" : "shared-memory";
-    return who + "each thread counts its element with a " + target +
-           " atomicAdd; the busiest bin took " + count_of(busiest, "atomic", "atomics");
+    const std::string counts =
+        who + "each thread counts its element with a " + target + " atomicAdd";
+    if (busiest == 1)
+        return counts + "; no two threads hit one bin, so none waited";
+    return counts + "; the busiest bin, bin " + std::to_string(busiest_bin) + ", took " +
+           count_of(busiest, "atomic", "atomics");
 }
 
 std::string fold_caption(const StepView& v) {

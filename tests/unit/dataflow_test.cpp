@@ -178,6 +178,13 @@ TEST(Dataflow, HistogramAtomicsPerBin) {
     EXPECT_EQ(fold[2].atomics, 1);
     EXPECT_EQ(fold[3].atomics, 0);
     EXPECT_TRUE(mentions(flow.caption(index_of(t, Step::HistFold, 0, 1)), "2 atomicAdds"));
+    // The caption names the busiest bin (the contention row on screen may not show it), and
+    // says so when no two threads of the round met on a bin: block 1 reads bins 1 and 3 first.
+    const std::string busiest = flow.caption(index_of(t, Step::HistAccumulate, 2, 1));
+    EXPECT_TRUE(mentions(busiest, "the busiest bin, bin 1, took 2 atomics")) << busiest;
+    const std::string apart = flow.caption(index_of(t, Step::HistAccumulate, 1, 1));
+    EXPECT_TRUE(mentions(apart, "no two threads hit one bin")) << apart;
+    EXPECT_FALSE(mentions(apart, "busiest")) << apart;
 }
 
 // Arrows point back in time: every source is an earlier frame (or the input) and a cell that
