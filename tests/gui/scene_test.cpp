@@ -244,6 +244,59 @@ TEST(SceneBuilder, MergedCellsDoNotSetTheZoomValuesAreReadAt) {
         EXPECT_EQ(z, zooms.front());
 }
 
+// The multi-block scan lines its levels up: totals[j], the total of block j, stands under
+// block j of in[], and carries[j] over block j of out[], so the carry the camera follows sits
+// over its block (at block 1024, block 63's carry was drawn at element 63 while out[]'s block
+// 63 was at the right end, and the camera framed an empty totals[] row beside padding). The
+// scan of the totals draws the blocks' carries only, not the padding of its 1024 slots.
+TEST(SceneBuilder, MultiblockTotalsAndCarriesStandOverTheirBlocks) {
+    for (const auto& [block_dim, n] : {std::pair{32, 1000}, {64, 4000}, {1024, 65536}}) {
+        SCOPED_TRACE("block " + std::to_string(block_dim) + ", n " + std::to_string(n));
+        const auto m = trace(request(Algorithm::ScanMultiblock, seq(n), block_dim));
+        const int blocks = (n + block_dim - 1) / block_dim;
+        const std::size_t last = m->frame_at(static_cast<int>(m->steps().size()) - 1, 0);
+        ASSERT_EQ(m->trace().frames.at(last).step, Step::AddCarries);
+        ViewOptions o;
+        o.pixels_per_unit = 40.0f;
+        const Scene s = build(*m, last, o);
+        // Where element e of a strip is drawn (a heat strip's cell stands for several).
+        const auto x_of = [&](int frame, int e) {
+            for (const Cell& c : s.cells)
+                if (c.ref && c.ref->frame == frame && c.ref->cell <= e &&
+                    e < c.ref->cell + std::max(1, c.merged))
+                    return std::pair{c.rect.x, c.rect.right()};
+            ADD_FAILURE() << "element " << e << " of frame " << frame << " is not drawn";
+            return std::pair{0.0f, 0.0f};
+        };
+        int carries = -1;
+        for (std::size_t f = 0; f < m->trace().frames.size(); ++f) {
+            const Frame& fr = m->trace().frames[f];
+            if (fr.pass == 1 && fr.step == Step::Downsweep)
+                carries = static_cast<int>(f); // the last downsweep of the totals' scan
+        }
+        ASSERT_GE(carries, 0);
+        EXPECT_EQ(cells_of(s, carries).size(), static_cast<std::size_t>(blocks))
+            << "the scan of the totals draws one carry a block, no padding";
+        for (int j = 0; j < blocks; ++j) {
+            if ((j + 1) * block_dim > n)
+                continue; // a partial block's centre is not the middle of its slots
+            const float left = x_of(CellRef::kInput, j * block_dim).first,
+                        right = x_of(CellRef::kInput, (j + 1) * block_dim - 1).second;
+            const Cell& carry = cell_at(s, carries, j);
+            EXPECT_GT(carry.rect.x + 0.5f * carry.rect.w, left) << "carries[" << j << "]";
+            EXPECT_LT(carry.rect.x + 0.5f * carry.rect.w, right) << "carries[" << j << "]";
+            for (std::size_t f = 0; f < m->trace().frames.size(); ++f) {
+                const Frame& fr = m->trace().frames[f];
+                if (fr.pass != 0 || fr.step != Step::BlockTotal || fr.block != j)
+                    continue;
+                const Cell& total = cell_at(s, static_cast<int>(f), 0);
+                EXPECT_GT(total.rect.x + 0.5f * total.rect.w, left) << "totals[" << j << "]";
+                EXPECT_LT(total.rect.x + 0.5f * total.rect.w, right) << "totals[" << j << "]";
+            }
+        }
+    }
+}
+
 // Every step of every view builds, settled and mid-flight, and stays inside its bounds.
 TEST(SceneBuilder, EveryStepOfEveryView) {
     for (const auto& c : test::view_cases()) {

@@ -61,6 +61,9 @@ struct RowStyle {
     // histogram's counts already show them, in the bins' colours).
     bool by_value = true;
     ColourBy colour_by = ColourBy::Plain;
+    // Only the first `cells` values are drawn (-1: all): a frame padded past the elements its
+    // level has (a block scan of 64 totals in 1024 slots) shows the real ones.
+    int cells = -1;
 };
 
 class Composer {

@@ -93,8 +93,11 @@ void Composer::place(int f, const Grid& g, const RowStyle& style) {
     CellsPlaced& sh = shown_[f];
     sh.rects.clear();
     std::vector<Cell> row;
-    row.reserve(fr.values.size());
-    for (std::size_t i = 0; i < fr.values.size(); ++i) {
+    const std::size_t drawn =
+        style.cells < 0 ? fr.values.size()
+                        : std::min(fr.values.size(), static_cast<std::size_t>(style.cells));
+    row.reserve(drawn);
+    for (std::size_t i = 0; i < drawn; ++i) {
         const Rect rect = g.rect(static_cast<int>(i));
         sh.rects.push_back(rect);
         const CellWrite& cw = writes[i];

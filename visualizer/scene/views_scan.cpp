@@ -64,6 +64,29 @@ float blelloch_chain(Composer& c, int pass, int block, float y, const Grid& row)
     return y;
 }
 
+// The row of a level's `count` elements, each one total of a block of `parent` (the level
+// above, blocks of `block_dim`): element j stands centred over block j. So a block's total
+// sits under its block, and its carry over the block's out[], at every level and every block
+// the camera follows. A level too dense for that is a strip, as the level above is.
+constexpr float kWideCell = 2.2f * kCell;
+
+Grid under_blocks(const Grid& parent, float y, int count, int block_dim) {
+    const float seg = static_cast<float>(block_dim) * parent.pitch_x +
+                      (parent.group > 0 ? static_cast<float>(block_dim / parent.group) : 0.0f) *
+                          parent.group_gap;
+    Grid g;
+    g.y = y;
+    g.cols = std::max(1, (count + block_dim - 1) / block_dim) * block_dim;
+    g.pitch_x = seg;
+    // Wider than a cell where there is room: a total holds a block's worth of digits.
+    g.cell_w = std::min(kWideCell, seg * (kCell / kPitch));
+    const Rect first = parent.rect(0), last = parent.rect(block_dim - 1);
+    g.x = 0.5f * (first.x + last.right()) - 0.5f * g.cell_w;
+    g.group = block_dim;
+    g.group_gap = 0.0f; // the spacing already sets the blocks apart
+    return g;
+}
+
 } // namespace
 
 void view_blelloch(Composer& c) {
@@ -93,6 +116,9 @@ void view_multiblock(Composer& c) {
     Grid in = n * kPitch <= view_width * 1.001f ? unit_row(0, y, n) : fitted(0, y, n, view_width);
     in.group = block_dim;
     in.group_gap = in.pitch_x < kPitch ? 0.0f : 0.4f;
+    in.cols = levels[0].grid * block_dim; // the last block's padding never wraps to a new row
+    // Each level's row: element j of level k stands over block j of level k - 1.
+    std::vector<Grid> level_row{in};
     const int first = detail_level == 0 ? detail_block * block_dim : 0;
     c.place_input(in, c.r.input, ColourBy::Block, detail_level == 0 ? first : -1,
                   detail_level == 0 ? std::max(0, std::min(block_dim, n - first)) : 0);
@@ -116,10 +142,8 @@ void view_multiblock(Composer& c) {
         const ScanLevel& lv = levels[k];
         if (detail_level == k + 1)
             y += 1.4f; // room above the row for the detail's title
-        Grid g = lv.grid * kPitch <= view_width * 1.001f ? unit_row(0, y, lv.grid)
-                                                         : fitted(0, y, lv.grid, view_width);
-        g.group = block_dim;
-        g.group_gap = g.pitch_x < kPitch ? 0.0f : 0.4f;
+        const Grid g = under_blocks(level_row.back(), y, lv.grid, block_dim);
+        level_row.push_back(g);
         for (int b = 0; b < lv.grid; ++b) {
             Grid one = g;
             one.offset = b;
@@ -155,25 +179,23 @@ void view_multiblock(Composer& c) {
             if (k == detail_level)
                 continue; // already in the detail rows
             const int f = c.find(Step::Downsweep, lv.scan_pass, tree_levels - 1, 0);
-            Grid g = unit_row(0, y, block_dim, block_dim > kWarpSize);
-            c.place(f, g, RowStyle{.past_flow = false});
+            Grid g = level_row[k];
+            g.y = y;
+            // The scan's slots past the level's totals are padding: not carries of any block.
+            c.place(f, g, RowStyle{.past_flow = false, .cells = lv.n});
             c.row_label(g, "carries", "level " + std::to_string(k) + ": scan of the totals");
             y += kRowPitch;
         }
     }
     for (std::size_t k = levels.size() - 1; k-- > 0;) {
         const ScanLevel& lv = levels[k];
-        const int count = lv.n;
-        Grid g = count * kPitch <= view_width * 1.001f
-                     ? unit_row(0, y, lv.grid * block_dim)
-                     : fitted(0, y, lv.grid * block_dim, view_width);
-        g.group = block_dim;
-        g.group_gap = g.pitch_x < kPitch ? 0.0f : 0.4f;
+        Grid g = level_row[k];
+        g.y = y;
         for (int b = 0; b < lv.grid; ++b) {
             Grid part = g;
             part.offset = b * block_dim;
             c.place(c.find(Step::AddCarries, lv.carry_pass, 0, b), part,
-                    RowStyle{.past_flow = b == c.block});
+                    RowStyle{.past_flow = b == c.block, .cells = lv.n - b * block_dim});
         }
         c.row_label(g, k == 0 ? "out[]" : "carries",
                     k == 0 ? "block scan + carries[block]"
