@@ -36,6 +36,8 @@ namespace detail {
 
 Rect Grid::rect(int i) const {
     const int p = offset + i;
+    if (p >= 0 && static_cast<std::size_t>(p) < xs.size())
+        return {xs[static_cast<std::size_t>(p)], y, cell_w, cell_h};
     const int col = p % cols, row = p / cols;
     const float gx = group > 0 ? static_cast<float>(col / group) * group_gap : 0.0f;
     return {x + static_cast<float>(col) * pitch_x + gx, y + static_cast<float>(row) * pitch_y,

@@ -27,6 +27,9 @@ struct Grid {
     int group = 0; // an extra gap after every `group` columns (warps, blocks)
     float group_gap = 0;
     int offset = 0; // cell i of the frame sits at position offset + i
+    // Where positions 0.. stand when not evenly spaced (a block's total centred over the block,
+    // the last block partial); positions past it follow the even spacing.
+    std::vector<float> xs;
 
     Rect rect(int i) const;
     // The rectangle over positions [first, first + count) of one row.

@@ -64,26 +64,29 @@ float blelloch_chain(Composer& c, int pass, int block, float y, const Grid& row)
     return y;
 }
 
-// The row of a level's `count` elements, each one total of a block of `parent` (the level
-// above, blocks of `block_dim`): element j stands centred over block j. So a block's total
-// sits under its block, and its carry over the block's out[], at every level and every block
-// the camera follows. A level too dense for that is a strip, as the level above is.
 constexpr float kWideCell = 2.2f * kCell;
 
-Grid under_blocks(const Grid& parent, float y, int count, int block_dim) {
-    const float seg = static_cast<float>(block_dim) * parent.pitch_x +
-                      (parent.group > 0 ? static_cast<float>(block_dim / parent.group) : 0.0f) *
-                          parent.group_gap;
+// The row of a level's `count` elements, each one total of a block of `parent` (the level
+// above, `parent_count` elements in blocks of `block_dim`): element j stands centred over
+// block j, the last block's over its own elements. So a block's total sits under its block,
+// and its carry over the block's out[], at every level and every block the camera follows.
+Grid under_blocks(const Grid& parent, int parent_count, float y, int count, int block_dim) {
+    const Rect first = parent.rect(0), last = parent.rect(block_dim - 1);
+    const float seg = parent.rect(block_dim).x - first.x; // one block of the level above
     Grid g;
     g.y = y;
     g.cols = std::max(1, (count + block_dim - 1) / block_dim) * block_dim;
     g.pitch_x = seg;
     // Wider than a cell where there is room: a total holds a block's worth of digits.
     g.cell_w = std::min(kWideCell, seg * (kCell / kPitch));
-    const Rect first = parent.rect(0), last = parent.rect(block_dim - 1);
     g.x = 0.5f * (first.x + last.right()) - 0.5f * g.cell_w;
     g.group = block_dim;
     g.group_gap = 0.0f; // the spacing already sets the blocks apart
+    g.xs.reserve(static_cast<std::size_t>(count));
+    for (int j = 0; j < count; ++j) {
+        const int begin = j * block_dim, end = std::min(parent_count, begin + block_dim) - 1;
+        g.xs.push_back(0.5f * (parent.rect(begin).x + parent.rect(end).right()) - 0.5f * g.cell_w);
+    }
     return g;
 }
 
@@ -142,7 +145,7 @@ void view_multiblock(Composer& c) {
         const ScanLevel& lv = levels[k];
         if (detail_level == k + 1)
             y += 1.4f; // room above the row for the detail's title
-        const Grid g = under_blocks(level_row.back(), y, lv.grid, block_dim);
+        const Grid g = under_blocks(level_row.back(), lv.n, y, lv.grid, block_dim);
         level_row.push_back(g);
         for (int b = 0; b < lv.grid; ++b) {
             Grid one = g;
