@@ -1497,6 +1497,56 @@ TEST(AddCarries, OneArrowPerBlock) {
     EXPECT_GT(steps, 0);
 }
 
+// The carry the step adds is in the picture, whole, with its arrow into the block's out[], for
+// the block the camera follows, at the canvases a class meets: at block 1024 the carry stood in
+// the middle of its block, 16 units wide, and the picture (from the block's first element,
+// 10 units across at 200%) showed out[] under a row of carries with none of them in it.
+TEST(AddCarries, TheFollowedBlocksCarryIsShownWithItsArrow) {
+    std::string refused;
+    const auto m = traced(Algorithm::ScanMultiblock, 1024, 65536, refused);
+    ASSERT_TRUE(m) << refused;
+    int carries = -1; // the totals' scan, its last level: carries[b]
+    for (std::size_t f = 0; f < m->trace().frames.size(); ++f)
+        if (m->trace().frames[f].pass == 1 && m->trace().frames[f].step == Step::Downsweep)
+            carries = static_cast<int>(f);
+    ASSERT_GE(carries, 0);
+    const scene::Palette pal = scene::palette(scene::Theme::Light);
+    const int last = static_cast<int>(m->steps().size()) - 1;
+    for (const auto& [w, h, scale] : {std::tuple{1280.0f, 348.0f, 2.0f},
+                                      {1280.0f, 515.0f, 1.5f},
+                                      {1280.0f, 584.0f, 1.0f},
+                                      {1920.0f, 700.0f, 2.0f},
+                                      {904.0f, 540.0f, 1.0f}})
+        for (const int block : {0, 7, 63}) {
+            SCOPED_TRACE(std::to_string(static_cast<int>(w)) + "x" +
+                         std::to_string(static_cast<int>(h)) + " at " +
+                         std::to_string(static_cast<int>(scale * 100)) + "%, block " +
+                         std::to_string(block));
+            const std::size_t f = m->frame_at(last, block);
+            ASSERT_EQ(m->trace().frames.at(f).step, Step::AddCarries);
+            const render::Canvas c =
+                render::lay_out_canvas(font(), *m, f, canvas_of(w, h, scale), {});
+            const auto carry =
+                std::find_if(c.scene.cells.begin(), c.scene.cells.end(), [&](const auto& cell) {
+                    return cell.ref && cell.ref->frame == carries && cell.ref->cell == block;
+                });
+            ASSERT_NE(carry, c.scene.cells.end());
+            const Rect at = on_screen(c.frame, carry->rect);
+            const Rect room = inflate(c.frame.picture, 0.5f, 0.5f);
+            EXPECT_TRUE(room.contains({at.x, at.y}) && room.contains({at.right(), at.bottom()}))
+                << "carries[" << block << "] at " << text(at) << ", the picture "
+                << text(c.frame.picture);
+            const auto arrows = scene::arrows_drawn(c.scene, c.frame.camera, c.frame.width,
+                                                    c.frame.height, c.frame.picture);
+            EXPECT_TRUE(std::any_of(arrows.begin(), arrows.end(),
+                                    [&](const scene::Arrow& a) {
+                                        return a.head > 0 && a.color == pal.carry &&
+                                               a.source == carry->rect;
+                                    }))
+                << "no arrow from carries[" << block << "]";
+        }
+}
+
 } // namespace
 } // namespace pplab
 

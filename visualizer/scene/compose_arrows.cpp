@@ -179,17 +179,20 @@ void Composer::carry_bracket(const Rect& carry, const std::vector<Rect>& cells,
         line.width = width;
         s.arrows.push_back(line);
     }
-    // The arrow lands on the bracket's middle, above the block's middle cell.
-    const Rect middle = {span.center().x - 0.5f * kCell, span.y, kCell, span.h};
-    const Vec2 from = ends(carry, middle, line_units(kArrowGap)).first;
+    // The arrow lands on the bracket straight under the carry where the carry stands over its
+    // block (a block too wide to see whole has its carry at its start, in view with it), else
+    // on the bracket's middle.
+    const float x = std::clamp(carry.center().x, span.x, span.right());
+    const Rect under = {x - 0.5f * kCell, span.y, kCell, span.h};
+    const Vec2 from = ends(carry, under, line_units(kArrowGap)).first;
     Arrow ar;
     ar.from = from;
-    ar.to = lerp(from, {span.center().x, y - 0.05f}, grow);
+    ar.to = lerp(from, {x, y - 0.05f}, grow);
     ar.color = col;
     ar.width = line_units(current ? 0.06f : 0.03f);
     ar.head = line_units(current ? 0.28f : 0.16f);
     ar.source = carry;
-    ar.target = middle;
+    ar.target = under;
     s.arrows.push_back(ar);
 }
 

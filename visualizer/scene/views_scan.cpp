@@ -66,10 +66,16 @@ float blelloch_chain(Composer& c, int pass, int block, float y, const Grid& row)
 
 constexpr float kWideCell = 2.2f * kCell;
 
+// A block of the level above wider than this (world units) is not seen whole where its values
+// can be read: its total stands at its start, where the camera following the block begins.
+constexpr float kWholeBlock = 8.0f;
+
 // The row of a level's `count` elements, each one total of a block of `parent` (the level
 // above, `parent_count` elements in blocks of `block_dim`): element j stands centred over
-// block j, the last block's over its own elements. So a block's total sits under its block,
-// and its carry over the block's out[], at every level and every block the camera follows.
+// block j (the last block's over its own elements), or at its start when the block is too wide
+// to be seen whole. So a block's total sits under its block, and its carry over the block's
+// out[], at every level and every block the camera follows (at 1024 the carry stood at the
+// block's middle, past the edge of the picture that began at the block's first element).
 Grid under_blocks(const Grid& parent, int parent_count, float y, int count, int block_dim) {
     const Rect first = parent.rect(0), last = parent.rect(block_dim - 1);
     const float seg = parent.rect(block_dim).x - first.x; // one block of the level above
@@ -79,13 +85,15 @@ Grid under_blocks(const Grid& parent, int parent_count, float y, int count, int 
     g.pitch_x = seg;
     // Wider than a cell where there is room: a total holds a block's worth of digits.
     g.cell_w = std::min(kWideCell, seg * (kCell / kPitch));
-    g.x = 0.5f * (first.x + last.right()) - 0.5f * g.cell_w;
+    g.x = seg > kWholeBlock ? first.x : 0.5f * (first.x + last.right()) - 0.5f * g.cell_w;
     g.group = block_dim;
     g.group_gap = 0.0f; // the spacing already sets the blocks apart
     g.xs.reserve(static_cast<std::size_t>(count));
     for (int j = 0; j < count; ++j) {
         const int begin = j * block_dim, end = std::min(parent_count, begin + block_dim) - 1;
-        g.xs.push_back(0.5f * (parent.rect(begin).x + parent.rect(end).right()) - 0.5f * g.cell_w);
+        const float left = parent.rect(begin).x;
+        g.xs.push_back(
+            seg > kWholeBlock ? left : 0.5f * (left + parent.rect(end).right()) - 0.5f * g.cell_w);
     }
     return g;
 }
