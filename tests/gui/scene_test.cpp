@@ -268,6 +268,17 @@ TEST(SceneBuilder, MultiblockTotalsAndCarriesStandOverTheirBlocks) {
             ADD_FAILURE() << "element " << e << " of frame " << frame << " is not drawn";
             return std::pair{0.0f, 0.0f};
         };
+        // The rows' names in one column, in[]'s: placed by their first cell, totals[] and
+        // carries stood among the arrows into out[].
+        const auto name_x = [&](const std::string& text) {
+            for (const Label& l : s.labels)
+                if (l.kind == LabelKind::Row && l.text == text)
+                    return l.pos.x;
+            ADD_FAILURE() << "no row named " << text;
+            return 0.0f;
+        };
+        EXPECT_EQ(name_x("totals[]"), name_x("in[]"));
+        EXPECT_EQ(name_x("carries"), name_x("in[]"));
         int carries = -1;
         for (std::size_t f = 0; f < m->trace().frames.size(); ++f) {
             const Frame& fr = m->trace().frames[f];

@@ -68,7 +68,7 @@ constexpr float kWideCell = 2.2f * kCell;
 
 // A block of the level above wider than this (world units) is not seen whole where its values
 // can be read: its total stands at its start, where the camera following the block begins.
-constexpr float kWholeBlock = 8.0f;
+constexpr float kWholeBlock = 12.0f;
 
 // The row of a level's `count` elements, each one total of a block of `parent` (the level
 // above, `parent_count` elements in blocks of `block_dim`): element j stands centred over
@@ -77,15 +77,16 @@ constexpr float kWholeBlock = 8.0f;
 // out[], at every level and every block the camera follows (at 1024 the carry stood at the
 // block's middle, past the edge of the picture that began at the block's first element).
 Grid under_blocks(const Grid& parent, int parent_count, float y, int count, int block_dim) {
-    const Rect first = parent.rect(0), last = parent.rect(block_dim - 1);
-    const float seg = parent.rect(block_dim).x - first.x; // one block of the level above
+    const float seg = parent.rect(block_dim).x - parent.rect(0).x; // a block of the level above
     Grid g;
     g.y = y;
     g.cols = std::max(1, (count + block_dim - 1) / block_dim) * block_dim;
     g.pitch_x = seg;
     // Wider than a cell where there is room: a total holds a block's worth of digits.
     g.cell_w = std::min(kWideCell, seg * (kCell / kPitch));
-    g.x = seg > kWholeBlock ? first.x : 0.5f * (first.x + last.right()) - 0.5f * g.cell_w;
+    // The row's name stands left of the level above's, in one column: the first cell's place
+    // put it among the arrows into out[] (xs places the cells).
+    g.x = parent.x;
     g.group = block_dim;
     g.group_gap = 0.0f; // the spacing already sets the blocks apart
     g.xs.reserve(static_cast<std::size_t>(count));
@@ -96,6 +97,31 @@ Grid under_blocks(const Grid& parent, int parent_count, float y, int count, int 
             seg > kWholeBlock ? left : 0.5f * (left + parent.rect(end).right()) - 0.5f * g.cell_w);
     }
     return g;
+}
+
+// Positions [first, first + count) of `g` as a grid of their own: a frame per block placed
+// with only its block's positions (a copy of every block's per frame cost 2048 x 2048 floats
+// for 65536 elements in blocks of 32).
+Grid part_of(const Grid& g, int first, int count) {
+    Grid part{.x = g.x,
+              .y = g.y,
+              .cols = g.cols,
+              .pitch_x = g.pitch_x,
+              .pitch_y = g.pitch_y,
+              .cell_w = g.cell_w,
+              .cell_h = g.cell_h,
+              .group = g.group,
+              .group_gap = g.group_gap,
+              .offset = g.offset + first,
+              .xs = {}};
+    if (!g.xs.empty()) { // its own positions, from 0
+        const auto at = [&](int i) {
+            return g.xs.begin() + std::clamp<std::ptrdiff_t>(i, 0, std::ssize(g.xs));
+        };
+        part.xs.assign(at(first), at(first + count));
+        part.offset = 0;
+    }
+    return part;
 }
 
 } // namespace
@@ -156,10 +182,9 @@ void view_multiblock(Composer& c) {
         const Grid g = under_blocks(level_row.back(), lv.n, y, lv.grid, block_dim);
         level_row.push_back(g);
         for (int b = 0; b < lv.grid; ++b) {
-            Grid one = g;
-            one.offset = b;
             const int f = c.find(Step::BlockTotal, lv.scan_pass, 0, b);
-            c.place(f, one, RowStyle{.past_flow = k == detail_level && b == detail_block});
+            c.place(f, part_of(g, b, 1),
+                    RowStyle{.past_flow = k == detail_level && b == detail_block});
             totals[k].push_back(f);
         }
         c.row_label(g, "totals[]", "level " + std::to_string(k + 1) + ": one per block");
@@ -203,9 +228,8 @@ void view_multiblock(Composer& c) {
         Grid g = level_row[k];
         g.y = y;
         for (int b = 0; b < lv.grid; ++b) {
-            Grid part = g;
-            part.offset = b * block_dim;
-            c.place(c.find(Step::AddCarries, lv.carry_pass, 0, b), part,
+            c.place(c.find(Step::AddCarries, lv.carry_pass, 0, b),
+                    part_of(g, b * block_dim, block_dim),
                     RowStyle{.past_flow = b == c.block, .cells = lv.n - b * block_dim});
         }
         c.row_label(g, k == 0 ? "out[]" : "carries",
