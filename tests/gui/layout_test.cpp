@@ -1497,6 +1497,29 @@ TEST(AddCarries, OneArrowPerBlock) {
     EXPECT_GT(steps, 0);
 }
 
+// Blocks narrower than a cell on screen's row: the shown block's carry alone, its arrow and its
+// bracket. Each block's made a solid sheet between the carries and out[] (n 65536 in blocks of
+// 64: 1024 arrows and 3072 bracket lines in a band a cell tall).
+TEST(AddCarries, NarrowBlocksShowOnlyTheShownBlocksCarry) {
+    std::string refused;
+    const auto m = traced(Algorithm::ScanMultiblock, 64, 65536, refused);
+    ASSERT_TRUE(m) << refused;
+    const scene::Palette pal = scene::palette(scene::Theme::Light);
+    const int last = static_cast<int>(m->steps().size()) - 1;
+    for (const int block : {0, 20, 1023}) {
+        const std::size_t f = m->frame_at(last, block);
+        ASSERT_EQ(m->trace().frames.at(f).step, Step::AddCarries);
+        ASSERT_EQ(m->trace().frames.at(f).block, block);
+        const scene::Scene s = scene::build(*m, f, scene::ViewOptions{});
+        int arrows = 0, lines = 0;
+        for (const scene::Arrow& a : s.arrows)
+            if (a.color == pal.carry)
+                ++(a.head > 0 ? arrows : lines);
+        EXPECT_EQ(arrows, 1) << "block " << block;
+        EXPECT_EQ(lines, 3) << "block " << block << ": one bracket";
+    }
+}
+
 // The carry the step adds is in the picture, whole, with its arrow into the block's out[], for
 // the block the camera follows, at the canvases a class meets: at block 1024 the carry stood in
 // the middle of its block, 16 units wide, and the picture (from the block's first element,

@@ -172,8 +172,9 @@ private:
     };
 
     void connect(int f, bool current);
-    // addCarries: the carry's one arrow to a bracket over the block's cells it is added to.
-    void carry_bracket(const Rect& carry, const std::vector<Rect>& cells,
+    // addCarries: the carry's one arrow to a bracket over the block's cells it is added to
+    // (`carried`: that block).
+    void carry_bracket(int carried, const Rect& carry, const std::vector<Rect>& cells,
                        const std::vector<CellWrite>& writes, const Rgba& col, bool current,
                        float grow);
     // ViewOptions::row_stretch applied to everything composed.

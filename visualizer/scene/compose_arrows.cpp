@@ -116,7 +116,8 @@ void Composer::connect(int f, bool current) {
             if (t.frames[static_cast<std::size_t>(f)].step == Step::AddCarries && i == 1) {
                 // One carry for the whole block: one arrow to a bracket over it, not one each.
                 if (!carry_drawn)
-                    carry_bracket(*from, dst.rects, writes, col, current, grow);
+                    carry_bracket(t.frames[static_cast<std::size_t>(f)].block, *from, dst.rects,
+                                  writes, col, current, grow);
                 carry_drawn = true;
                 continue;
             }
@@ -158,7 +159,7 @@ void Composer::connect(int f, bool current) {
     }
 }
 
-void Composer::carry_bracket(const Rect& carry, const std::vector<Rect>& cells,
+void Composer::carry_bracket(int carried, const Rect& carry, const std::vector<Rect>& cells,
                              const std::vector<CellWrite>& writes, const Rgba& col, bool current,
                              float grow) {
     Rect span;
@@ -166,6 +167,10 @@ void Composer::carry_bracket(const Rect& carry, const std::vector<Rect>& cells,
         if (writes[c].thread >= 0)
             span = unite(span, cells[c]);
     if (span.empty())
+        return;
+    // Blocks narrower than a cell: the shown block's carry only. Each block's made a solid sheet
+    // of 1024 arrows and 3072 bracket lines between the carries and out[] (n 65536, block 64).
+    if (span.w < kCell && carried != block)
         return;
     const float y = span.y - 0.22f, tick = 0.14f;
     const float width = line_units(current ? 0.05f : 0.03f);
