@@ -306,6 +306,64 @@ TEST(SceneBuilder, MultiblockTotalsAndCarriesStandOverTheirBlocks) {
     }
 }
 
+// The detail (the shown block's scanBlock rows) stands under its block's tile: its loads fall
+// straight down from in[] and its sums straight into its block of out[]. At block 0's place,
+// block 2's sums crossed the totals and carries on a slant to reach out[]. Where in[] is
+// squeezed (65536 elements), the detail is centred under its tile as far as the row allows.
+TEST(SceneBuilder, MultiblockDetailStandsUnderItsBlock) {
+    for (const auto& [block_dim, n, shown] :
+         {std::tuple{4, 10, 0}, {4, 10, 1}, {4, 10, 2}, {32, 100, 3}, {32, 65536, 2000}}) {
+        SCOPED_TRACE("block " + std::to_string(block_dim) + ", n " + std::to_string(n) +
+                     ", shown block " + std::to_string(shown));
+        const auto m = trace(request(Algorithm::ScanMultiblock, seq(n), block_dim));
+        const auto& frames = m->trace().frames;
+        int load = -1, last_sum = -1;
+        for (std::size_t f = 0; f < frames.size(); ++f)
+            if (frames[f].pass == 0 && frames[f].block == shown) {
+                if (frames[f].step == Step::Load)
+                    load = static_cast<int>(f);
+                if (frames[f].step == Step::Downsweep)
+                    last_sum = static_cast<int>(f);
+            }
+        ASSERT_GE(load, 0);
+        ASSERT_GE(last_sum, 0);
+        const std::size_t add = m->frame_at(static_cast<int>(m->steps().size()) - 1, shown);
+        ASSERT_EQ(frames.at(add).step, Step::AddCarries);
+        ASSERT_EQ(frames.at(add).block, shown);
+        ViewOptions o;
+        o.pixels_per_unit = 40.0f;
+        const Scene at_load = build(*m, static_cast<std::size_t>(load), o);
+        const Scene at_add = build(*m, add, o);
+        const int first = shown * block_dim, mine = std::min(block_dim, n - first);
+        const auto loads = cells_of(at_load, load);
+        ASSERT_EQ(loads.size(), static_cast<std::size_t>(block_dim));
+        if (cell_at(at_load, CellRef::kInput, 0).rect.w >= loads.front()->rect.w * 0.99f) {
+            // in[] one unit a cell: each slot under its element
+            for (int i = 0; i < mine; ++i) {
+                const Cell& element = cell_at(at_load, CellRef::kInput, first + i);
+                EXPECT_NEAR(loads[static_cast<std::size_t>(i)]->rect.center().x,
+                            element.rect.center().x, 1e-3f)
+                    << "s[" << i << "] and in[" << first + i << "]";
+                EXPECT_NEAR(cell_at(at_add, last_sum, i).rect.center().x,
+                            cell_at(at_add, static_cast<int>(add), i).rect.center().x, 1e-3f)
+                    << "the scan's s[" << i << "] and out[" << first + i << "]";
+            }
+        } else { // squeezed: the tile's middle lies under the detail
+            const auto drawn = [&](int e) -> Rect { // a heat strip's cell stands for several
+                for (const Cell& c : at_load.cells)
+                    if (c.ref && c.ref->frame == CellRef::kInput && c.ref->cell <= e &&
+                        e < c.ref->cell + std::max(1, c.merged))
+                        return c.rect;
+                ADD_FAILURE() << "in[" << e << "] is not drawn";
+                return {};
+            };
+            const float middle = 0.5f * (drawn(first).x + drawn(first + mine - 1).right());
+            EXPECT_GT(middle, loads.front()->rect.x);
+            EXPECT_LT(middle, loads.back()->rect.right());
+        }
+    }
+}
+
 // Every step of every view builds, settled and mid-flight, and stays inside its bounds.
 TEST(SceneBuilder, EveryStepOfEveryView) {
     for (const auto& c : test::view_cases()) {

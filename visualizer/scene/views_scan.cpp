@@ -99,29 +99,44 @@ Grid under_blocks(const Grid& parent, int parent_count, float y, int count, int 
     return g;
 }
 
-// Positions [first, first + count) of `g` as a grid of their own: a frame per block placed
-// with only its block's positions (a copy of every block's per frame cost 2048 x 2048 floats
-// for 65536 elements in blocks of 32).
-Grid part_of(const Grid& g, int first, int count) {
-    Grid part{.x = g.x,
-              .y = g.y,
-              .cols = g.cols,
-              .pitch_x = g.pitch_x,
-              .pitch_y = g.pitch_y,
-              .cell_w = g.cell_w,
-              .cell_h = g.cell_h,
-              .group = g.group,
-              .group_gap = g.group_gap,
-              .offset = g.offset + first,
-              .xs = {}};
-    if (!g.xs.empty()) { // its own positions, from 0
+// A row's positions handed out a block at a time: each part is the row without the other
+// blocks' positions (a copy of every block's per frame cost 2048 x 2048 floats for 65536
+// elements in blocks of 32). The row is copied whole, so a field added to Grid comes along.
+class Parts {
+public:
+    explicit Parts(Grid row) : xs_(std::move(row.xs)), row_(std::move(row)) { row_.xs.clear(); }
+    // Positions [first, first + count) as a grid of their own.
+    Grid operator()(int first, int count) const {
+        Grid part = row_;
+        if (xs_.empty()) {
+            part.offset += first;
+            return part;
+        }
         const auto at = [&](int i) {
-            return g.xs.begin() + std::clamp<std::ptrdiff_t>(i, 0, std::ssize(g.xs));
+            return xs_.begin() + std::clamp<std::ptrdiff_t>(i, 0, std::ssize(xs_));
         };
-        part.xs.assign(at(first), at(first + count));
+        part.xs.assign(at(first), at(first + count)); // its own positions, from 0
         part.offset = 0;
+        return part;
     }
-    return part;
+
+private:
+    std::vector<float> xs_;
+    Grid row_;
+};
+
+// Where the detail of the block whose tile starts at position `first` of `source` stands:
+// under its tile, so the loads fall straight down and its scan falls straight into its block
+// of out[] (at block 0's place, block 2's sums crossed the totals and carries on a slant to
+// reach out[]). Where the source is not one unit a cell (in[] squeezed, a level's totals spread
+// over their blocks), the detail begins under the tile's first element, kept within in[]'s
+// `width`: centred under the tile, it stood away from a level's first totals, and the camera
+// framed it with none of the values it loads.
+float detail_x(const Grid& source, int first, float detail_w, float width) {
+    const float x = source.rect(first).x;
+    if (source.xs.empty() && source.pitch_x >= kPitch * 0.999f)
+        return x;
+    return std::clamp(x, 0.0f, std::max(0.0f, width - detail_w));
 }
 
 } // namespace
@@ -179,11 +194,12 @@ void view_multiblock(Composer& c) {
         const ScanLevel& lv = levels[k];
         if (detail_level == k + 1)
             y += 1.4f; // room above the row for the detail's title
-        const Grid g = under_blocks(level_row.back(), lv.n, y, lv.grid, block_dim);
-        level_row.push_back(g);
+        level_row.push_back(under_blocks(level_row.back(), lv.n, y, lv.grid, block_dim));
+        const Grid& g = level_row.back();
+        const Parts part_of(g);
         for (int b = 0; b < lv.grid; ++b) {
             const int f = c.find(Step::BlockTotal, lv.scan_pass, 0, b);
-            c.place(f, part_of(g, b, 1),
+            c.place(f, part_of(b, 1),
                     RowStyle{.past_flow = k == detail_level && b == detail_block});
             totals[k].push_back(f);
         }
@@ -206,6 +222,8 @@ void view_multiblock(Composer& c) {
                 : "level " + std::to_string(detail_level) + ": block " +
                       std::to_string(detail_block) + " scans its tile of totals[]",
             0.9f);
+    row.x = detail_x(level_row[detail_level], detail_block * block_dim, row.width(),
+                     in.span(0, n).right());
     blelloch_chain(c, detail_pass, detail_block, detail_y, row);
 
     // Carries coming back up: each level's final scan, then the sums with carries added.
@@ -227,9 +245,10 @@ void view_multiblock(Composer& c) {
         const ScanLevel& lv = levels[k];
         Grid g = level_row[k];
         g.y = y;
+        const Parts part_of(g);
         for (int b = 0; b < lv.grid; ++b) {
             c.place(c.find(Step::AddCarries, lv.carry_pass, 0, b),
-                    part_of(g, b * block_dim, block_dim),
+                    part_of(b * block_dim, block_dim),
                     RowStyle{.past_flow = b == c.block, .cells = lv.n - b * block_dim});
         }
         c.row_label(g, k == 0 ? "out[]" : "carries",
