@@ -125,18 +125,17 @@ private:
     Grid row_;
 };
 
-// Where the detail of the block whose tile starts at position `first` of `source` stands:
+// Where the detail of the block whose tile starts at position `first` of `source` stands
+// (`unit_cells`: the source is in[] at one unit a cell):
 // under its tile, so the loads fall straight down and its scan falls straight into its block
 // of out[] (at block 0's place, block 2's sums crossed the totals and carries on a slant to
 // reach out[]). Where the source is not one unit a cell (in[] squeezed, a level's totals spread
 // over their blocks), the detail begins under the tile's first element, kept within in[]'s
 // `width`: centred under the tile, it stood away from a level's first totals, and the camera
 // framed it with none of the values it loads.
-float detail_x(const Grid& source, int first, float detail_w, float width) {
+float detail_x(const Grid& source, int first, bool unit_cells, float detail_w, float width) {
     const float x = source.rect(first).x;
-    if (source.xs.empty() && source.pitch_x >= kPitch * 0.999f)
-        return x;
-    return std::clamp(x, 0.0f, std::max(0.0f, width - detail_w));
+    return unit_cells ? x : std::clamp(x, 0.0f, std::max(0.0f, width - detail_w));
 }
 
 } // namespace
@@ -165,9 +164,10 @@ void view_multiblock(Composer& c) {
     const int detail_block = c.block;
 
     float y = 0;
-    Grid in = n * kPitch <= view_width * 1.001f ? unit_row(0, y, n) : fitted(0, y, n, view_width);
+    const bool in_unit_cells = n * kPitch <= view_width * 1.001f;
+    Grid in = in_unit_cells ? unit_row(0, y, n) : fitted(0, y, n, view_width);
     in.group = block_dim;
-    in.group_gap = in.pitch_x < kPitch ? 0.0f : 0.4f;
+    in.group_gap = in_unit_cells ? 0.4f : 0.0f;
     in.cols = levels[0].grid * block_dim; // the last block's padding never wraps to a new row
     // Each level's row: element j of level k stands over block j of level k - 1.
     std::vector<Grid> level_row{in};
@@ -222,8 +222,8 @@ void view_multiblock(Composer& c) {
                 : "level " + std::to_string(detail_level) + ": block " +
                       std::to_string(detail_block) + " scans its tile of totals[]",
             0.9f);
-    row.x = detail_x(level_row[detail_level], detail_block * block_dim, row.width(),
-                     in.span(0, n).right());
+    row.x = detail_x(level_row[detail_level], detail_block * block_dim,
+                     detail_level == 0 && in_unit_cells, row.width(), in.span(0, n).right());
     blelloch_chain(c, detail_pass, detail_block, detail_y, row);
 
     // Carries coming back up: each level's final scan, then the sums with carries added.
