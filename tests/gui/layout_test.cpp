@@ -1190,6 +1190,26 @@ TEST(Notice, AScanCountsElementsAtEveryStep) {
     EXPECT_GT(said, 1) << "no step said which part it shows: the test checks nothing";
 }
 
+// A heat strip counts every element it stands for: scan-multiblock's add-carries at block 1024
+// in a 750x500 canvas said "showing elements 0–552 of 1021", its last strip (elements 1020–1023)
+// counted as element 1020 alone.
+TEST(Notice, AHeatStripCountsEveryElementItStandsFor) {
+    std::string refused;
+    const auto scan = traced(Algorithm::ScanMultiblock, 1024, 65536, refused);
+    ASSERT_TRUE(scan) << refused;
+    const int last = static_cast<int>(scan->steps().size()) - 1;
+    for (const float width : {750.0f, 900.0f}) {
+        const std::size_t frame = scan->frame_at(last, 0);
+        const render::Canvas c =
+            render::lay_out_canvas(font(), *scan, frame, canvas_of(width, 500, 1.0f), {});
+        ASSERT_TRUE(std::any_of(c.scene.cells.begin(), c.scene.cells.end(),
+                                [](const scene::Cell& cell) { return cell.merged > 1; }))
+            << "no heat strip at this size: the test checks nothing";
+        EXPECT_NE(c.frame.notice.find("showing elements "), std::string::npos) << c.frame.notice;
+        EXPECT_NE(c.frame.notice.find(" of 1024 "), std::string::npos) << c.frame.notice;
+    }
+}
+
 // A canvas is framed no farther out than its scene was built for: the scene spaces a row's name
 // and its second line for that zoom. scanBlelloch over n 7 at 150% in 1280x720 settled nowhere
 // (a legend card at 84 px a unit, a column at 72): built at 84 and framed at 72, upsweep 2's

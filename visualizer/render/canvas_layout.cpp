@@ -673,7 +673,10 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
                     : f.block != cur.block)
             continue;
         const int index = by_tile ? f.block : by_warp ? f.warp : c.ref->cell;
-        total = std::max(total, index + 1);
+        // A heat strip stands for its cells from its first one on: its last one counts too
+        // (block 1024's out[] said "of 1021", its last strip counted as element 1020 alone).
+        const int last_index = by_tile || by_warp ? index : index + std::max(1, c.merged) - 1;
+        total = std::max(total, last_index + 1);
         if (by_bin && f.warp >= 0)
             warp_bins.warps = std::max(warp_bins.warps, f.warp + 1);
         if (by_tile)
@@ -684,7 +687,7 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
         if (!overlaps(box, picture) || intersect(box, picture).w < box.w - 1.0f)
             continue;
         first = first < 0 ? index : std::min(first, index);
-        last = std::max(last, index);
+        last = std::max(last, last_index);
         if (by_bin && f.warp >= 0)
             warp_bins.add(f.warp, index);
         if (by_warp && f.buffer == Buffer::Lanes) {
