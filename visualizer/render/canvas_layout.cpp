@@ -353,6 +353,7 @@ std::string shown_part(const std::string& what, int first, int last, int total) 
 namespace {
 
 constexpr const char* kReadsLeftOut = "arrows to or from cells off screen left out";
+constexpr const char* kNarrowReadsLeftOut = "arrows from cells too narrow to draw left out";
 constexpr const char* kTilesOffScreen = "tiles row off screen";
 constexpr const char* kLegendLeftOut = "no room for the legend at this size";
 
@@ -642,6 +643,37 @@ bool values_left_out(const scene::Scene& s, const CanvasFrame& framed, const sce
     return false;
 }
 
+// Why arrows are left out, if any are (scene::arrows_drawn): reads from cells off screen are not
+// drawn from the edge (nor the funnel from a block's part of in[], which needs no word), their
+// moving values with them; nor are arrows from cells on screen but narrower than an arrow's
+// foot (block 1024's elements in Fit: 1024 arrows would be one solid sheet). Said apart: "off
+// screen" over a scene wholly on screen sent a teacher looking for cells that were not there.
+std::string arrows_left_out(const scene::Scene& s, const scene::Camera& cam, const CanvasRequest& r,
+                            const Rect& picture) {
+    bool off_screen = false, too_narrow = false;
+    const auto left_out = [&](const Rect& source, const Rect& target, scene::Vec2 to) {
+        const auto within = [&](const Rect& world) {
+            return world.empty() || inside(on_screen(cam, world, r.width, r.height), picture);
+        };
+        const scene::Vec2 end = cam.to_screen(to, r.width, r.height);
+        const bool ends_inside = end.x >= picture.x - 1 && end.x <= picture.right() + 1 &&
+                                 end.y >= picture.y - 1 && end.y <= picture.bottom() + 1;
+        (within(source) && within(target) && ends_inside ? too_narrow : off_screen) = true;
+    };
+    for (const scene::Arrow& a : s.arrows)
+        if (a.head > 0 && !scene::source_drawn(a, cam, r.width, r.height, picture))
+            left_out(a.source, a.target, a.to);
+    for (const scene::Cell& mv : s.movers)
+        if (!scene::source_drawn(mv.source, cam, r.width, r.height, picture))
+            left_out(mv.source, {}, {mv.rect.x, mv.rect.y});
+    std::string out = off_screen ? kReadsLeftOut : "";
+    if (too_narrow)
+        out += (out.empty() ? "" : " · ") +
+               std::string(r.interactive ? kNarrowReadsLeftOut + std::string(": zoom in")
+                                         : kNarrowReadsLeftOut);
+    return out;
+}
+
 // Which of the step's rows are on screen when not all of them are, or that values are too
 // small to read; empty when neither.
 std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
@@ -710,18 +742,7 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
                              : by_bin     ? "bin"
                              : by_element ? "element"
                                           : "thread";
-    // Reads from cells off screen are left out (scene::arrows_drawn), not drawn from the edge
-    // (nor the funnel from a block's part of in[], which needs no word); their moving values
-    // with them.
-    const bool reads_left_out =
-        std::any_of(s.arrows.begin(), s.arrows.end(),
-                    [&](const scene::Arrow& a) {
-                        return a.head > 0 &&
-                               !scene::source_drawn(a, cam, r.width, r.height, picture);
-                    }) ||
-        std::any_of(s.movers.begin(), s.movers.end(), [&](const scene::Cell& mv) {
-            return !scene::source_drawn(mv.source, cam, r.width, r.height, picture);
-        });
+    const std::string reads_left_out = arrows_left_out(s, cam, r, picture);
     // A canvas a few rows tall (1280x720 at 200%) shows the look-back's own rows: the tiles row
     // above them is said to be off screen, not left out silently.
     std::string part = by_tile && first < 0 && total > 0 ? std::string(kTilesOffScreen)
@@ -754,8 +775,8 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
     const std::string rows_out = rows_too && reads_out.empty()
                                      ? rows_off_screen(s, cam, r, picture, framed.text).text()
                                      : "";
-    if (reads_left_out && round_out.empty())
-        reads_out += (reads_out.empty() ? "" : " · ") + std::string(kReadsLeftOut);
+    if (!reads_left_out.empty() && round_out.empty())
+        reads_out += (reads_out.empty() ? "" : " · ") + reads_left_out;
     if (std::string text = part; !text.empty()) {
         if (!reads_out.empty())
             text += " · " + reads_out;
