@@ -235,6 +235,28 @@ void check_legend_explains_the_picture(const scene::Scene& s, const CanvasFrame&
     }
 }
 
+// An accumulate step counts one round of data[], above the chart it writes: where none of the
+// elements it reads is at least half in the picture (the rounds between taller than the canvas:
+// hist-privatised n 1000 at 100% in 1280x720 showed rounds 3 and 4 while it counted round 2), the
+// notice names the round; where one is, it does not. A reduction's grid-stride accumulate
+// likewise (reduceFull at 200% in 1280x720 showed round 4 over the sums while it added round 1).
+void check_round_said(const scene::Scene& s, const CanvasFrame& f, const Frame& cur) {
+    if (cur.step != Step::HistAccumulate && cur.step != Step::Accumulate)
+        return;
+    bool reads = false, shown = false;
+    for (const scene::Arrow& a : s.arrows)
+        if (a.head > 0) {
+            reads = true;
+            const Rect box = on_screen(f, a.source), in = clipped(box, f.picture);
+            shown = shown || (in.w > 0 && in.h >= 0.5f * box.h);
+        }
+    const std::string said = "round " + std::to_string(cur.level) + " and its arrows: above";
+    EXPECT_EQ(f.notice.find(said) != std::string::npos, reads && !shown)
+        << (shown ? "the round it counts is on screen, said to be off: '"
+                  : "the round it counts is off screen, not said: '")
+        << f.notice << "'";
+}
+
 void check_canvas(const scene::Scene& s, const CanvasFrame& f, const scene::Model& m,
                   std::size_t frame, float scale, const std::string& where) {
     SCOPED_TRACE(where);
@@ -305,6 +327,7 @@ void check_canvas(const scene::Scene& s, const CanvasFrame& f, const scene::Mode
                 << "'" << t.text << "' drawn at another size than its row's other values";
         }
     check_arrows(s, f);
+    check_round_said(s, f, m.trace().frames.at(frame));
     check_legend_explains_the_picture(s, f);
     check_values_drawn_or_said(s, f, m, scale, where);
     // The step being shown is on screen.
@@ -2145,27 +2168,6 @@ TEST(OutOfBoundsMark, LabelWholeAndClearOfTheBarriersName) {
 namespace pplab {
 namespace {
 
-// An accumulate step counts one round of data[], above the chart it writes: where none of the
-// elements it reads is at least half in the picture (the rounds between taller than the canvas:
-// hist-privatised n 1000 at 100% in 1280x720 showed rounds 3 and 4 while it counted round 2), the
-// notice names the round; where one is, it does not.
-void check_round_said(const scene::Scene& s, const CanvasFrame& f, const Frame& cur) {
-    if (cur.step != Step::HistAccumulate)
-        return;
-    bool reads = false, shown = false;
-    for (const scene::Arrow& a : s.arrows)
-        if (a.head > 0) {
-            reads = true;
-            const Rect box = on_screen(f, a.source), in = clipped(box, f.picture);
-            shown = shown || (in.w > 0 && in.h >= 0.5f * box.h);
-        }
-    const std::string said = "round " + std::to_string(cur.level) + " and its arrows: above";
-    EXPECT_EQ(f.notice.find(said) != std::string::npos, reads && !shown)
-        << (shown ? "the round it counts is on screen, said to be off: '"
-                  : "the round it counts is off screen, not said: '")
-        << f.notice << "'";
-}
-
 // The histograms with 256 bins (the CLI's default; the window's is 16) followed in the window:
 // everything check_canvas holds, the step's own cells on screen first of all (hist-per-warp's
 // charts, 256 bars each in a warp's width, were read at 976 pixels a unit and the follow view
@@ -2189,7 +2191,6 @@ TEST(Histograms, With256BinsTheStepIsOnScreen) {
                     [&](const scene::Scene& s, const CanvasFrame& f, std::size_t frame, float scale,
                         const std::string& where) {
                         check_canvas(s, f, m, frame, scale, where);
-                        check_round_said(s, f, m.trace().frames.at(frame));
                         for (const scene::Cell& p : s.panels) // an axis: a line, not a slab
                             if (p.rect.h <= 0.05f && p.rect.w > 1) {
                                 EXPECT_LE(p.rect.h * f.camera.scale, 3.0f * scale)

@@ -16,6 +16,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 namespace pplab::scene {
 namespace {
@@ -219,6 +220,44 @@ TEST(SceneBuilder, LargeInputsMergeIntoAHeatStrip) {
     EXPECT_TRUE(std::any_of(close.cells.begin(), close.cells.end(), [](const Cell& c) {
         return c.ref && c.ref->frame == CellRef::kInput && !c.text.empty();
     }));
+}
+
+// reduceAtomic's blocks read in[] as reduceFull's do, in grid-stride rounds: block b reads
+// element i where (i / blockDim) % gridDim == b (i = b * blockDim + threadIdx.x, then
+// i += gridDim * blockDim). The outline round the shown block's elements holds exactly those
+// (one slice outlined said block 0 of 1 read elements 0-255 of 1000, where it reads them all).
+TEST(SceneBuilder, AtomicOutlinesEveryElementTheShownBlockReads) {
+    for (const auto& [n, block, shown] :
+         {std::tuple{1000, 256, 0}, std::tuple{4096, 32, 5}, std::tuple{3000, 64, 11}}) {
+        const auto m = trace(request(Algorithm::ReduceAtomic, seq(n), block));
+        const int grid = m->grid(0);
+        ASSERT_GT(grid, shown);
+        const int frame = find_frame(*m, Step::BlockTotal, 0, shown);
+        ASSERT_GE(frame, 0);
+        ViewOptions near;
+        near.pixels_per_unit = 2000.0f; // every element a cell of its own
+        const Scene s = build(*m, static_cast<std::size_t>(frame), near);
+        std::vector<Rect> outlines;
+        for (const Cell& c : s.cells)
+            if (c.role == CellRole::Panel && c.border_width > 0 && c.border == kPal.selection)
+                outlines.push_back(c.rect);
+        int inputs = 0;
+        for (const Cell& c : s.cells) {
+            if (!c.ref || c.ref->frame != CellRef::kInput)
+                continue;
+            ASSERT_LE(c.merged, 1) << "n " << n << ": a heat strip at this zoom";
+            ++inputs;
+            const int i = c.ref->cell;
+            const bool read = (i / block) % grid == shown;
+            const bool outlined = std::any_of(outlines.begin(), outlines.end(), [&](const Rect& o) {
+                return o.contains(c.rect.center());
+            });
+            EXPECT_EQ(outlined, read)
+                << "n " << n << ", block " << block << ": in[" << i << "] is "
+                << (read ? "" : "not ") << "read by block " << shown << " of " << grid;
+        }
+        EXPECT_EQ(inputs, n);
+    }
 }
 
 // A cell merged into a heat strip stands for several values and holds none: the zoom at which

@@ -507,10 +507,12 @@ std::string chart_read_off_screen(const scene::Scene& s, const scene::Model& m, 
 // bins and the round falls off the top (hist-privatised, 256 bins, n 1000 at 150% in 1920x1080:
 // rounds 3 and 4 on screen while the step counted round 1, nothing said). The notice names the
 // round where no element it reads is at least half in the picture (the arrows from it said with
-// it: a third line of notice at 200% in 1280x720 cut the step's bars); "" otherwise.
+// it: a third line of notice at 200% in 1280x720 cut the step's bars); "" otherwise. A
+// reduction's grid-stride accumulate likewise (reduceFull at 200% in 1280x720: round 4 over the
+// sums while the step added round 1).
 std::string round_read_off_screen(const scene::Scene& s, const Frame& cur, const scene::Camera& cam,
                                   const CanvasRequest& r, const Rect& picture) {
-    if (cur.step != Step::HistAccumulate)
+    if (cur.step != Step::HistAccumulate && cur.step != Step::Accumulate)
         return "";
     bool reads = false;
     for (const scene::Arrow& a : s.arrows) {

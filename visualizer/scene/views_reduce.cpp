@@ -341,11 +341,12 @@ void view_full(Composer& c) {
 }
 
 void view_atomic(Composer& c) {
-    const int block_dim = c.m.block_size(0), grid_dim = c.m.grid(0);
+    const int grid_dim = c.m.grid(0);
     const float pitch = 1.7f;
     const float view_width = std::max(grid_dim * pitch, 16 * kPitch);
-    Grid row = unit_row(0, 0, block_dim);
-    float y = input_strip(c, 0, view_width, block_dim, false, row);
+    // Each block reads its share as reduceFull does, in grid-stride rounds: one slice outlined
+    // said block 0 read elements 0-255 of 1000 where it reads them all.
+    float y = rounds_strip(c, 0, view_width, "in[]");
     y = totals_row(c, y, view_width, 0, "each block reduced as reduceFull does");
     y += 0.6f;
     // The arrivals, in order: each frame's block is the block whose atomicAdd landed.
