@@ -31,9 +31,9 @@ void warp_name(Composer& c, float x, float row_y, int w) {
            c.pal.muted, Align::Left, kSize);
 }
 
-// The input strip over `width`, the selected block's slice outlined, a funnel to `below`.
-float input_strip(Composer& c, float y, float width, int block_size, bool funnel_to_row,
-                  const Grid& row) {
+// The input strip over `width`, the selected block's slice outlined, a funnel from it to
+// `row`, which is placed under the strip: returns its y.
+float input_strip(Composer& c, float y, float width, int block_size, const Grid& row) {
     const std::vector<float> in = pass_input(c.m, c.cur.pass);
     const int n = static_cast<int>(in.size());
     Grid g = n * kPitch <= width * 1.001f ? unit_row(0, y, n) : fitted(0, y, n, width);
@@ -41,7 +41,7 @@ float input_strip(Composer& c, float y, float width, int block_size, bool funnel
     const int count = std::max(0, std::min(block_size, n - first));
     c.place_input(g, in, ColourBy::Block, first, count);
     c.row_label(g, "in[]", "n = " + std::to_string(n));
-    if (funnel_to_row && count > 0) {
+    if (count > 0) {
         Grid r = row;
         r.y = y + g.cell_h + 3.0f;
         c.funnel(g.span(first, count), r.span(0, count));
@@ -234,7 +234,7 @@ void view_tree(Composer& c) {
         c.row_label(reg, "sum", "registers");
         y += kRowPitch;
     } else {
-        y = input_strip(c, y, view_width, block_dim, true, row);
+        y = input_strip(c, y, view_width, block_dim, row);
     }
     // Row 0 is the load; row k + 1 is tree level k (levels count from 0, as in the chapter).
     for (int row_index = 0; row_index <= tree_levels; ++row_index) {
@@ -264,7 +264,7 @@ void view_shuffle(Composer& c) {
     const int block_dim = c.m.block_size(0), warps = block_dim / kWarpSize, b = c.block;
     const float view_width = warp_x(warps - 1) + kWarpSize * kPitch - (kPitch - kCell);
     Grid lanes = unit_row(0, 0, block_dim, true);
-    float y = input_strip(c, 0, view_width, block_dim, true, lanes);
+    float y = input_strip(c, 0, view_width, block_dim, lanes);
     for (int w = 0; w < warps; ++w) {
         Grid g = unit_row(warp_x(w), y, kWarpSize);
         warp_name(c, g.x, y, w);
