@@ -33,8 +33,8 @@ scene::Rect intersect(const scene::Rect& a, const scene::Rect& b) {
 void cells(json& items, const render::Composition& c) {
     std::vector<const render::TextRun*> value_of(c.scene.cells.size(), nullptr);
     for (const render::TextRun& t : c.text)
-        if (t.kind == render::TextKind::Cell && t.cell >= 0)
-            value_of[static_cast<std::size_t>(t.cell)] = &t;
+        if ((t.kind == render::TextKind::Cell || t.kind == render::TextKind::Elided) && t.cell >= 0)
+            value_of[static_cast<std::size_t>(t.cell)] = &t; // its value, or the mark for one
     const float w = static_cast<float>(c.width), h = static_cast<float>(c.height);
     const auto add = [&](const scene::Cell& cell, const render::TextRun* value) {
         if (cell.role == scene::CellRole::Panel || (cell.fill.a <= 0 && cell.border_width <= 0))
@@ -66,7 +66,7 @@ std::string layout_json(const render::Composition& c, const render::FontAtlas& f
     json items = json::array();
     cells(items, c);
     for (const render::TextRun& t : c.text)
-        if (t.kind != render::TextKind::Cell)
+        if (t.kind != render::TextKind::Cell && t.kind != render::TextKind::Elided)
             items.push_back(item(t.kind == render::TextKind::LineLabel ? "arrow-label" : "label",
                                  t.rect, t.text, t.px));
     for (const render::LegendEntry& e : c.legend)

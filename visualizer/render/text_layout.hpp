@@ -11,6 +11,7 @@
 
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pplab::render {
@@ -21,7 +22,11 @@ inline constexpr float kTextEdgePx = 4.0f;
 // of the larger of the two.
 inline constexpr float kLabelGapLines = 0.25f;
 
-enum class TextKind : std::uint8_t { Cell, Label, LineLabel, Mover };
+// Elided: the mark in a cell whose value is too wide for it, in a row that draws others.
+enum class TextKind : std::uint8_t { Cell, Label, LineLabel, Mover, Elided };
+
+// The mark an elided value leaves in its cell.
+inline constexpr std::string_view kElided = "\u2026";
 
 struct TextRun {
     std::string text;
