@@ -1014,6 +1014,11 @@ TEST(Notice, WarpTotalsCountsWarps) {
 }
 
 // A request for a canvas of w x h pixels at a presenter scale.
+// The frame of the last step, block 0's where each block has its own (as the window opens it).
+std::size_t last_step(const scene::Model& m) {
+    return m.frame_at(static_cast<int>(m.steps().size()) - 1, 0);
+}
+
 render::CanvasRequest canvas_of(float w, float h, float scale) {
     render::CanvasRequest r;
     r.width = w;
@@ -1144,7 +1149,7 @@ TEST(Legend, SetSmallerBeforeItIsLeftOut) {
     std::string refused;
     const auto blelloch = traced(Algorithm::ScanBlelloch, 8, 7, refused);
     ASSERT_TRUE(blelloch) << refused;
-    const std::size_t last = blelloch->frame_at(static_cast<int>(blelloch->steps().size()) - 1, 0);
+    const std::size_t last = last_step(*blelloch);
     const render::Canvas c =
         render::lay_out_canvas(font(), *blelloch, last, canvas_of(1248, 376, 2.0f), {});
     EXPECT_FALSE(c.frame.legend_hidden) << c.frame.notice;
@@ -1192,8 +1197,7 @@ TEST(Values, ARowThatDrawsSomeMarksTheOthers) {
     std::string refused;
     const auto scan = traced(Algorithm::ScanMultiblock, 32, 65536, refused);
     ASSERT_TRUE(scan) << refused;
-    // Block 0's add-carries, as the window shows the last step.
-    const std::size_t last = scan->frame_at(static_cast<int>(scan->steps().size()) - 1, 0);
+    const std::size_t last = last_step(*scan); // block 0's add-carries
     const render::Canvas c =
         render::lay_out_canvas(font(), *scan, last, canvas_of(1600, 864, 1.0f), {});
     std::map<float, int> values; // of the rows with marks, by their top: the values drawn
@@ -1318,7 +1322,7 @@ TEST(Notice, ArrowsFromCellsTooNarrowAreNotSaidToBeOffScreen) {
     ASSERT_TRUE(scan) << refused;
     render::CanvasRequest r = canvas_of(1920, 943.6f, 1.0f); // `pplab render --size 1920x1080`
     r.framing = render::Framing::Fit;
-    const std::size_t frame = scan->frame_at(static_cast<int>(scan->steps().size()) - 1, 0);
+    const std::size_t frame = last_step(*scan);
     ASSERT_EQ(scan->trace().frames.at(frame).step, Step::AddCarries);
     const render::Canvas c = render::lay_out_canvas(font(), *scan, frame, r, {});
     ASSERT_TRUE(inside(on_screen(c.frame, c.scene.bounds), c.frame.picture))
@@ -2351,7 +2355,7 @@ TEST(Legend, LeftOutIsSaid) {
         const auto m = traced(a, 32, 7, refused);
         if (!m)
             continue;
-        const std::size_t last = m->frame_at(static_cast<int>(m->steps().size()) - 1, 0);
+        const std::size_t last = last_step(*m);
         const render::Canvas c =
             render::lay_out_canvas(font(), *m, last, canvas_of(640, 180, 2.0f), {});
         if (!c.frame.legend_hidden)
