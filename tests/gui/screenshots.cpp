@@ -4,6 +4,7 @@
 
 #include "pplab/request.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -324,15 +325,20 @@ bool window_shots(const std::filesystem::path& dir, const std::vector<Shot>& sho
             std::fprintf(stderr, "%s: %s\n", shot.name.c_str(), st.error.c_str());
             return false;
         }
-        int step = 0;
-        for (std::size_t i = 0; i < st.model->steps().size(); ++i) {
+        // The shot's step, the shown block's own where each block has one; else the first of
+        // that level (an atomicAdd is the arriving block's: arrival 3 was block 2's, and the
+        // picture showed step 1 under a caption about the arrivals).
+        int step = -1, any_block = -1;
+        for (std::size_t i = 0; i < st.model->steps().size() && step < 0; ++i) {
             const scene::StepGroup& g = st.model->steps()[i];
-            if (g.pass == shot.pass && g.step == shot.step && g.level == shot.level &&
-                (g.block < 0 || g.block == shot.block)) {
+            if (g.pass != shot.pass || g.step != shot.step || g.level != shot.level)
+                continue;
+            if (g.block < 0 || g.block == shot.block)
                 step = static_cast<int>(i);
-                break;
-            }
+            else if (any_block < 0)
+                any_block = static_cast<int>(i);
         }
+        step = step >= 0 ? step : std::max(any_block, 0);
         st.playback.go_to(step, st.steps());
         st.playback.t = 1.0f;
         window.still();
