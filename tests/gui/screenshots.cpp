@@ -326,8 +326,8 @@ bool window_shots(const std::filesystem::path& dir, const std::vector<Shot>& sho
             return false;
         }
         // The shot's step, the shown block's own where each block has one; else the first of
-        // that level (an atomicAdd is the arriving block's: arrival 3 was block 2's, and the
-        // picture showed step 1 under a caption about the arrivals).
+        // that level (an atomicAdd is the arriving block's: arrival 3, not block 0's, was not
+        // found, and the picture showed step 1 under a caption about the arrivals).
         int step = -1, any_block = -1;
         for (std::size_t i = 0; i < st.model->steps().size() && step < 0; ++i) {
             const scene::StepGroup& g = st.model->steps()[i];
