@@ -657,9 +657,8 @@ std::string arrows_left_out(const scene::Scene& s, const scene::Camera& cam, con
         const auto within = [&](const Rect& world) {
             return world.empty() || inside(on_screen(cam, world, r.width, r.height), picture);
         };
-        const scene::Vec2 end = cam.to_screen(to, r.width, r.height);
-        const bool ends_inside = end.x >= picture.x - 1 && end.x <= picture.right() + 1 &&
-                                 end.y >= picture.y - 1 && end.y <= picture.bottom() + 1;
+        const bool ends_inside =
+            scene::inflate(picture, 1, 1).contains(cam.to_screen(to, r.width, r.height));
         (within(source) && within(target) && ends_inside ? too_narrow : off_screen) = true;
     };
     for (const scene::Arrow& a : s.arrows)

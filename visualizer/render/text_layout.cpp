@@ -35,9 +35,10 @@ std::vector<TextRun> lay_out_values(const FontAtlas& font, const TextArea& area,
     const scene::Rect canvas = area.clip.empty() ? scene::Rect{0, 0, w, h} : area.clip;
     using Row = std::tuple<float, float, float>; // a row's top, height and text size (world)
     std::map<Row, float> row_px;
-    std::vector<scene::Rect> boxes;  // each value's cell, in pixels
-    std::vector<float> ems;          // and its width in ems
-    std::vector<std::size_t> elided; // cells on screen too narrow for their values
+    std::vector<scene::Rect> boxes; // each value's cell, in pixels
+    std::vector<float> ems;         // and its width in ems
+    // Cells on screen too narrow for their values, and their boxes in pixels.
+    std::vector<std::pair<std::size_t, scene::Rect>> elided;
     for (std::size_t index = 0; index < cells.size(); ++index) {
         const scene::Cell& c = cells[index];
         if (c.text.empty() || c.text_size <= 0)
@@ -50,7 +51,7 @@ std::vector<TextRun> lay_out_values(const FontAtlas& font, const TextArea& area,
         const float px = scene::value_px(c.text_size * k, em, box.w, box.h, area.min_px);
         if (px <= 0) {
             if (c.merged <= 1 && cell_kind == TextKind::Cell && inside(box, canvas))
-                elided.push_back(index);
+                elided.emplace_back(index, box);
             continue; // the cell says it on hover, the notice that values are left out
         }
         const scene::Rect text_box{box.center().x - em * px / 2, box.center().y - px / 2, em * px,
@@ -68,26 +69,27 @@ std::vector<TextRun> lay_out_values(const FontAtlas& font, const TextArea& area,
         boxes.push_back(box);
         ems.push_back(em);
     }
+    // A text `em` wide at r.px, centred in `box`.
+    const auto centre = [&](TextRun& r, const scene::Rect& box, float em) {
+        r.x = box.center().x - em * r.px / 2;
+        r.baseline = box.center().y + font.digit_height() * r.px / 2;
+        r.rect = {r.x, r.baseline - r.px * 0.8f, em * r.px, r.px};
+    };
     for (std::size_t i = 0; i < out.size(); ++i) {
         TextRun& r = out[i];
         const scene::Cell& c = cells[static_cast<std::size_t>(r.cell)];
-        const float em = ems[i];
         r.px = row_px.at({c.rect.y, c.rect.h, c.text_size});
-        r.x = boxes[i].center().x - em * r.px / 2;
-        r.baseline = boxes[i].center().y + font.digit_height() * r.px / 2;
-        r.rect = {r.x, r.baseline - r.px * 0.8f, em * r.px, r.px};
+        centre(r, boxes[i], ems[i]);
     }
     // In a row that draws some of its values, a cell too narrow for its own shows a mark at the
     // row's size: blank, it read as a cell never written ("carries: 0 4405 8968" and 29 empty
     // cells of 5-digit sums). A row that draws none is coloured by value, and left as it is.
     const float mark_em = std::max(font.width(kElided), 1e-3f);
-    for (const std::size_t index : elided) {
+    for (const auto& [index, box] : elided) {
         const scene::Cell& c = cells[index];
         const auto row = row_px.find({c.rect.y, c.rect.h, c.text_size});
         if (row == row_px.end())
             continue;
-        const scene::Vec2 a = cam.to_screen({c.rect.x, c.rect.y}, w, h);
-        const scene::Rect box{a.x, a.y, c.rect.w * k, c.rect.h * k};
         if (scene::value_px(row->second, mark_em, box.w, box.h, area.min_px) < row->second)
             continue;
         TextRun r;
@@ -96,9 +98,7 @@ std::vector<TextRun> lay_out_values(const FontAtlas& font, const TextArea& area,
         r.kind = TextKind::Elided;
         r.cell = static_cast<int>(index);
         r.px = row->second;
-        r.x = box.center().x - mark_em * r.px / 2;
-        r.baseline = box.center().y + font.digit_height() * r.px / 2;
-        r.rect = {r.x, r.baseline - r.px * 0.8f, mark_em * r.px, r.px};
+        centre(r, box, mark_em);
         out.push_back(std::move(r));
     }
     return out;
