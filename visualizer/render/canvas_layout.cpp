@@ -123,7 +123,7 @@ float slide_past_cut_row(const scene::Scene& s, const scene::Camera& c, const Ca
         take(box.y, box.bottom());
     for (const scene::Label& l : s.labels)
         if (l.px > 0 && l.kind != scene::LabelKind::Line) {
-            const scene::Vec2 at = c.to_screen(l.pos, r.width, r.height);
+            const scene::Vec2 at = scene::anchor_on_screen(l, c, r.width, r.height);
             // A row's name stands beside the picture; a note counts where it is drawn.
             if (l.kind == scene::LabelKind::Row || (at.x >= picture.x && at.x <= picture.right()))
                 take(at.y - 0.85f * l.px - kTextEdgePx, at.y + 0.3f * l.px + kTextEdgePx);
@@ -183,7 +183,7 @@ void cut_rows_out(const scene::Scene& s, const scene::Camera& c, const CanvasReq
     for (const scene::Label& l : s.labels) {
         if (l.kind != scene::LabelKind::Row || l.px <= 0)
             continue;
-        const float y = c.to_screen(l.pos, r.width, r.height).y;
+        const float y = scene::anchor_on_screen(l, c, r.width, r.height).y;
         if (y - 0.8f * l.px >= bottom || y + 0.25f * l.px + kTextEdgePx <= bottom)
             continue;
         float row_top = y - 0.8f * l.px;
@@ -197,7 +197,7 @@ void cut_rows_out(const scene::Scene& s, const scene::Camera& c, const CanvasReq
     for (const scene::Label& l : s.labels) {
         if (l.kind != scene::LabelKind::Row || l.px <= 0)
             continue;
-        const float y = c.to_screen(l.pos, r.width, r.height).y;
+        const float y = scene::anchor_on_screen(l, c, r.width, r.height).y;
         if (y + 0.25f * l.px <= top || y - 0.8f * l.px - kTextEdgePx >= top)
             continue;
         float row_bottom = y + 0.25f * l.px;
@@ -316,7 +316,7 @@ float names_width(const FontAtlas& font, const scene::Scene& s, const scene::Cam
     for (const scene::Label& l : s.labels) {
         if (l.kind != scene::LabelKind::Row || l.px <= 0)
             continue;
-        const scene::Vec2 at = c.to_screen(l.pos, r.width, r.height);
+        const scene::Vec2 at = scene::anchor_on_screen(l, c, r.width, r.height);
         const float tw = font.width(l.text) * l.px;
         const float x = l.align == scene::Align::Right    ? at.x - tw
                         : l.align == scene::Align::Center ? at.x - tw / 2
@@ -332,7 +332,7 @@ bool names_left_out(const scene::Scene& s, const CanvasFrame& f) {
     for (const scene::Label& l : s.labels) {
         if (l.kind != scene::LabelKind::Row || l.px <= 0)
             continue;
-        const float y = f.camera.to_screen(l.pos, f.width, f.height).y;
+        const float y = scene::anchor_on_screen(l, f.camera, f.width, f.height).y;
         if (y - 0.8f * l.px < f.picture.y + kTextEdgePx ||
             y + 0.25f * l.px > f.picture.bottom() - kTextEdgePx)
             continue;
@@ -596,7 +596,7 @@ RowsOut rows_off_screen(const scene::Scene& s, const scene::Camera& cam, const C
         // A row whose name is drawn is on screen, however little of it shows (reduce-full's
         // "shuffle 5" at the bottom edge, its lanes cut).
         // (Two rows may share a name: reduce-full's first warp has its own shuffle 1-5.)
-        const float name_y = cam.to_screen(l.pos, r.width, r.height).y;
+        const float name_y = scene::anchor_on_screen(l, cam, r.width, r.height).y;
         if (std::any_of(drawn.begin(), drawn.end(), [&](const TextRun& t) {
                 return t.kind == TextKind::Label && t.text == l.text &&
                        std::abs(t.baseline - name_y) < l.px;
@@ -1472,13 +1472,12 @@ Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t 
         return std::abs(c.frame.camera.scale - c.built_with.pixels_per_unit) /
                c.built_with.pixels_per_unit;
     };
-    // Faithful: framed no farther out than built, and not far closer. A scene spaces a row's
-    // name and its second line, and its values, for the zoom it is built at: shown smaller they
-    // overlap (scanBlelloch n 7 at 150% in 1256x720 settled nowhere, the legend a corner card at
-    // 84 px a unit and a column at 72; built at 84 and framed at 72, "stride 2" lay under
-    // "upsweep 1"); shown far larger, a name stands apart from its second line. Within a
-    // twentieth farther out (inside a line's spacing) and a third closer (a second line a third
-    // of a line lower).
+    // Faithful: framed no farther out than built, and not far closer. A scene spaces its notes,
+    // titles and values for the zoom it is built at (a row's two-line name is spaced in pixels):
+    // shown smaller they crowd (scanBlelloch n 7 at 150% in 1256x720 settled nowhere, the
+    // legend a corner card at 84 px a unit and a column at 72); shown far larger, a title stands
+    // apart from its row. Within a twentieth farther out (inside a line's spacing) and a third
+    // closer.
     constexpr float kFarther = 0.95f, kCloser = 4.0f / 3;
     const auto faithful = [&](const Canvas& c) {
         const float built = c.built_with.pixels_per_unit;

@@ -151,7 +151,7 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
         const float tw = em * px;
         if (tw > canvas.w - 2 * kEdge)
             continue;
-        const scene::Vec2 at = cam.to_screen(l.pos, w, h);
+        const scene::Vec2 at = scene::anchor_on_screen(l, cam, w, h);
         float x = l.align == scene::Align::Left    ? at.x
                   : l.align == scene::Align::Right ? at.x - tw
                                                    : at.x - tw / 2;

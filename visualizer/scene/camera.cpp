@@ -39,7 +39,7 @@ Reach reach(const Label& l) {
     const float em =
         l.em_width > 0 ? l.em_width : kEmPerChar * static_cast<float>(utf8_length(l.text));
     const float tw = em * l.px;
-    Reach r{l.pos.x, l.pos.y, 0, 0, 0.85f * l.px, 0.3f * l.px};
+    Reach r{l.pos.x, l.pos.y, 0, 0, 0.85f * l.px - l.drop_px, 0.3f * l.px + l.drop_px};
     r.left = l.align == Align::Left ? 0.0f : l.align == Align::Right ? tw : tw / 2;
     r.right = tw - r.left;
     return r;

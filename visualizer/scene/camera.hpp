@@ -20,6 +20,12 @@ struct Camera {
     bool operator==(const Camera&) const = default;
 };
 
+// Where a label's baseline anchor is drawn on a canvas of w x h pixels.
+inline Vec2 anchor_on_screen(const Label& l, const Camera& c, float w, float h) {
+    const Vec2 at = c.to_screen(l.pos, w, h);
+    return {at.x, at.y + l.drop_px};
+}
+
 // The camera showing all of `r` with `margin` pixels around it, no closer than max_scale.
 Camera fit(const Rect& r, float w, float h, float margin, float max_scale = 120.0f);
 

@@ -11,10 +11,11 @@ void Composer::row_label(const Grid& g, const std::string& text, const std::stri
         row_label(g, utf8_length(joined) <= static_cast<int>(kOneLine) ? joined : text);
         return;
     }
-    if (!sub.empty()) // spaced for this zoom or closer: farther out the two lines would overlap
+    if (!sub.empty()) // from this zoom on, the two lines fit a row's height
         s.names_zoom = kLabelPx * opt.text_scale / kTwoLineEm;
     Label l;
-    l.pos = {g.x - 0.6f * label_em_x, cy + (sub.empty() ? 0.35f : -0.05f) * label_em};
+    l.pos = {g.x - 0.6f * label_em_x, cy};
+    l.drop_px = (sub.empty() ? 0.35f : -0.05f) * label_px();
     l.text = text;
     l.size = label_size;
     l.px = label_px();
@@ -28,7 +29,7 @@ void Composer::row_label(const Grid& g, const std::string& text, const std::stri
         d.size = label_size * 0.78f;
         d.px = label_px(0.78f);
         d.color = pal.muted;
-        d.pos.y = cy + 0.95f * label_em;
+        d.drop_px = 0.95f * label_px();
         s.labels.push_back(d);
     }
 }

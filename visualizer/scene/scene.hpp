@@ -126,6 +126,10 @@ struct Label {
     // When > 0: the em height in pixels, whatever the zoom (names and notes keep a legible
     // size while the cells grow and shrink); `size` then only spaced the picture.
     float px = 0;
+    // The baseline this many pixels below `pos` on screen: a row's name and its second line
+    // stay a line apart at any zoom (spaced in world units for the zoom a scene was built at,
+    // they overlapped where it was framed farther out).
+    float drop_px = 0;
     LabelKind kind = LabelKind::Note;
     float em_width = 0; // the text's width in ems once measured with the font; 0: estimated
     // A note beside a cell (aligned Left or Right from its edge) that would leave the picture
@@ -169,8 +173,9 @@ struct Scene {
     // fits its cell (scene::value_px): the follow view reads them at the legible minimum times
     // it (reduce-full's sum, six digits, was left out of its cell at 28 pixels a unit). 0: none.
     float written_values_zoom = 0;
-    // Pixels per world unit under which its rows' two-line names overlap the next row (they
-    // are spaced for the zoom built at): the follow view frames no farther out. 0: none.
+    // Pixels per world unit under which its rows' two-line names are taller than their rows
+    // (a line apart in pixels, they overlap the next row's): the follow view frames no farther
+    // out. 0: none.
     float names_zoom = 0;
     float row_stretch = 1; // ViewOptions::row_stretch it was built with
     // ViewOptions::pixels_per_unit it was built for: what is added later in pixels (a student's
