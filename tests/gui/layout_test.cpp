@@ -235,8 +235,13 @@ void check_legend_explains_the_picture(const scene::Scene& s, const CanvasFrame&
         bool worn = false, seen = false, near = false; // near: touching the picture at least
         for (const std::vector<scene::Cell>* layer : {&s.cells, &s.panels, &s.movers})
             for (const scene::Cell& c : *layer) {
-                if (!(c.fill == item.color && c.fill.a > 0) &&
-                    !(c.border == item.color && c.border_width > 0))
+                // The value scale is worn by a cell on it, whatever its colour on it (a total at
+                // the middle of its row's range wears the ramp's swatch colour, and is no more
+                // on it than the others).
+                const bool wears = item.ramp ? c.on_scale
+                                             : (c.fill == item.color && c.fill.a > 0) ||
+                                                   (c.border == item.color && c.border_width > 0);
+                if (!wears)
                     continue;
                 worn = true;
                 const Rect r = on_screen(f, c.rect);
@@ -245,9 +250,10 @@ void check_legend_explains_the_picture(const scene::Scene& s, const CanvasFrame&
                                 r.y <= f.picture.bottom() && r.bottom() >= f.picture.y);
             }
         for (const scene::Arrow& a : s.arrows)
-            worn = worn || a.color == item.color;
-        const bool line_drawn = std::any_of(drawn.begin(), drawn.end(),
-                                            [&](const auto& a) { return a.color == item.color; });
+            worn = worn || (!item.ramp && a.color == item.color);
+        const bool line_drawn = std::any_of(drawn.begin(), drawn.end(), [&](const auto& a) {
+            return !item.ramp && a.color == item.color;
+        });
         seen = seen || line_drawn;
         near = near || line_drawn;
         const bool explained =

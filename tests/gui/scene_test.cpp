@@ -349,6 +349,62 @@ TEST(SceneBuilder, MultiblockTotalsAndCarriesStandOverTheirBlocks) {
 // straight down from in[] and its sums straight into its block of out[]. At block 0's place,
 // block 2's sums crossed the totals and carries on a slant to reach out[]. Where in[] is
 // squeezed (65536 elements), the detail is centred under its tile as far as the row allows.
+// A row of block totals (one frame a block) too narrow for its numbers is coloured by value on
+// the range of the whole row, as the carries under it are: each total, alone in its frame, had
+// no range of its own and stayed the pale "written by an earlier step" (scan-multiblock n 65536).
+// The legend names that pale colour only where a cell wears it.
+TEST(SceneBuilder, ARowOfBlockTotalsIsColouredOnOneScale) {
+    std::vector<float> in(65536);
+    for (std::size_t i = 0; i < in.size(); ++i)
+        in[i] = static_cast<float>((i * 7919) % 13);
+    for (const int block_dim : {1024, 32}) { // one level of totals; two, the second of 64
+        SCOPED_TRACE("block " + std::to_string(block_dim));
+        const auto m = trace(request(Algorithm::ScanMultiblock, in, block_dim));
+        const std::size_t last = m->frame_at(static_cast<int>(m->steps().size()) - 1, 0);
+        ViewOptions far;
+        far.pixels_per_unit = 2.0f; // no number fits
+        const Scene s = build(*m, last, far);
+        std::map<int, std::pair<float, float>> range; // each level's totals, by pass
+        for (const Frame& f : m->trace().frames)
+            if (f.step == Step::BlockTotal) {
+                const float v = f.values.at(0);
+                const auto [at, added] = range.try_emplace(f.pass, v, v);
+                at->second = {std::min(at->second.first, v), std::max(at->second.second, v)};
+            }
+        // Each level of the recursion has its totals: 64 over blocks of 1024; 2048, 64 and 2 over
+        // blocks of 32 (the scan of two totals has one block, and so one total: no range).
+        ASSERT_EQ(range.size(), block_dim == 32 ? 3u : 1u);
+        std::map<int, int> coloured;
+        for (const Cell& c : s.cells) {
+            if (!c.ref || c.ref->frame < 0 || c.merged > 1)
+                continue;
+            const Frame& f = m->trace().frames.at(static_cast<std::size_t>(c.ref->frame));
+            if (f.step != Step::BlockTotal)
+                continue;
+            const auto [lo, hi] = range.at(f.pass);
+            if (hi == lo)
+                continue;
+            ++coloured[f.pass];
+            EXPECT_TRUE(c.on_scale) << "pass " << f.pass << ", block " << f.block << "'s total";
+            EXPECT_EQ(c.fill, value_scale((f.values.at(0) - lo) / (hi - lo)))
+                << "pass " << f.pass << ", block " << f.block << "'s total " << f.values.at(0)
+                << " in " << lo << "–" << hi;
+        }
+        for (const auto& [pass, lo_hi] : range) {
+            if (lo_hi.second > lo_hi.first) {
+                EXPECT_GT(coloured[pass], 0) << "pass " << pass << "'s totals drawn cell by cell";
+            }
+        }
+        const bool said = std::any_of(s.legend.begin(), s.legend.end(), [](const LegendItem& e) {
+            return e.text == "written by an earlier step";
+        });
+        const bool worn = std::any_of(s.cells.begin(), s.cells.end(), [](const Cell& c) {
+            return c.role != CellRole::Future && c.fill == kPal.active;
+        });
+        EXPECT_EQ(said, worn) << "the legend's 'written by an earlier step'";
+    }
+}
+
 TEST(SceneBuilder, MultiblockDetailStandsUnderItsBlock) {
     for (const auto& [block_dim, n, shown] :
          {std::tuple{4, 10, 0}, {4, 10, 1}, {4, 10, 2}, {32, 100, 3}, {32, 65536, 2000}}) {

@@ -6,6 +6,7 @@
 #include "view.hpp"
 
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -67,6 +68,10 @@ struct RowStyle {
     // Only the first `cells` values are drawn (-1: all): a frame padded past the elements its
     // level has (a block scan of 64 totals in 1024 slots) shows the real ones.
     int cells = -1;
+    // Too narrow for its values, the row is coloured over this range when it has one (lo, hi),
+    // else over its own values: a row of one-cell frames (a level's block totals) shares the
+    // range of them all, or each total, alone in its frame, had no range and stayed pale.
+    std::optional<std::pair<float, float>> range = std::nullopt;
 };
 
 class Composer {
@@ -116,6 +121,8 @@ public:
 
     // A frame's values as cells on `g` (a new row of the picture).
     void place(int f, const Grid& g, const RowStyle& style = {});
+    // The range of the values of `frames` reached (RowStyle::range of a row made of them).
+    std::optional<std::pair<float, float>> range_of(const std::vector<int>& frames) const;
     // One row updated in place by several frames (grid-stride rounds, running sums, bins):
     // shows the latest of `frames` reached; ghost cells before the first.
     void place_slot(const std::vector<int>& frames, const Grid& g, const RowStyle& style = {});

@@ -3,6 +3,7 @@
 #include "pplab/io.hpp"
 
 #include <set>
+#include <tuple>
 
 namespace pplab::scene::detail {
 
@@ -14,19 +15,23 @@ namespace {
 // says where it does not, so a row of `numbers` none can hold is coloured by value instead.
 // Returns whether it coloured a cell by value (the legend's value scale then says what).
 bool emit_row(std::vector<Cell>& out, std::vector<Cell> row, const std::vector<float>& values,
-              float px, bool numbers, const Palette& pal, bool heat) {
+              float px, bool numbers, const Palette& pal, bool heat,
+              const std::optional<std::pair<float, float>>& range) {
     bool by_value = false;
     if (row.empty())
         return by_value;
     if (!numbers) {
         float lo = 0, hi = 0;
         bool any = false;
-        for (std::size_t i = 0; i < row.size(); ++i)
-            if (row[i].role != CellRole::Future) {
-                lo = any ? std::min(lo, values[i]) : values[i];
-                hi = any ? std::max(hi, values[i]) : values[i];
-                any = true;
-            }
+        if (range)
+            std::tie(lo, hi) = *range;
+        else
+            for (std::size_t i = 0; i < row.size(); ++i)
+                if (row[i].role != CellRole::Future) {
+                    lo = any ? std::min(lo, values[i]) : values[i];
+                    hi = any ? std::max(hi, values[i]) : values[i];
+                    any = true;
+                }
         for (std::size_t i = 0; i < row.size(); ++i) {
             Cell& c = row[i];
             const bool value_role = c.role == CellRole::Value || c.role == CellRole::Active ||
@@ -125,7 +130,6 @@ void Composer::place(int f, const Grid& g, const RowStyle& style) {
             legend(pal.highlight, "written by this step");
         } else if (written) {
             c = value_cell(rect, fr.values[i], pal.active, CellRole::Active);
-            legend(pal.active, "written by an earlier step");
         } else if (style.in_place) {
             c = value_cell(rect, fr.values[i], pal.cell, CellRole::Value);
         } else {
@@ -153,11 +157,27 @@ void Composer::place(int f, const Grid& g, const RowStyle& style) {
     }
     const float px = g.cell_w * opt.pixels_per_unit;
     const bool numbers = draws_a_value(row);
+    const std::size_t first = s.cells.size();
     if (emit_row(s.cells, std::move(row), fr.values, px, numbers, pal,
-                 style.by_value && !input_on_scale_))
+                 style.by_value && !input_on_scale_, style.range))
         legend_ramp(kValueScale);
+    // Said where a cell wears it: coloured by value, a row written earlier is on the scale.
+    if (std::any_of(
+            s.cells.begin() + static_cast<std::ptrdiff_t>(first), s.cells.end(),
+            [&](const Cell& c) { return c.role != CellRole::Future && c.fill == pal.active; }))
+        legend(pal.active, "written by an earlier step");
     if (style.threads && w != Progress::Future)
         threads_strip(f, g);
+}
+
+std::optional<std::pair<float, float>> Composer::range_of(const std::vector<int>& frames) const {
+    std::optional<std::pair<float, float>> range;
+    for (const int f : frames) // those reached, as a row of one frame colours its cells
+        if (progress_of(f) != Progress::Future)
+            for (const float v : t.frames[static_cast<std::size_t>(f)].values)
+                range = range ? std::pair{std::min(range->first, v), std::max(range->second, v)}
+                              : std::pair{v, v};
+    return range;
 }
 
 void Composer::mark_pitfalls(Cell& c, const Frame& fr, int i, const CellWrite& cw) {
@@ -281,7 +301,7 @@ void Composer::place_input(const Grid& g, std::span<const float> values, ColourB
     }
     const bool numbers = draws_a_value(row);
     if (emit_row(s.cells, std::move(row), input_, g.cell_w * opt.pixels_per_unit, numbers, pal,
-                 colour_by == ColourBy::Plain || colour_by == ColourBy::Block))
+                 colour_by == ColourBy::Plain || colour_by == ColourBy::Block, std::nullopt))
         legend_ramp(kValueScale);
     input_on_scale_ = colour_by == ColourBy::Bin || colour_by == ColourBy::Thread;
     if (colour_by == ColourBy::Bin)

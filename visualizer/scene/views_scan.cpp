@@ -197,12 +197,12 @@ void view_multiblock(Composer& c) {
         level_row.push_back(under_blocks(level_row.back(), lv.n, y, lv.grid, block_dim));
         const Grid& g = level_row.back();
         const Parts part_of(g);
-        for (int b = 0; b < lv.grid; ++b) {
-            const int f = c.find(Step::BlockTotal, lv.scan_pass, 0, b);
-            c.place(f, part_of(b, 1),
-                    RowStyle{.past_flow = k == detail_level && b == detail_block});
-            totals[k].push_back(f);
-        }
+        for (int b = 0; b < lv.grid; ++b)
+            totals[k].push_back(c.find(Step::BlockTotal, lv.scan_pass, 0, b));
+        const auto range = c.range_of(totals[k]); // one row: its cells coloured on one scale
+        for (int b = 0; b < lv.grid; ++b)
+            c.place(totals[k][static_cast<std::size_t>(b)], part_of(b, 1),
+                    RowStyle{.past_flow = k == detail_level && b == detail_block, .range = range});
         c.row_label(g, "totals[]", "level " + std::to_string(k + 1) + ": one per block");
         y += kRowPitch;
         if (detail_level == k + 1) {
