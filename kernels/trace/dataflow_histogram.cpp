@@ -108,15 +108,11 @@ void fold(const StepView& v, std::vector<CellWrite>& w) {
 std::string accumulate_caption(const StepView& v) {
     // The bin is named: the contention row on screen may show only part of the bins, and a
     // count without its bin cannot be checked against the picture.
-    int busiest = 0, busiest_bin = 0, counted = 0;
     const auto& writes = v.flow.writes(v.index);
-    for (std::size_t c = 0; c < writes.size(); ++c) {
-        if (writes[c].atomics > busiest) {
-            busiest = writes[c].atomics;
-            busiest_bin = static_cast<int>(c);
-        }
-        counted += writes[c].atomics;
-    }
+    int counted = 0;
+    for (const CellWrite& w : writes)
+        counted += w.atomics;
+    const int busiest_bin = busiest_cell(writes);
     const std::string who =
         v.where() +
         (v.frame.warp >= 0 ? "Warp " + std::to_string(v.frame.warp) + ", r" : std::string("R")) +
@@ -131,10 +127,10 @@ std::string accumulate_caption(const StepView& v) {
         v.request.algorithm == Algorithm::HistGlobal ? "global" : "shared-memory";
     // Two lines at 200% in 1280x720: a third pushed the bars under the picture's edge.
     const std::string counts = who + "one " + target + " atomicAdd per element";
-    if (busiest == 1)
+    if (busiest_bin < 0)
         return counts + "; no two threads hit one bin, so none waited";
     return counts + "; the busiest bin, bin " + std::to_string(busiest_bin) + ", took " +
-           count_of(busiest, "atomic", "atomics");
+           count_of(writes[static_cast<std::size_t>(busiest_bin)].atomics, "atomic", "atomics");
 }
 
 std::string fold_caption(const StepView& v) {
@@ -193,3 +189,17 @@ std::string histogram_caption(const StepView& v) {
 }
 
 } // namespace pplab::dataflow
+
+namespace pplab {
+
+int busiest_cell(const std::vector<CellWrite>& writes) {
+    int busiest = -1, most = 1;
+    for (std::size_t c = 0; c < writes.size(); ++c)
+        if (writes[c].atomics > most) {
+            most = writes[c].atomics;
+            busiest = static_cast<int>(c);
+        }
+    return busiest;
+}
+
+} // namespace pplab

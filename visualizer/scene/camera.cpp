@@ -208,8 +208,10 @@ Camera follow(const Scene& s, float w, float h, float margin, float closest, flo
     const float view = std::max(w - left - margin, 1.0f) / c.scale; // world units across
     // Its own cells from their first where they are wider than the view (std::clamp wanted its
     // low bound under its high one: hist-per-warp's written bins stood off to the right).
-    const float first =
+    float first =
         std::clamp(s.detail.x, s.written.x + std::min(s.written.w, view) - view, s.written.x);
+    if (!s.named.empty()) // the cell the caption names, a quarter of the view in from the edge
+        first = std::min(std::max(first, s.named.right() - 0.75f * view), s.named.x - 0.25f * view);
     c.center.x = first + (w / 2 - left) / c.scale;
     c.center.y = s.focus.center().y;
     if (s.focus.h * c.scale > h - 2 * margin) { // taller than the canvas: the step's own row,

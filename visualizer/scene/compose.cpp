@@ -225,6 +225,10 @@ Scene Composer::finish() {
     s.focus = rows.empty() ? s.bounds : inflate(rows, pad_x, pad_y);
     s.detail = cells.empty() ? s.focus : inflate(cells, pad_x, pad_y);
     s.written = written.empty() ? s.detail : inflate(written, pad_x, pad_y);
+    if (cur.step == Step::HistAccumulate)
+        if (const int bin = busiest_cell(m.writes(frame)); bin >= 0)
+            if (const Rect* rc = where(CellRef{static_cast<int>(frame), bin}))
+                s.named = *rc;
     if (!focus_rows.empty()) {
         s.focus = focus_rows;
         s.detail = focus_cells;
@@ -264,7 +268,7 @@ void Composer::stretch_rows(float by) {
     }
     for (Label& l : s.labels)
         l.pos.y *= by;
-    for (Rect* box : {&s.bounds, &s.focus, &s.detail, &s.written})
+    for (Rect* box : {&s.bounds, &s.focus, &s.detail, &s.written, &s.named})
         rect(*box);
 }
 

@@ -45,6 +45,10 @@ struct CellWrite {
 // "thread 5" where it is a thread of the block.
 std::string writer_name(const Frame& f, int thread);
 
+// The cell most atomicAdds of one step landed on (the first of equals); -1 where none took
+// more than one. A histogram step's caption names it, and the view that follows it shows it.
+int busiest_cell(const std::vector<CellWrite>& writes);
+
 class Dataflow {
 public:
     explicit Dataflow(const Trace& t);
