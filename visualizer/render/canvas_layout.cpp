@@ -665,8 +665,8 @@ std::string arrows_left_out(const scene::Scene& s, const scene::Camera& cam, con
             scene::inflate(picture, 1, 1).contains(cam.to_screen(to, r.width, r.height));
         (within(source) && within(target) && ends_inside ? too_narrow : off_screen) = true;
     };
-    for (const scene::Arrow& a : s.arrows)
-        if (a.head > 0 && !scene::source_drawn(a, cam, r.width, r.height, picture))
+    for (const scene::Arrow& a : s.arrows) // the step's own: an earlier step's are context
+        if (a.head > 0 && !a.past && !scene::source_drawn(a, cam, r.width, r.height, picture))
             left_out(a.source, a.target, a.to);
     for (const scene::Cell& mv : s.movers)
         if (!scene::source_drawn(mv.source, cam, r.width, r.height, picture))

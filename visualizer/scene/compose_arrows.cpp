@@ -132,6 +132,7 @@ void Composer::connect(int f, bool current) {
                 ar.head = line_units(current ? (own ? 0.2f : 0.28f) : 0.16f);
                 ar.source = *from;
                 ar.target = to;
+                ar.past = !current;
                 s.arrows.push_back(ar);
             }
             if (moving && k % every_mover == 0) {
@@ -198,6 +199,7 @@ void Composer::carry_bracket(int carried, const Rect& carry, const std::vector<R
     ar.head = line_units(current ? 0.28f : 0.16f);
     ar.source = carry;
     ar.target = under;
+    ar.past = !current;
     s.arrows.push_back(ar);
 }
 

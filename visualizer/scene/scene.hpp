@@ -108,6 +108,9 @@ struct Arrow {
     // The cell it writes, world units: an arrow is drawn only while that cell is too, so none
     // runs off the picture's edge to a cell out of sight. Empty: no such check.
     Rect target = {};
+    // An earlier step's flow, drawn faint for context: left out with its cells, it goes unsaid
+    // (the notice said arrows were left out under a step whose own arrows were all drawn).
+    bool past = false;
 };
 
 enum class Align : std::uint8_t { Left, Center, Right };
