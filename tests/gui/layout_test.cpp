@@ -22,6 +22,7 @@
 
 #include "render/canvas_layout.hpp"
 #include "render/gl_renderer.hpp"
+#include "render/picture.hpp"
 #include "scene/overlay.hpp"
 #include "scene/view.hpp"
 
@@ -1396,6 +1397,101 @@ TEST(Notice, AnEarlierStepsArrowsLeftOutGoUnsaid) {
     ASSERT_GT(past_left_out, 0) << "no earlier arrow left out: the test checks nothing";
     EXPECT_EQ(c.frame.notice.find("arrows"), std::string::npos) << c.frame.notice;
     check_canvas(c.scene, c.frame, *scan, frame, r.scale, "scan-multiblock n 10 downsweep 0");
+}
+
+// Every arrival of reduceAtomic on screen is tagged with its block, at every presenter scale:
+// with 512 blocks at 150% in 1280x720 the tags ("block 150") were wider than the arrivals'
+// pitch, crossed their neighbours' and every other one was left out, the first under the row's
+// name; a class could not tell which block had finished.
+TEST(Arrivals, EachOnScreenIsTaggedWithItsBlock) {
+    std::string refused;
+    const auto atomic = traced(Algorithm::ReduceAtomic, 32, 65536, refused);
+    ASSERT_TRUE(atomic) << refused;
+    const int steps = static_cast<int>(atomic->steps().size());
+    for (const auto& [w, h] : {std::pair{1280, 720}, {1920, 1080}})
+        for (const float scale : {1.0f, 1.5f, 2.0f})
+            for (const int step : {9, steps / 2, steps - 1}) {
+                SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " at " +
+                             std::to_string(scale) + ", step " + std::to_string(step + 1));
+                render::PictureOptions o;
+                o.width = w;
+                o.height = h;
+                o.scale = scale;
+                const std::size_t frame = atomic->frame_at(step, 0);
+                const render::Composition c = render::compose(font(), *atomic, frame, o);
+                int tagged = 0;
+                for (const scene::Cell& cell : c.scene.cells) {
+                    if (!cell.ref || cell.ref->frame < 0 || cell.role == scene::CellRole::Future)
+                        continue;
+                    const Frame& f =
+                        atomic->trace().frames.at(static_cast<std::size_t>(cell.ref->frame));
+                    const scene::Vec2 a = c.camera.to_screen(
+                        {cell.rect.x, cell.rect.y}, static_cast<float>(w), static_cast<float>(h));
+                    const Rect box{a.x, a.y, cell.rect.w * c.camera.scale,
+                                   cell.rect.h * c.camera.scale};
+                    // Cell 0 of an arrival is the total that arrived; cell 1 the sum under it.
+                    // Its tag stands over it: two lines of the tags' size (a canvas of 200 px at
+                    // 200% in 1280x720 shows the sums under a cut row of arrivals).
+                    const float tags = 2 * 1.4f * 0.7f * 17.0f * scale;
+                    if (f.step != Step::AtomicAdd || cell.ref->cell != 0 ||
+                        !inside({box.x, box.y - tags, box.w, box.h + tags}, c.picture))
+                        continue;
+                    const std::string tag = "block " + std::to_string(f.block);
+                    EXPECT_TRUE(
+                        std::any_of(c.text.begin(), c.text.end(),
+                                    [&](const render::TextRun& t) { return t.text == tag; }))
+                        << "the arrival at " << text(box) << " has no '" << tag << "'";
+                    ++tagged;
+                }
+                if (h > 720 || scale < 2.0f) { // else a row of sums alone, at times
+                    EXPECT_GT(tagged, 0) << "no arrival on screen: the test checks nothing";
+                }
+            }
+}
+
+// An atomicAdd step's notice counts arrivals: reduceAtomic's sums alone on screen (512 blocks
+// at 200% in 1280x720) said "showing thread 1 of 2", the step's two cells, and with its arrivals
+// on screen "showing elements 7-15 of 512".
+TEST(Notice, AnAtomicAddCountsArrivals) {
+    std::string refused;
+    const auto atomic = traced(Algorithm::ReduceAtomic, 32, 65536, refused);
+    ASSERT_TRUE(atomic) << refused;
+    // Each frame's place in the order the blocks finished: the trace records them in it.
+    std::vector<int> arrival(atomic->trace().frames.size(), -1);
+    int k = 0;
+    for (std::size_t f = 0; f < arrival.size(); ++f)
+        if (atomic->trace().frames[f].step == Step::AtomicAdd)
+            arrival[f] = k++;
+    ASSERT_EQ(k, 512);
+    for (const auto& [step, scale] : {std::pair{9, 1.5f}, {9, 2.0f}, {256, 2.0f}}) {
+        SCOPED_TRACE("step " + std::to_string(step + 1) + " at " + std::to_string(scale));
+        render::PictureOptions o;
+        o.width = 1280;
+        o.height = 720;
+        o.scale = scale;
+        const render::Composition c =
+            render::compose(font(), *atomic, atomic->frame_at(step, 0), o);
+        int first = -1, last = -1;
+        for (const scene::Cell& cell : c.scene.cells) {
+            if (!cell.ref || cell.ref->frame < 0 ||
+                arrival[static_cast<std::size_t>(cell.ref->frame)] < 0)
+                continue;
+            const scene::Vec2 a = c.camera.to_screen({cell.rect.x, cell.rect.y}, 1280, 720);
+            if (!inside({a.x, a.y, cell.rect.w * c.camera.scale, cell.rect.h * c.camera.scale},
+                        c.picture))
+                continue;
+            const int i = arrival[static_cast<std::size_t>(cell.ref->frame)];
+            first = first < 0 ? i : std::min(first, i);
+            last = std::max(last, i);
+        }
+        ASSERT_GE(first, 0) << "no arrival on screen";
+        ASSERT_LT(last - first, 511) << "every arrival on screen: the test checks nothing";
+        const std::string said =
+            "showing arrivals " + std::to_string(first) + "–" + std::to_string(last) + " of 512";
+        EXPECT_TRUE(std::any_of(c.captions.begin(), c.captions.end(),
+                                [&](const scene::Label& l) { return l.text.rfind(said, 0) == 0; }))
+            << "no notice begins '" << said << "'";
+    }
 }
 
 // A canvas is framed no farther out than its scene was built for: the scene spaces a row's name

@@ -357,6 +357,16 @@ std::string shown_part(const std::string& what, int first, int last, int total) 
 namespace {
 
 constexpr const char* kReadsLeftOut = "arrows to or from cells off screen left out";
+
+// Each frame's place among the atomicAdds that landed, in the order they landed; -1 for others.
+std::vector<int> arrival_order(const Trace& t) {
+    std::vector<int> order(t.frames.size(), -1);
+    int k = 0;
+    for (std::size_t f = 0; f < t.frames.size(); ++f)
+        if (t.frames[f].step == Step::AtomicAdd)
+            order[f] = k++;
+    return order;
+}
 constexpr const char* kNarrowReadsLeftOut = "arrows from cells too narrow to draw left out";
 constexpr const char* kTilesOffScreen = "tiles row off screen";
 constexpr const char* kLegendLeftOut = "no room for the legend at this size";
@@ -698,21 +708,31 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
     // A histogram's step counts bins, also a warp's own (hist-per-warp's 256 bins said "showing
     // warp 0 of 32" with bins 0-15 of its chart on screen).
     const bool by_warp = cur.warp >= 0 && !by_bin;
+    // An atomicAdd step counts arrivals, each a frame of its own (reduce-atomic's sums alone on
+    // screen said "showing thread 1 of 2": the step's two cells).
+    const std::vector<int> arrival =
+        cur.step == Step::AtomicAdd ? arrival_order(m.trace()) : std::vector<int>{};
+    const bool by_arrival = !arrival.empty();
     WarpBins warp_bins;
     for (std::size_t at = 0; at < s.cells.size(); ++at) {
         const scene::Cell& c = s.cells[at];
         if (!c.ref || c.ref->frame < 0)
             continue;
-        if (!by_tile && (c.ref->frame < g.first || c.ref->frame > g.last))
+        if (!by_tile && !by_arrival && (c.ref->frame < g.first || c.ref->frame > g.last))
             continue;
         const Frame& f = m.trace().frames.at(static_cast<std::size_t>(c.ref->frame));
-        if (by_tile ? f.step != Step::TilePublish || c.role != scene::CellRole::Value
-                    : f.block != cur.block)
+        if (by_tile      ? f.step != Step::TilePublish || c.role != scene::CellRole::Value
+            : by_arrival ? f.step != Step::AtomicAdd
+                         : f.block != cur.block)
             continue;
-        const int index = by_tile ? f.block : by_warp ? f.warp : c.ref->cell;
+        const int index = by_tile      ? f.block
+                          : by_arrival ? arrival[static_cast<std::size_t>(c.ref->frame)]
+                          : by_warp    ? f.warp
+                                       : c.ref->cell;
         // A heat strip stands for its cells from its first one on: its last one counts too
         // (block 1024's out[] said "of 1021", its last strip counted as element 1020 alone).
-        const int last_index = by_tile || by_warp ? index : index + std::max(1, c.merged) - 1;
+        const int last_index =
+            by_tile || by_warp || by_arrival ? index : index + std::max(1, c.merged) - 1;
         total = std::max(total, last_index + 1);
         if (by_bin && f.warp >= 0)
             warp_bins.warps = std::max(warp_bins.warps, f.warp + 1);
@@ -743,6 +763,7 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
     // 7): its notice counts elements at every step (the load said threads, add-carries elements).
     const bool by_element = info(m.request().algorithm).family == Family::Scan;
     const std::string what = by_tile      ? "tile"
+                             : by_arrival ? "arrival"
                              : per_warp   ? "warp"
                              : by_bin     ? "bin"
                              : by_element ? "element"

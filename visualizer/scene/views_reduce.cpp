@@ -348,7 +348,20 @@ void view_atomic(Composer& c) {
     // said block 0 read elements 0-255 of 1000 where it reads them all.
     float y = rounds_strip(c, 0, view_width, "in[]");
     y = totals_row(c, y, view_width, 0, "each block reduced as reduceFull does");
-    y += 0.6f;
+    // Each arrival is tagged with its block. Tags wider than the arrivals' pitch take two lines,
+    // every other one a line up (centred in one line, block 150's tag of 512 crossed its
+    // neighbours' and every other tag was left out); the first starts at its cell, clear of
+    // the row's name.
+    constexpr float kEmPerChar = 0.6f; // a little over DejaVu Sans's average advance
+    constexpr float kTagLine = 1.4f;   // a line and the quarter line notes keep clear
+    const float tag_px = c.label_px(0.7f);
+    const float tag_w =
+        kEmPerChar * tag_px * static_cast<float>(("block " + std::to_string(grid_dim)).size());
+    const float unit_px = std::max(c.opt.pixels_per_unit, 1e-3f);
+    const bool two_lines = tag_w > 0.9f * pitch * unit_px;
+    // The second line's room whatever the zoom: kept where they take two, a scene built farther
+    // out stood taller than one built closer, and neither framed where it was built.
+    y += 0.6f + (grid_dim > 1 ? c.world(kTagLine * tag_px) : 0.0f);
     // The arrivals, in order: each frame's block is the block whose atomicAdd landed.
     int k = 0;
     for (std::size_t f = 0; f < c.t.frames.size(); ++f) {
@@ -356,13 +369,18 @@ void view_atomic(Composer& c) {
         if (fr.step != Step::AtomicAdd)
             continue;
         Grid g;
-        g.x = static_cast<float>(k++) * pitch;
+        g.x = static_cast<float>(k) * pitch;
         g.y = y;
         g.pitch_y = kCell + 1.1f;
         c.place(static_cast<int>(f), g);
         const bool known = c.progress_of(static_cast<int>(f)) != Progress::Future;
-        c.note({g.x + 0.5f, y - 0.35f * c.label_em},
-               known ? "block " + std::to_string(fr.block) : "?", c.pal.muted, Align::Center, 0.7f);
+        const bool first_wide = k == 0 && known && tag_w > kCell * unit_px;
+        c.note({first_wide ? g.x : g.x + 0.5f, y - 0.35f * c.label_em},
+               known ? "block " + std::to_string(fr.block) : "?", c.pal.muted,
+               first_wide ? Align::Left : Align::Center, 0.7f);
+        if (two_lines && known && k % 2 == 1)
+            c.s.labels.back().drop_px = -kTagLine * tag_px;
+        ++k;
     }
     Grid top;
     top.y = y;
