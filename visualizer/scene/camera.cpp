@@ -33,8 +33,6 @@ int utf8_length(const std::string& s) {
     return n;
 }
 
-constexpr float kEmPerChar = 0.6f; // a little over DejaVu Sans's average advance
-
 Reach reach(const Label& l) {
     const float em =
         l.em_width > 0 ? l.em_width : kEmPerChar * static_cast<float>(utf8_length(l.text));

@@ -192,6 +192,9 @@ struct Scene {
 // The smallest text drawn, in pixels at presenter scale 100%: anything smaller is left out
 // (a cell then shows its value on hover).
 inline constexpr float kMinTextPx = 11.0f;
+// A text's width in ems per character where it is not yet measured with the font: a little
+// over DejaVu Sans's average advance.
+inline constexpr float kEmPerChar = 0.6f;
 // A value may take this much of its cell's width and of its height.
 inline constexpr float kValueFill = 0.86f;
 // The camera never zooms closer than this many pixels per cell at presenter scale 100%: a value

@@ -352,8 +352,7 @@ void view_atomic(Composer& c) {
     // every other one a line up (centred in one line, block 150's tag of 512 crossed its
     // neighbours' and every other tag was left out); the first starts at its cell, clear of
     // the row's name.
-    constexpr float kEmPerChar = 0.6f; // a little over DejaVu Sans's average advance
-    constexpr float kTagLine = 1.4f;   // a line and the quarter line notes keep clear
+    constexpr float kTagLine = 1.4f; // a line and the quarter line notes keep clear
     const float tag_px = c.label_px(0.7f);
     const float tag_w =
         kEmPerChar * tag_px * static_cast<float>(("block " + std::to_string(grid_dim)).size());
