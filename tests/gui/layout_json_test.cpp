@@ -13,6 +13,7 @@
 #include <fstream>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -266,6 +267,48 @@ TEST_F(RenderLayout, RowsEndingAtACleanEdgeAreSaidToGoOn) {
         found = found || (it.at("kind") == "caption" &&
                           it.at("text").get<std::string>().find(said) != std::string::npos);
     EXPECT_TRUE(found) << "no caption says '" << said << "'";
+}
+
+// A row the edge cuts, under a step shown whole, is counted in what one of its cells stands
+// for: scan-multiblock's add-carries at 150% showed block 0's 1024 elements whole over
+// totals[] and carries cut after two blocks, and the notice said "showing elements 0–1 of 64";
+// reduceFull's last step said "elements" of the first warp's 32 lanes.
+TEST_F(RenderLayout, ARowCutByTheEdgeIsCountedInItsOwnUnit) {
+    struct Case {
+        std::string args, row, unit;
+        int total;
+    };
+    const std::vector<Case> cases = {
+        {"--algo scan-multiblock --n 65536 --block 1024 --step 46", "totals[]", "block",
+         65536 / 1024},
+        {"--algo reduce-full --n 65536 --block 128 --step 31", "shuffle 4", "lane", 32},
+    };
+    for (const Case& k : cases) {
+        const json doc = layout(k.args + " --size 1280x720 --scale 150");
+        std::optional<Box> name;
+        for (const json& it : doc.at("items"))
+            if (it.at("kind") == "label" && it.at("text") == k.row)
+                name = box(it.at("rect"));
+        ASSERT_TRUE(name) << k.args << ": no row named " << k.row;
+        const double level = name->y + name->h / 2;
+        int whole = 0, cut = 0;
+        for (const json& it : doc.at("items")) {
+            const Box r = box(it.at("rect"));
+            if (it.at("kind") == "cell" && r.y <= level && r.bottom() >= level &&
+                r.x >= name->right())
+                ++(it.at("cut").get<bool>() ? cut : whole);
+        }
+        ASSERT_GT(whole, 1) << k.args;
+        ASSERT_LT(whole, k.total) << k.args << ": the test wants a row the edge cuts";
+        const std::string said = "showing " + k.unit + "s 0–" + std::to_string(whole - 1) + " of " +
+                                 std::to_string(k.total);
+        std::string notice;
+        for (const json& it : doc.at("items"))
+            if (it.at("kind") == "caption" &&
+                it.at("text").get<std::string>().rfind("showing ", 0) == 0)
+                notice = it.at("text").get<std::string>();
+        EXPECT_EQ(notice.substr(0, said.size()), said) << k.args << " (cut cells: " << cut << ")";
+    }
 }
 
 // Rows off screen said in notes at the canvas's edges, where no band fits, are captions of the

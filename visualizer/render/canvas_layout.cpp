@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <string_view>
 #include <tuple>
 #include <utility>
@@ -370,6 +371,7 @@ std::vector<int> arrival_order(const Trace& t) {
 constexpr const char* kNarrowReadsLeftOut = "arrows from cells too narrow to draw left out";
 constexpr const char* kTilesOffScreen = "tiles row off screen";
 constexpr const char* kLegendLeftOut = "no room for the legend at this size";
+constexpr const char* kTagsLeftOut = "no room for the arrivals' block numbers";
 
 // The first and last tile of scan-fast's tiles row wholly on screen, counting the tiles that
 // have published nothing (cells with no trace cell): counting only the published said "showing
@@ -435,6 +437,7 @@ std::string row_part_shown(const scene::Scene& s, const scene::Camera& cam, cons
                            const Rect& picture) {
     struct Row {
         std::vector<std::pair<float, bool>> cells; // x, whole inside the picture
+        float bottom = 0;
         bool cut = false;
         bool past_right = false, sliced_right = false; // cells right of the edge; one it cuts
     };
@@ -447,6 +450,7 @@ std::string row_part_shown(const scene::Scene& s, const scene::Camera& cam, cons
         if (box.bottom() <= picture.y || box.y >= picture.bottom())
             continue; // a row off the top or the bottom is said (or left out) elsewhere
         Row& row = rows[c.rect.y];
+        row.bottom = std::max(row.bottom, c.rect.bottom());
         const bool whole = box.x >= picture.x - 1 && box.right() <= picture.right() + 1;
         row.cells.emplace_back(c.rect.x, whole);
         // Cut on the left: the row seems to begin at its first element. On the right, cells
@@ -458,22 +462,31 @@ std::string row_part_shown(const scene::Scene& s, const scene::Camera& cam, cons
             row.sliced_right || (box.x < picture.right() - 1 && box.right() > picture.right() + 1);
     }
     const Row* longest = nullptr;
+    float longest_top = 0;
     for (auto& [top, row] : rows) {
         row.cut = row.cut || (row.past_right && !row.sliced_right);
-        if (row.cut && (!longest || row.cells.size() > longest->cells.size()))
+        if (row.cut && (!longest || row.cells.size() > longest->cells.size())) {
             longest = &row;
+            longest_top = top;
+        }
     }
     if (!longest)
         return "";
     std::vector<std::pair<float, bool>> cells = longest->cells;
     std::sort(cells.begin(), cells.end());
+    // Counted in what its name says one cell stands for: a block's total is a block's.
+    std::string unit = "element";
+    for (const scene::Label& l : s.labels)
+        if (l.kind == scene::LabelKind::Row && !l.unit.empty() && l.pos.y >= longest_top &&
+            l.pos.y <= longest->bottom && l.pos.x <= cells.front().first)
+            unit = l.unit;
     int first = -1, last = -1;
     for (std::size_t i = 0; i < cells.size(); ++i)
         if (cells[i].second) {
             first = first < 0 ? static_cast<int>(i) : first;
             last = static_cast<int>(i);
         }
-    return shown_part("element", first, last, static_cast<int>(cells.size()));
+    return shown_part(unit, first, last, static_cast<int>(cells.size()));
 }
 
 // A histogram's merge or fold reads one chart and writes the next: where none
@@ -689,11 +702,11 @@ std::string arrows_left_out(const scene::Scene& s, const scene::Camera& cam, con
     return out;
 }
 
-// Which of the step's rows are on screen when not all of them are, or that values are too
-// small to read; empty when neither.
-std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
-                        std::size_t frame, const CanvasRequest& r, const CanvasFrame& framed,
-                        bool rows_too = true) {
+// The part of the step's cells the picture shows whole, counted in what the step works on
+// (threads, elements, bins, warps, tiles, arrivals), or of the longest row the edge cuts where
+// they are all shown: "showing elements 0-467 of 1024"; "" when the picture shows all of it.
+std::string part_shown(const scene::Scene& s, const scene::Model& m, std::size_t frame,
+                       const CanvasRequest& r, const CanvasFrame& framed) {
     const scene::Camera& cam = framed.camera;
     const Rect& picture = framed.picture;
     const scene::StepGroup& g = m.steps().at(static_cast<std::size_t>(m.step_of(frame)));
@@ -714,8 +727,7 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
         cur.step == Step::AtomicAdd ? arrival_order(m.trace()) : std::vector<int>{};
     const bool by_arrival = !arrival.empty();
     WarpBins warp_bins;
-    for (std::size_t at = 0; at < s.cells.size(); ++at) {
-        const scene::Cell& c = s.cells[at];
+    for (const scene::Cell& c : s.cells) {
         if (!c.ref || c.ref->frame < 0)
             continue;
         if (!by_tile && !by_arrival && (c.ref->frame < g.first || c.ref->frame > g.last))
@@ -768,7 +780,6 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
                              : by_bin     ? "bin"
                              : by_element ? "element"
                                           : "thread";
-    const std::string reads_left_out = arrows_left_out(s, cam, r, picture);
     // A canvas a few rows tall (1280x720 at 200%) shows the look-back's own rows: the tiles row
     // above them is said to be off screen, not left out silently.
     std::string part = by_tile && first < 0 && total > 0 ? std::string(kTilesOffScreen)
@@ -782,6 +793,39 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
             !lanes.empty())
             part = lanes + (total > 1 ? " of warp " + std::to_string(first) : "");
     }
+    return part;
+}
+
+// Whether an arrival reduceAtomic shows whole has no tag naming its block: the layout left it
+// out, with no room over the row (the arrivals at 200% in 1280x720, the canvas 220 px tall).
+bool arrival_tags_left_out(const scene::Scene& s, const scene::Model& m, const CanvasRequest& r,
+                           const CanvasFrame& framed) {
+    std::set<std::string> drawn;
+    for (const TextRun& t : framed.text)
+        if (t.kind == TextKind::Label)
+            drawn.insert(t.text);
+    for (const scene::Cell& c : s.cells) {
+        if (!c.ref || c.ref->frame < 0 || c.ref->cell != 0 || c.role == scene::CellRole::Future)
+            continue;
+        const Frame& f = m.trace().frames.at(static_cast<std::size_t>(c.ref->frame));
+        if (f.step == Step::AtomicAdd &&
+            inside(on_screen(framed.camera, c.rect, r.width, r.height), framed.picture) &&
+            !drawn.count("block " + std::to_string(f.block)))
+            return true;
+    }
+    return false;
+}
+
+// Which of the step's rows are on screen when not all of them are, or that values are too
+// small to read; empty when neither.
+std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scene::Model& m,
+                        std::size_t frame, const CanvasRequest& r, const CanvasFrame& framed,
+                        bool rows_too = true) {
+    const scene::Camera& cam = framed.camera;
+    const Rect& picture = framed.picture;
+    const Frame& cur = m.trace().frames.at(frame);
+    const std::string part = part_shown(s, m, frame, r, framed);
+    const std::string reads_left_out = arrows_left_out(s, cam, r, picture);
     // Names the layout had to leave out (rows too close at this zoom) are said, whatever else is.
     const std::string names_out = !names_left_out(s, framed) ? ""
                                   : r.interactive
@@ -803,40 +847,22 @@ std::string notice_text(const FontAtlas& font, const scene::Scene& s, const scen
                                      : "";
     if (!reads_left_out.empty() && round_out.empty())
         reads_out += (reads_out.empty() ? "" : " · ") + reads_left_out;
-    if (std::string text = part; !text.empty()) {
-        if (!reads_out.empty())
-            text += " · " + reads_out;
-        if (!values_out.empty())
-            text += " · " + values_out;
-        if (framed.legend_hidden) // said also where part of the step is shown (Blelloch at 200%)
-            text += " · " + std::string(kLegendLeftOut);
-        if (!s.left_out.empty())
-            text += " · " + s.left_out;
-        if (!names_out.empty())
-            text += " · " + names_out;
-        if (!rows_out.empty())
-            text += " · " + rows_out;
-        const std::string hint = r.framing == Framing::Follow ? " · drag, or Fit all for the whole"
-                                                              : " · drag to see the rest";
-        // The hint only where the line keeps its size: the count and the reads come first.
-        if (r.interactive &&
-            font.width(text + hint) * kLegendPx * r.scale <= framed.width - kLegendPx * r.scale)
-            text += hint;
-        return text;
-    }
-    std::string text = reads_out;
-    if (!values_out.empty())
-        text += (text.empty() ? "" : " · ") + values_out;
-    if (framed.legend_hidden) {
-        text += text.empty() ? "" : " · ";
-        text += kLegendLeftOut;
-    }
-    if (!s.left_out.empty())
-        text += (text.empty() ? "" : " · ") + s.left_out;
-    if (!names_out.empty())
-        text += (text.empty() ? "" : " · ") + names_out;
-    if (!rows_out.empty())
-        text += (text.empty() ? "" : " · ") + rows_out;
+    std::string text;
+    for (const std::string& clause :
+         {part, reads_out, values_out,
+          arrival_tags_left_out(s, m, r, framed) ? std::string(kTagsLeftOut) : std::string(),
+          // said also where part of the step is shown (Blelloch at 200%)
+          framed.legend_hidden ? std::string(kLegendLeftOut) : std::string(), s.left_out, names_out,
+          rows_out})
+        if (!clause.empty())
+            text += (text.empty() ? "" : " · ") + clause;
+    const std::string hint = r.framing == Framing::Follow ? " · drag, or Fit all for the whole"
+                                                          : " · drag to see the rest";
+    // The hint only where part of the step is shown and the line keeps its size: the count and
+    // the reads come first.
+    if (!part.empty() && r.interactive &&
+        font.width(text + hint) * kLegendPx * r.scale <= framed.width - kLegendPx * r.scale)
+        text += hint;
     return text;
 }
 

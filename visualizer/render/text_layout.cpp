@@ -158,6 +158,11 @@ std::vector<TextRun> lay_out_text(const FontAtlas& font, const TextArea& area,
         const scene::Rect box{x, at.y - px * 0.8f, tw, px * 1.05f};
         if (box.y < canvas.y + kEdge || box.bottom() > canvas.bottom() - kEdge)
             continue;
+        // A note centred over a cell at the edge slides inside, still over the cell: the tag
+        // of reduceAtomic's first arrival in view, beside the names' column, was left out.
+        if (l.kind == scene::LabelKind::Note && l.align == scene::Align::Center &&
+            at.x > canvas.x + kEdge && at.x < canvas.right() - kEdge)
+            x = std::clamp(x, canvas.x + kEdge, std::max(canvas.right() - kEdge - tw, canvas.x));
         if (l.turn_x && (x < canvas.x || x + tw > canvas.right())) {
             const float turned = cam.to_screen({*l.turn_x, l.pos.y}, w, h).x;
             x = l.align == scene::Align::Left ? turned - tw : turned;

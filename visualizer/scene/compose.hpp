@@ -137,7 +137,9 @@ public:
     void place_bars(const std::vector<int>& frames, const Grid& g, float height, float max,
                     bool by_bin);
 
-    void row_label(const Grid& g, const std::string& text, const std::string& sub = {});
+    // `unit`: what one of the row's cells stands for where not an element (Label::unit).
+    void row_label(const Grid& g, const std::string& text, const std::string& sub = {},
+                   const std::string& unit = {});
     void title(float x, float y, const std::string& text, float size_factor = 1.3f);
     void barrier(float y, float x0, float x1, const std::string& text);
     void outline(const Rect& r, const Rgba& c, float width);

@@ -134,6 +134,10 @@ struct Label {
     // they overlapped where it was framed farther out).
     float drop_px = 0;
     LabelKind kind = LabelKind::Note;
+    // A row's name: what one of its cells stands for where that is not an element, in the
+    // words the notice counts a row the edge cuts by (totals[] holds one per "block": the
+    // notice said "showing elements 0-1 of 64" of a step writing 1024 elements). Empty: none.
+    std::string unit = {};
     float em_width = 0; // the text's width in ems once measured with the font; 0: estimated
     // A note beside a cell (aligned Left or Right from its edge) that would leave the picture
     // there is drawn from this x instead, aligned the other way: a student's mark on a cell at

@@ -82,7 +82,7 @@ float totals_row(Composer& c, float y, float width, int pass, const std::string&
         one.offset = b;
         c.place(c.find(Step::BlockTotal, pass, 0, b), one, RowStyle{.past_flow = b == c.block});
     }
-    c.row_label(g, "out[]", sub);
+    c.row_label(g, "out[]", sub, "block");
     return y + g.cell_h + kRowGap;
 }
 
@@ -276,7 +276,8 @@ void view_shuffle(Composer& c) {
             if (w == 0)
                 c.row_label(g, level == 0 ? "val" : "shuffle " + std::to_string(level),
                             level == 0 ? "in[i] per lane"
-                                       : "offset " + std::to_string(kWarpSize >> level));
+                                       : "offset " + std::to_string(kWarpSize >> level),
+                            "thread"); // every warp's lanes, level with warp 0's
         }
     }
     const float last = y + 5 * kRowPitch;
@@ -304,7 +305,7 @@ void view_full(Composer& c) {
             c.place(c.find(Step::Shuffle, p, level, b, w), g);
             if (w == 0)
                 c.row_label(g, "shuffle " + std::to_string(level),
-                            "offset " + std::to_string(kWarpSize >> level));
+                            "offset " + std::to_string(kWarpSize >> level), "thread");
         }
     }
     y += 5 * kRowPitch;
@@ -329,7 +330,8 @@ void view_full(Composer& c) {
         c.place(c.find(Step::FinalShuffle, p, level, b), g, RowStyle{.past_flow = level > 0});
         c.row_label(g, level == 0 ? "first warp" : "shuffle " + std::to_string(level),
                     level == 0 ? "v = s[lane] or 0"
-                               : "offset " + std::to_string(kWarpSize >> level));
+                               : "offset " + std::to_string(kWarpSize >> level),
+                    "lane");
         y += kRowPitch;
     }
     y = totals_row(c, y, view_width, p, grid_dim > 1 ? "block totals" : "the sum");
@@ -358,6 +360,11 @@ void view_atomic(Composer& c) {
         kEmPerChar * tag_px * static_cast<float>(("block " + std::to_string(grid_dim)).size());
     const float unit_px = std::max(c.opt.pixels_per_unit, 1e-3f);
     const bool two_lines = tag_w > 0.9f * pitch * unit_px;
+    // Every other tag under its arrival where the gap over the sums holds a line of them: over
+    // the row, a short canvas (200% in 1280x720) had room for one line of the two.
+    constexpr float kSumsGap = 1.1f;
+    const float under_px = 0.25f * c.label_px() + 0.85f * tag_px; // the tag's baseline
+    const bool under = two_lines && kSumsGap * unit_px >= under_px + 0.65f * tag_px;
     // The second line's room whatever the zoom: kept where they take two, a scene built farther
     // out stood taller than one built closer, and neither framed where it was built.
     y += 0.6f + (grid_dim > 1 ? c.world(kTagLine * tag_px) : 0.0f);
@@ -370,21 +377,24 @@ void view_atomic(Composer& c) {
         Grid g;
         g.x = static_cast<float>(k) * pitch;
         g.y = y;
-        g.pitch_y = kCell + 1.1f;
+        g.pitch_y = kCell + kSumsGap;
         c.place(static_cast<int>(f), g);
         const bool known = c.progress_of(static_cast<int>(f)) != Progress::Future;
         const bool first_wide = k == 0 && known && tag_w > kCell * unit_px;
         c.note({first_wide ? g.x : g.x + 0.5f, y - 0.35f * c.label_em},
                known ? "block " + std::to_string(fr.block) : "?", c.pal.muted,
                first_wide ? Align::Left : Align::Center, 0.7f);
-        if (two_lines && known && k % 2 == 1)
-            c.s.labels.back().drop_px = -kTagLine * tag_px;
+        if (two_lines && known && k % 2 == 1) {
+            scene::Label& tag = c.s.labels.back();
+            tag.pos.y = under ? y + kCell : tag.pos.y;
+            tag.drop_px = under ? under_px : -kTagLine * tag_px;
+        }
         ++k;
     }
     Grid top;
     top.y = y;
     c.row_label(top, "arrives", "in the order the blocks finish");
-    top.y = y + kCell + 1.1f;
+    top.y = y + kCell + kSumsGap;
     c.row_label(top, "sum", "atomicAdd(&out, total)");
 }
 

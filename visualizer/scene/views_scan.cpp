@@ -203,7 +203,7 @@ void view_multiblock(Composer& c) {
         for (int b = 0; b < lv.grid; ++b)
             c.place(totals[k][static_cast<std::size_t>(b)], part_of(b, 1),
                     RowStyle{.past_flow = k == detail_level && b == detail_block, .range = range});
-        c.row_label(g, "totals[]", "level " + std::to_string(k + 1) + ": one per block");
+        c.row_label(g, "totals[]", "level " + std::to_string(k + 1) + ": one per block", "block");
         y += kRowPitch;
         if (detail_level == k + 1) {
             source_y = g.y;
@@ -237,7 +237,8 @@ void view_multiblock(Composer& c) {
             g.y = y;
             // The scan's slots past the level's totals are padding: not carries of any block.
             c.place(f, g, RowStyle{.past_flow = false, .cells = lv.n});
-            c.row_label(g, "carries", "level " + std::to_string(k) + ": scan of the totals");
+            c.row_label(g, "carries", "level " + std::to_string(k) + ": scan of the totals",
+                        "block");
             y += kRowPitch;
         }
     }
@@ -253,7 +254,8 @@ void view_multiblock(Composer& c) {
         }
         c.row_label(g, k == 0 ? "out[]" : "carries",
                     k == 0 ? "block scan + carries[block]"
-                           : "level " + std::to_string(k) + ", carries added");
+                           : "level " + std::to_string(k) + ", carries added",
+                    k == 0 ? "" : "block");
         y += kRowPitch;
     }
     // The carry's arrow wears the downsweep's carry colour; only one of the two is drawn at a time.
