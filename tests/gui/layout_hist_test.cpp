@@ -724,5 +724,39 @@ TEST_P(Histogram, TheBinTheCaptionNamesIsOnScreen) {
     }
 }
 
+// A merge writes every bin: the view that follows it shows the first that holds a count, with
+// room for those after it. With n = 7 at 200% in 1280x720 it showed bins 0-6 of the merged
+// chart, all 0, its 7 counts off screen.
+TEST(HistogramMerge, ShowsTheFirstBinThatHoldsACount) {
+    for (const int n : {7, 32}) {
+        const auto m = test::trace(test::request(
+            Algorithm::HistPerWarp, generate(Generator::RandomInt, n, 1, 256), 32, 256));
+        std::vector<int> steps;
+        for (int step = 0; step < static_cast<int>(m->steps().size()); ++step)
+            if (m->trace().frames.at(m->frame_at(step, 0)).step == Step::HistMerge)
+                steps.push_back(step);
+        ASSERT_EQ(steps.size(), 1u);
+        ASSERT_EQ(m->grid(0), 1) << "one block: its elements are the whole input";
+        // The bins the block's elements fall in, counted here from the input (bin = value).
+        std::vector<int> bins;
+        for (const float v : m->request().input)
+            bins.push_back(static_cast<int>(v));
+        const int first = *std::min_element(bins.begin(), bins.end());
+        ASSERT_GT(first, 6) << "the test wants the first bins empty";
+        each_picture(*m, steps, "n " + std::to_string(n),
+                     [&](const render::Composition& c, std::size_t frame, float) {
+                         bool whole = false;
+                         for (const scene::Cell& cell : c.scene.cells) {
+                             Rect part;
+                             if (cell.ref && cell.ref->frame == static_cast<int>(frame) &&
+                                 cell.ref->cell == first && seen(c, cell, part))
+                                 whole = whole || part.w >= on_screen(c, cell.rect).w - 1.0f;
+                         }
+                         EXPECT_TRUE(whole)
+                             << "bin " << first << " is not on screen: " << notice(c);
+                     });
+    }
+}
+
 } // namespace
 } // namespace pplab

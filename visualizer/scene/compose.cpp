@@ -229,6 +229,13 @@ Scene Composer::finish() {
         if (const int bin = busiest_cell(m.writes(frame)); bin >= 0)
             if (const Rect* rc = where(CellRef{static_cast<int>(frame), bin}))
                 s.named = *rc;
+    // A merge writes every bin: where the first ones are empty, its bins that hold a count are
+    // shown, from the first (n = 7 at 200% showed bins 0-6 of the merged chart, all 0).
+    if (cur.step == Step::HistMerge && !cur.values.empty() && cur.values.front() == 0.0f)
+        for (std::size_t bin = 0; bin < cur.values.size(); ++bin)
+            if (cur.values[bin] != 0.0f)
+                if (const Rect* rc = where(CellRef{static_cast<int>(frame), static_cast<int>(bin)}))
+                    s.named = s.named.empty() ? *rc : unite(s.named, *rc);
     if (!focus_rows.empty()) {
         s.focus = focus_rows;
         s.detail = focus_cells;

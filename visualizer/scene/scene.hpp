@@ -161,8 +161,10 @@ struct Scene {
     Rect focus;   // the rows the current step writes and reads, for "follow"
     Rect detail;  // within them, the cells it writes and reads (for rows too wide to read)
     Rect written; // within those, the cells it writes: a camera showing part keeps them
-    // The cell the step's caption names (a histogram round's busiest bin), empty where none: a
-    // camera showing part of its row shows it (the caption named bin 48 under bins 14-25).
+    // The cell the step's caption names (a histogram round's busiest bin), or the cells a step
+    // is about among many it writes (a merge's bins that hold a count), empty where none: a
+    // camera showing part of its row shows it, from its start where it is wider than the view
+    // (the caption named bin 48 under bins 14-25).
     Rect named;
     Rgba background;
     std::vector<Cell> panels; // group boxes and bands, drawn first
