@@ -270,8 +270,8 @@ TEST_F(RenderLayout, RowsEndingAtACleanEdgeAreSaidToGoOn) {
 }
 
 // A row the edge cuts, under a step shown whole, is counted in what one of its cells stands
-// for: scan-multiblock's add-carries at 150% showed block 0's 1024 elements whole over
-// totals[] and carries cut after two blocks, and the notice said "showing elements 0–1 of 64";
+// for: scan-multiblock's add-carries at 150% showed totals[] and carries cut after two blocks
+// and said "showing elements 0–1 of 64"; reduceAtomic's out[] holds a total per block;
 // reduceFull's last step said "elements" of the first warp's 32 lanes.
 TEST_F(RenderLayout, ARowCutByTheEdgeIsCountedInItsOwnUnit) {
     struct Case {
@@ -279,8 +279,8 @@ TEST_F(RenderLayout, ARowCutByTheEdgeIsCountedInItsOwnUnit) {
         int total;
     };
     const std::vector<Case> cases = {
-        {"--algo scan-multiblock --n 65536 --block 1024 --step 46", "totals[]", "block",
-         65536 / 1024},
+        {"--algo reduce-atomic --n 65536 --block 1024 --step 1 --order-seed 1", "out[]", "block",
+         65536 / 1024 / 4}, // ELEMS_PER_THREAD = 4 elements per thread: 16 blocks
         {"--algo reduce-full --n 65536 --block 128 --step 31", "shuffle 4", "lane", 32},
     };
     for (const Case& k : cases) {
@@ -309,6 +309,36 @@ TEST_F(RenderLayout, ARowCutByTheEdgeIsCountedInItsOwnUnit) {
                 notice = it.at("text").get<std::string>();
         EXPECT_EQ(notice.substr(0, said.size()), said) << k.args << " (cut cells: " << cut << ")";
     }
+}
+
+// A row of cells narrower than a unit (reduceNaive fits its n elements in 48 units) cut by the
+// picture's left edge is said like any other: at n 200, step 100, the view followed the sum to
+// element 99 and showed in[] and the sums from element 93 on, and the notice said nothing of it.
+TEST_F(RenderLayout, ARowOfNarrowCellsCutOnTheLeftIsSaid) {
+    const int n = 200;
+    const json doc = layout("--algo reduce-naive --n " + std::to_string(n) +
+                            " --step 100 --size 1280x720 --scale 100");
+    std::optional<Box> name;
+    for (const json& it : doc.at("items"))
+        if (it.at("kind") == "label" && it.at("text") == "in[]")
+            name = box(it.at("rect"));
+    ASSERT_TRUE(name) << "no row named in[]";
+    const double level = name->y + name->h / 2;
+    int whole = 0, cut = 0;
+    for (const json& it : doc.at("items")) {
+        const Box r = box(it.at("rect"));
+        if (it.at("kind") == "cell" && r.y <= level && r.bottom() >= level)
+            ++(it.at("cut").get<bool>() ? cut : whole);
+    }
+    ASSERT_EQ(cut, 1) << "the test wants in[] cut by the left edge, its end in view";
+    ASSERT_LT(whole, n);
+    const std::string said = "showing elements " + std::to_string(n - whole) + "–" +
+                             std::to_string(n - 1) + " of " + std::to_string(n);
+    bool found = false;
+    for (const json& it : doc.at("items"))
+        found = found || (it.at("kind") == "caption" &&
+                          it.at("text").get<std::string>().rfind(said, 0) == 0);
+    EXPECT_TRUE(found) << "no notice begins '" << said << "'";
 }
 
 // Rows off screen said in notes at the canvas's edges, where no band fits, are captions of the

@@ -435,24 +435,34 @@ struct WarpBins {
 // cut, counted by its cells ("showing elements 7–31 of 32"); "" when none is cut.
 std::string row_part_shown(const scene::Scene& s, const scene::Camera& cam, const CanvasRequest& r,
                            const Rect& picture) {
+    struct Shown {
+        float x = 0;
+        bool whole = false; // inside the picture
+        int merged = 1;     // the elements a heat strip stands for
+        bool operator<(const Shown& o) const { return x < o.x; }
+    };
     struct Row {
-        std::vector<std::pair<float, bool>> cells; // x, whole inside the picture
+        std::vector<Shown> cells;
+        int elements = 0;
         float bottom = 0;
         bool cut = false;
         bool past_right = false, sliced_right = false; // cells right of the edge; one it cuts
     };
     std::map<float, Row> rows; // by their top
     for (const scene::Cell& c : s.cells) {
-        if (!c.ref || c.rect.w < 0.5f || !shows_something(c) || c.rect.bottom() <= s.focus.y ||
+        if (!c.ref || !shows_something(c) || c.rect.bottom() <= s.focus.y ||
             c.rect.y >= s.focus.bottom())
             continue;
         const Rect box = on_screen(cam, c.rect, r.width, r.height);
-        if (box.bottom() <= picture.y || box.y >= picture.bottom())
+        // Lines are not cells; a row is cells of any width in the world (reduceNaive fits 200
+        // elements in 48 units: its rows, cut on the left, went unsaid).
+        if (box.w < 0.5f || box.bottom() <= picture.y || box.y >= picture.bottom())
             continue; // a row off the top or the bottom is said (or left out) elsewhere
         Row& row = rows[c.rect.y];
         row.bottom = std::max(row.bottom, c.rect.bottom());
         const bool whole = box.x >= picture.x - 1 && box.right() <= picture.right() + 1;
-        row.cells.emplace_back(c.rect.x, whole);
+        row.cells.push_back({c.rect.x, whole, std::max(c.merged, 1)});
+        row.elements += std::max(c.merged, 1);
         // Cut on the left: the row seems to begin at its first element. On the right, cells
         // plainly go on past the edge where it slices one; an edge moved to a gap between them
         // (beside a docked legend: reduceTree's block of 1024) seemed to end the row.
@@ -465,28 +475,31 @@ std::string row_part_shown(const scene::Scene& s, const scene::Camera& cam, cons
     float longest_top = 0;
     for (auto& [top, row] : rows) {
         row.cut = row.cut || (row.past_right && !row.sliced_right);
-        if (row.cut && (!longest || row.cells.size() > longest->cells.size())) {
+        if (row.cut && (!longest || row.elements > longest->elements)) {
             longest = &row;
             longest_top = top;
         }
     }
     if (!longest)
         return "";
-    std::vector<std::pair<float, bool>> cells = longest->cells;
+    std::vector<Shown> cells = longest->cells;
     std::sort(cells.begin(), cells.end());
     // Counted in what its name says one cell stands for: a block's total is a block's.
     std::string unit = "element";
     for (const scene::Label& l : s.labels)
         if (l.kind == scene::LabelKind::Row && !l.unit.empty() && l.pos.y >= longest_top &&
-            l.pos.y <= longest->bottom && l.pos.x <= cells.front().first)
+            l.pos.y <= longest->bottom && l.pos.x <= cells.front().x)
             unit = l.unit;
-    int first = -1, last = -1;
-    for (std::size_t i = 0; i < cells.size(); ++i)
-        if (cells[i].second) {
-            first = first < 0 ? static_cast<int>(i) : first;
-            last = static_cast<int>(i);
+    // By element: a heat strip counts the elements it stands for.
+    int first = -1, last = -1, at = 0;
+    for (const Shown& c : cells) {
+        if (c.whole) {
+            first = first < 0 ? at : first;
+            last = at + c.merged - 1;
         }
-    return shown_part(unit, first, last, static_cast<int>(cells.size()));
+        at += c.merged;
+    }
+    return shown_part(unit, first, last, at);
 }
 
 // A histogram's merge or fold reads one chart and writes the next: where none
