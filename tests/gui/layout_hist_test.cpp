@@ -692,6 +692,17 @@ TEST_P(Histogram, TheChartAStepReadsIsShownOrSaid) {
     }
 }
 
+// Whether the picture shows cell `bin` of `frame` whole (within a pixel).
+bool shown_whole(const render::Composition& c, std::size_t frame, int bin) {
+    for (const scene::Cell& cell : c.scene.cells) {
+        Rect part;
+        if (cell.ref && cell.ref->frame == static_cast<int>(frame) && cell.ref->cell == bin &&
+            seen(c, cell, part) && part.w >= on_screen(c, cell.rect).w - 1.0f)
+            return true;
+    }
+    return false;
+}
+
 // The bin a round's caption names is on screen, whole, in the view that follows the step: over
 // skewed data at 200% in 1280x720 the caption named bin 48, "took 225 atomics", under bins
 // 14-25, the first the round wrote.
@@ -712,14 +723,8 @@ TEST_P(Histogram, TheBinTheCaptionNamesIsOnScreen) {
                          ASSERT_NE(at, std::string::npos)
                              << "skewed data: a bin took most: " << caption;
                          const int bin = std::stoi(caption.substr(at + named.size()));
-                         bool whole = false;
-                         for (const scene::Cell& cell : c.scene.cells) {
-                             Rect part;
-                             if (cell.ref && cell.ref->frame == static_cast<int>(frame) &&
-                                 cell.ref->cell == bin && seen(c, cell, part))
-                                 whole = whole || part.w >= on_screen(c, cell.rect).w - 1.0f;
-                         }
-                         EXPECT_TRUE(whole) << "bin " << bin << " is not on screen: " << notice(c);
+                         EXPECT_TRUE(shown_whole(c, frame, bin))
+                             << "bin " << bin << " is not on screen: " << notice(c);
                      });
     }
 }
@@ -745,14 +750,7 @@ TEST(HistogramMerge, ShowsTheFirstBinThatHoldsACount) {
         ASSERT_GT(first, 6) << "the test wants the first bins empty";
         each_picture(*m, steps, "n " + std::to_string(n),
                      [&](const render::Composition& c, std::size_t frame, float) {
-                         bool whole = false;
-                         for (const scene::Cell& cell : c.scene.cells) {
-                             Rect part;
-                             if (cell.ref && cell.ref->frame == static_cast<int>(frame) &&
-                                 cell.ref->cell == first && seen(c, cell, part))
-                                 whole = whole || part.w >= on_screen(c, cell.rect).w - 1.0f;
-                         }
-                         EXPECT_TRUE(whole)
+                         EXPECT_TRUE(shown_whole(c, frame, first))
                              << "bin " << first << " is not on screen: " << notice(c);
                      });
     }

@@ -823,7 +823,7 @@ bool arrival_tags_left_out(const scene::Scene& s, const scene::Model& m, const C
         const Frame& f = m.trace().frames.at(static_cast<std::size_t>(c.ref->frame));
         if (f.step == Step::AtomicAdd &&
             inside(on_screen(framed.camera, c.rect, r.width, r.height), framed.picture) &&
-            !drawn.count("block " + std::to_string(f.block)))
+            !drawn.count(scene::arrival_tag(f.block)))
             return true;
     }
     return false;

@@ -201,6 +201,12 @@ inline constexpr float kMinTextPx = 11.0f;
 // A text's width in ems per character where it is not yet measured with the font: a little
 // over DejaVu Sans's average advance.
 inline constexpr float kEmPerChar = 0.6f;
+
+// reduceAtomic's tag over an arrival, naming the block whose atomicAdd landed: the view draws
+// it, the notice looks for it among the texts drawn.
+inline std::string arrival_tag(int block) {
+    return "block " + std::to_string(block);
+}
 // A value may take this much of its cell's width and of its height.
 inline constexpr float kValueFill = 0.86f;
 // The camera never zooms closer than this many pixels per cell at presenter scale 100%: a value

@@ -356,8 +356,7 @@ void view_atomic(Composer& c) {
     // the row's name.
     constexpr float kTagLine = 1.4f; // a line and the quarter line notes keep clear
     const float tag_px = c.label_px(0.7f);
-    const float tag_w =
-        kEmPerChar * tag_px * static_cast<float>(("block " + std::to_string(grid_dim)).size());
+    const float tag_w = kEmPerChar * tag_px * static_cast<float>(arrival_tag(grid_dim).size());
     const float unit_px = std::max(c.opt.pixels_per_unit, 1e-3f);
     const bool two_lines = tag_w > 0.9f * pitch * unit_px;
     // Every other tag under its arrival where the gap over the sums holds a line of them: over
@@ -382,7 +381,7 @@ void view_atomic(Composer& c) {
         const bool known = c.progress_of(static_cast<int>(f)) != Progress::Future;
         const bool first_wide = k == 0 && known && tag_w > kCell * unit_px;
         c.note({first_wide ? g.x : g.x + 0.5f, y - 0.35f * c.label_em},
-               known ? "block " + std::to_string(fr.block) : "?", c.pal.muted,
+               known ? arrival_tag(fr.block) : "?", c.pal.muted,
                first_wide ? Align::Left : Align::Center, 0.7f);
         if (two_lines && known && k % 2 == 1) {
             scene::Label& tag = c.s.labels.back();
