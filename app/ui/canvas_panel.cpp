@@ -326,8 +326,8 @@ void CanvasPanel::interact(State& st, float x0, float y0, float w, float h) {
         io.MouseDragMaxDistanceSqr[0] < io.MouseDragThreshold * io.MouseDragThreshold;
     if (click && cell->ref->frame == CellRef::kInput && st.model) {
         const Frame& f = st.model->trace().frames.at(st.frame());
-        const int block_dim = st.model->block_size(f.pass), grid_dim = st.model->grid(f.pass);
-        st.block = (cell->ref->cell / std::max(block_dim, 1)) % std::max(grid_dim, 1);
+        if (const int block = st.model->reader_of_input(f.pass, cell->ref->cell).block; block >= 0)
+            st.block = block;
     }
     tooltip(st, *cell);
 }
@@ -340,14 +340,12 @@ void CanvasPanel::tooltip(const State& st, const scene::Cell& cell) const {
     ImGui::BeginTooltip();
     if (ref.frame == CellRef::kInput) {
         const Frame& f = m.trace().frames.at(st.frame());
-        const int block_dim = m.block_size(f.pass);
         ImGui::Text("element %d", ref.cell);
         if (f.pass == 0 && static_cast<std::size_t>(ref.cell) < m.request().input.size())
             ImGui::Text(
                 "in[%d] = %s", ref.cell,
                 format_value(m.request().input[static_cast<std::size_t>(ref.cell)]).c_str());
-        ImGui::TextDisabled("block %d (thread %d) reads it; click to show that block",
-                            (ref.cell / block_dim) % m.grid(f.pass), ref.cell % block_dim);
+        ImGui::TextDisabled("%s", scene::input_reader_text(m, f.pass, ref.cell).c_str());
         ImGui::EndTooltip();
         return;
     }

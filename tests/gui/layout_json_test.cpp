@@ -311,13 +311,14 @@ TEST_F(RenderLayout, ARowCutByTheEdgeIsCountedInItsOwnUnit) {
     }
 }
 
-// A row of cells narrower than a unit (reduceNaive fits its n elements in 48 units) cut by the
-// picture's left edge is said like any other: at n 200, step 100, the view followed the sum to
-// element 99 and showed in[] and the sums from element 93 on, and the notice said nothing of it.
+// A row of cells narrower than a unit cut by the picture's left edge is said like any other (at
+// n 200 the view followed the sum to element 99, showed in[] from element 93 on, and said nothing
+// of it). reduceNaive's in[] above its magnified part holds n elements in 16 units: at n 260,
+// the last addition, 200% in 1920x1080, the view ends at the step and cuts in[] on the left.
 TEST_F(RenderLayout, ARowOfNarrowCellsCutOnTheLeftIsSaid) {
-    const int n = 200;
-    const json doc = layout("--algo reduce-naive --n " + std::to_string(n) +
-                            " --step 100 --size 1280x720 --scale 100");
+    const int n = 260;
+    const json doc = layout("--algo reduce-naive --n " + std::to_string(n) + " --step " +
+                            std::to_string(n) + " --size 1920x1080 --scale 200");
     std::optional<Box> name;
     for (const json& it : doc.at("items"))
         if (it.at("kind") == "label" && it.at("text") == "in[]")
@@ -339,6 +340,108 @@ TEST_F(RenderLayout, ARowOfNarrowCellsCutOnTheLeftIsSaid) {
         found = found || (it.at("kind") == "caption" &&
                           it.at("text").get<std::string>().rfind(said, 0) == 0);
     EXPECT_TRUE(found) << "no notice begins '" << said << "'";
+}
+
+// reduceNaive past 48 elements shows the step's part of in[] magnified, named by its elements
+// ("in[90–105]"): its cells are those elements (the input written here, found among them), and
+// where the edge cuts the row the notice counts in in[]'s numbers, not the row's own (addition
+// 100 at 200% in 1280x720 would say "showing elements 0–13 of 16"), on either side.
+TEST_F(RenderLayout, ReduceNaivesMagnifiedPartIsCountedInTheArraysNumbers) {
+    const int n = 65536;
+    std::ofstream input(dir / "in.txt");
+    const auto value = [](int i) { return std::to_string((i * 7 + i / 10) % 10); };
+    for (int i = 0; i < n; ++i)
+        input << value(i) << (i + 1 < n ? "," : "\n");
+    input.close();
+    for (const std::string step_scale : {"100 --scale 200", "65536 --scale 150"}) {
+        const std::string args =
+            "--algo reduce-naive --input-file in.txt --size 1280x720 --step " + step_scale;
+        const json doc = layout(args);
+        std::optional<Box> name;
+        int first = -1, last = -1;
+        for (const json& it : doc.at("items")) {
+            const std::string text = it.at("text").get<std::string>();
+            if (it.at("kind") == "label" && text.rfind("in[", 0) == 0 && text != "in[]") {
+                name = box(it.at("rect"));
+                const std::size_t dash = text.find("–");
+                ASSERT_NE(dash, std::string::npos) << text;
+                first = std::stoi(text.substr(3, dash - 3));
+                last = std::stoi(text.substr(dash + std::string("–").size()));
+            }
+        }
+        ASSERT_TRUE(name) << args << ": no magnified row named in[A–B]";
+        EXPECT_EQ(last - first + 1, 16) << args;
+        const double level = name->y + name->h / 2;
+        std::vector<std::pair<double, std::string>> whole; // by x
+        for (const json& it : doc.at("items")) {
+            const Box r = box(it.at("rect"));
+            if (it.at("kind") == "cell" && r.y <= level && r.bottom() >= level &&
+                !it.at("cut").get<bool>())
+                whole.emplace_back(r.x, it.at("text").get<std::string>());
+        }
+        std::sort(whole.begin(), whole.end());
+        ASSERT_GT(whole.size(), 1u) << args;
+        ASSERT_LT(whole.size(), 16u) << args << ": the test wants the row cut by the edge";
+        // Which of in[first..last] the cells shown whole are: the one run of them that matches.
+        std::vector<int> starts;
+        for (int at = first; at + static_cast<int>(whole.size()) - 1 <= last; ++at) {
+            bool same = true;
+            for (std::size_t i = 0; i < whole.size(); ++i)
+                same = same && whole[i].second == value(at + static_cast<int>(i));
+            if (same)
+                starts.push_back(at);
+        }
+        ASSERT_EQ(starts.size(), 1u)
+            << args << ": the cells are not one run of in[" << first << "–" << last << "]";
+        const int shown_last = starts[0] + static_cast<int>(whole.size()) - 1;
+        const std::string said = "showing elements " + std::to_string(starts[0]) + "–" +
+                                 std::to_string(shown_last) + " of " + std::to_string(n);
+        std::string notice;
+        for (const json& it : doc.at("items"))
+            if (it.at("kind") == "caption" &&
+                it.at("text").get<std::string>().rfind("showing ", 0) == 0)
+                notice = it.at("text").get<std::string>();
+        EXPECT_EQ(notice.substr(0, said.size()), said) << args;
+    }
+}
+
+// Where reduceNaive's whole picture fits at the zoom its numbers need, it is shown whole: the
+// strip of in[] and the sums, and the 16 magnified elements, each with its number. The sum the
+// step writes, narrow on the strip (49 sums in 16 units), once set the zoom values are read at:
+// at 200% in 1920x1080 the view showed 10 magnified elements at 130 pixels a unit, in[] off the
+// top.
+TEST_F(RenderLayout, ReduceNaiveIsShownWholeWhereItFits) {
+    for (const std::string args : {"--n 49 --step 20 --size 1920x1080 --scale 200",
+                                   "--n 1000 --step 500 --size 1920x1080 --scale 150",
+                                   "--n 65536 --step 40000 --size 1280x720 --scale 100"}) {
+        const json doc = layout("--algo reduce-naive " + args);
+        std::set<std::string> named;
+        std::optional<Box> magnified;
+        for (const json& it : doc.at("items"))
+            if (it.at("kind") == "label") {
+                const std::string text = it.at("text").get<std::string>();
+                named.insert(text);
+                if (text.rfind("in[", 0) == 0 && text != "in[]")
+                    magnified = box(it.at("rect"));
+            }
+        EXPECT_TRUE(named.count("in[]")) << args << ": the strip of in[] is not on screen";
+        EXPECT_TRUE(named.count("threads")) << args;
+        ASSERT_TRUE(magnified) << args << ": no magnified row";
+        const double level = magnified->y + magnified->h / 2;
+        int whole = 0;
+        for (const json& it : doc.at("items")) {
+            const Box r = box(it.at("rect"));
+            whole += it.at("kind") == "cell" && r.y <= level && r.bottom() >= level &&
+                     !it.at("cut").get<bool>() && !it.at("text").get<std::string>().empty();
+        }
+        EXPECT_EQ(whole, 16) << args << ": the magnified elements are not all shown";
+        for (const json& it : doc.at("items"))
+            if (it.at("kind") == "caption") {
+                const std::string text = it.at("text").get<std::string>();
+                EXPECT_EQ(text.find("showing"), std::string::npos) << args << ": " << text;
+                EXPECT_EQ(text.find("above"), std::string::npos) << args << ": " << text;
+            }
+    }
 }
 
 // Rows off screen said in notes at the canvas's edges, where no band fits, are captions of the

@@ -14,6 +14,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -220,6 +221,112 @@ TEST(SceneBuilder, LargeInputsMergeIntoAHeatStrip) {
     EXPECT_TRUE(std::any_of(close.cells.begin(), close.cells.end(), [](const Cell& c) {
         return c.ref && c.ref->frame == CellRef::kInput && !c.text.empty();
     }));
+}
+
+// reduceNaive's step is read at any n: the element it adds and the sums before and after it are
+// cells of full size with their numbers, the arrow between them drawn (n 65536 fitted its rows
+// into 48 units: the step adding in[2] was a sliver of colour). Past 48 elements the whole of
+// in[] stays above as a strip, no wider than the magnified rows (so on screen wherever they are
+// whole), ringed where they are. The sums are the kernel's fp32 loop, run here.
+TEST(SceneBuilder, ReduceNaiveDrawsTheStepsElementAndSumsWithTheirNumbersAtAnyN) {
+    for (const int n : {7, 48, 49, 1000, 65536}) {
+        const std::vector<float> in = generate(Generator::RandomInt, n, 3, 0);
+        const auto m = trace(request(Algorithm::ReduceNaive, in, 0));
+        std::vector<float> sums;
+        float sum = 0.0f;
+        for (const float v : in)
+            sums.push_back(sum += v);
+        for (const int k : {1, 2, 15, 16, 17, 31, n / 2 + 1, n}) {
+            if (k > n)
+                continue;
+            const std::string at = "n " + std::to_string(n) + ", addition " + std::to_string(k);
+            const std::size_t f = m->frame_at(k - 1, 0);
+            ASSERT_EQ(m->trace().frames[f].values.at(0), sums[static_cast<std::size_t>(k - 1)])
+                << at << ": the frame is not addition k";
+            const Scene s = build(*m, f, ViewOptions{});
+            const auto full = [&](int frame, int cell, float value) -> const Cell* {
+                for (const Cell& c : s.cells)
+                    if (c.ref && c.ref->frame == frame && c.ref->cell == cell &&
+                        c.rect.w >= 0.99f && c.text == cell_text(value))
+                        return &c;
+                return nullptr;
+            };
+            const Cell* read = full(CellRef::kInput, k - 1, in[static_cast<std::size_t>(k - 1)]);
+            const Cell* wrote = full(static_cast<int>(f), 0, sums[static_cast<std::size_t>(k - 1)]);
+            ASSERT_TRUE(read) << at << ": in[k-1] not drawn whole with its value";
+            ASSERT_TRUE(wrote) << at << ": the sum it writes not drawn whole with its value";
+            EXPECT_EQ(wrote->role, CellRole::Written) << at;
+            if (k > 1) {
+                EXPECT_TRUE(full(static_cast<int>(m->frame_at(k - 2, 0)), 0,
+                                 sums[static_cast<std::size_t>(k - 2)]))
+                    << at << ": the sum it adds to not drawn whole with its value";
+            }
+            EXPECT_TRUE(std::any_of(
+                s.arrows.begin(), s.arrows.end(),
+                [&](const Arrow& a) {
+                    return a.head > 0 && read->rect.contains({a.from.x, read->rect.bottom()}) &&
+                           std::abs(a.to.x - wrote->rect.center().x) < 1e-3f;
+                }))
+                << at << ": no arrow from in[k-1] to the sum";
+            if (n <= 48)
+                continue;
+            // The whole of in[]: its narrow cells reach element n - 1, within the magnified rows'
+            // width, and the ring stands round element k - 1 among them.
+            float lens_lo = 1e9f, lens_hi = -1e9f, strip_lo = 1e9f, strip_hi = -1e9f;
+            int strip_last = -1;
+            std::optional<float> strip_x; // where element k - 1 is on the strip
+            for (const Cell& c : s.cells) {
+                if (!c.ref || c.ref->frame != CellRef::kInput)
+                    continue;
+                if (c.rect.w >= 0.99f) {
+                    lens_lo = std::min(lens_lo, c.rect.x);
+                    lens_hi = std::max(lens_hi, c.rect.right());
+                    continue;
+                }
+                strip_lo = std::min(strip_lo, c.rect.x);
+                strip_hi = std::max(strip_hi, c.rect.right());
+                const int merged = std::max(c.merged, 1);
+                strip_last = std::max(strip_last, c.ref->cell + merged - 1);
+                if (c.ref->cell <= k - 1 && k - 1 < c.ref->cell + merged)
+                    strip_x = c.rect.center().x;
+            }
+            EXPECT_EQ(strip_last, n - 1) << at << ": the strip does not hold the whole of in[]";
+            EXPECT_GE(strip_lo, lens_lo - 1e-3f) << at;
+            EXPECT_LE(strip_hi, lens_hi + 1e-3f) << at << ": the strip is wider than the lens";
+            ASSERT_TRUE(strip_x) << at << ": element k - 1 not on the strip";
+            EXPECT_TRUE(std::any_of(s.cells.begin(), s.cells.end(),
+                                    [&](const Cell& c) {
+                                        return c.role == CellRole::Panel && c.border_width > 0 &&
+                                               c.rect.x <= *strip_x && *strip_x <= c.rect.right();
+                                    }))
+                << at << ": no ring round the magnified part on the strip";
+        }
+    }
+}
+
+// A tooltip over an input element names the thread that reads it, as the kernel indexes:
+// reduceNaive's thread 0 reads in[i] at addition i + 1 (the tooltip said "thread 4" for
+// in[35604] at block 8: i % blockDim); reduceTree's block b loads elements b * blockDim ...
+// at step 1; reduceFull's grid-stride loop reads i in block (i / blockDim) % gridDim.
+TEST(SceneBuilder, AnInputElementNamesTheThreadThatReadsIt) {
+    const auto naive = trace(request(Algorithm::ReduceNaive, seq(1000), 8));
+    for (const int i : {0, 1, 500, 999})
+        EXPECT_EQ(input_reader_text(*naive, 0, i),
+                  "thread 0 reads it at step " + std::to_string(i + 1));
+    const auto tree = trace(request(Algorithm::ReduceTree, seq(32), 8));
+    EXPECT_EQ(input_reader_text(*tree, 0, 13),
+              "block 1 (thread 5) reads it at step 1; click to show that block");
+    const int n = 1000, block_dim = 32;
+    const auto full = trace(request(Algorithm::ReduceFull, seq(n), block_dim));
+    const int grid = full->grid(0);
+    ASSERT_GT(grid, 1);
+    ASSERT_LT(grid * block_dim, n) << "the test wants more than one round";
+    for (const int i : {0, 33, grid * block_dim + 40, n - 1}) {
+        const std::string said = input_reader_text(*full, 0, i);
+        const std::string head = "block " + std::to_string((i / block_dim) % grid) + " (thread " +
+                                 std::to_string(i % block_dim) + ") reads it at step ";
+        EXPECT_EQ(said.substr(0, head.size()), head) << "element " << i;
+    }
 }
 
 // reduceAtomic's blocks read in[] as reduceFull's do, in grid-stride rounds: block b reads
@@ -1063,6 +1170,39 @@ TEST(Answers, HiddenLevelShowsTheStudentsValuesMarked) {
     EXPECT_TRUE(has_legend(s, kPal.wrong));
     EXPECT_GE(s.focus.bottom(), wrong.rect.bottom()) << "the camera keeps the answer in view";
     EXPECT_GE(s.focus.bottom(), focus_before.bottom());
+}
+
+// reduceNaive past 48 elements draws each sum twice, narrow on the strip of every sum and
+// whole in the magnified part: a student's wrong answer is marked once, on the cell read, and
+// what they wrote stands under that cell (not also under a sliver of the strip, over the funnel).
+TEST(Answers, AValueDrawnTwiceIsMarkedWhereItIsRead) {
+    const auto m = trace(request(Algorithm::ReduceNaive, seq(100), 32));
+    const std::size_t f = m->frame_at(29, 0); // addition 30
+    Scene s = build(*m, f, {});
+    ASSERT_EQ(std::count_if(s.cells.begin(), s.cells.end(),
+                            [&](const Cell& c) {
+                                return c.ref && c.ref->frame == static_cast<int>(f) &&
+                                       c.ref->cell == 0;
+                            }),
+              2)
+        << "the test wants the sum drawn twice";
+    const std::size_t labels_before = s.labels.size();
+    mark_answers(s, {AnswerRow{static_cast<int>(f), {"999"}, {Verdict::Wrong}, true}}, kPal);
+    std::vector<const Cell*> marked;
+    for (const Cell& c : s.cells)
+        if (c.marks.wrong)
+            marked.push_back(&c);
+    ASSERT_EQ(marked.size(), 1u) << "marked on every drawing of the value";
+    EXPECT_GE(marked[0]->rect.w, 0.99f) << "marked on the strip's sliver, not the cell read";
+    int said = 0;
+    for (std::size_t i = labels_before; i < s.labels.size(); ++i)
+        if (s.labels[i].text.find("999") != std::string::npos) {
+            ++said;
+            EXPECT_GE(s.labels[i].pos.y, marked[0]->rect.bottom()) << s.labels[i].text;
+            EXPECT_NEAR(s.labels[i].pos.x, marked[0]->rect.center().x, marked[0]->rect.w)
+                << s.labels[i].text;
+        }
+    EXPECT_EQ(said, 1) << "what the student wrote, said once";
 }
 
 // A hand-trace compared on a level that is on screen: the trace's values, the verdicts as

@@ -486,10 +486,14 @@ std::string row_part_shown(const scene::Scene& s, const scene::Camera& cam, cons
     std::sort(cells.begin(), cells.end());
     // Counted in what its name says one cell stands for: a block's total is a block's.
     std::string unit = "element";
+    int first_element = 0, of = 0; // a row of part of an array: in the array's numbers
     for (const scene::Label& l : s.labels)
-        if (l.kind == scene::LabelKind::Row && !l.unit.empty() && l.pos.y >= longest_top &&
-            l.pos.y <= longest->bottom && l.pos.x <= cells.front().x)
-            unit = l.unit;
+        if (l.kind == scene::LabelKind::Row && l.pos.y >= longest_top &&
+            l.pos.y <= longest->bottom && l.pos.x <= cells.front().x) {
+            unit = l.unit.empty() ? unit : l.unit;
+            first_element = l.first;
+            of = l.of;
+        }
     // By element: a heat strip counts the elements it stands for.
     int first = -1, last = -1, at = 0;
     for (const Shown& c : cells) {
@@ -499,6 +503,8 @@ std::string row_part_shown(const scene::Scene& s, const scene::Camera& cam, cons
         }
         at += c.merged;
     }
+    if (of > 0 && first >= 0) // "0–13 of 16" of in[90–105] is elements 90–103 of in[]
+        return shown_part(unit, first_element + first, first_element + last, of);
     return shown_part(unit, first, last, at);
 }
 

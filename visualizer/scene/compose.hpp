@@ -126,9 +126,15 @@ public:
     // One row updated in place by several frames (grid-stride rounds, running sums, bins):
     // shows the latest of `frames` reached; ghost cells before the first.
     void place_slot(const std::vector<int>& frames, const Grid& g, const RowStyle& style = {});
-    // An input array (frame kInput of the pass being shown).
+    // One-cell frames side by side (reduceNaive's sum after each addition), each a value to
+    // hover, coloured by value where too narrow for it; not connected: arrows start and end at
+    // the frames' own placements.
+    void place_strip(const std::vector<int>& frames, const Grid& g);
+    // An input array (frame kInput of the pass being shown): its elements from `draw_first`,
+    // `draw_count` of them (-1: to the end), each at its own position of `g`.
     void place_input(const Grid& g, std::span<const float> values, ColourBy colour_by,
-                     int select_first = -1, int select_count = 0);
+                     int select_first = -1, int select_count = 0, int draw_first = 0,
+                     int draw_count = -1);
     // Frame kInput of the pass shown is cell 0 of each of `frames`, already placed (a later
     // pass reads the block totals of the one before).
     void alias_input(const std::vector<int>& frames);
@@ -137,9 +143,10 @@ public:
     void place_bars(const std::vector<int>& frames, const Grid& g, float height, float max,
                     bool by_bin);
 
-    // `unit`: what one of the row's cells stands for where not an element (Label::unit).
+    // `unit`: what one of the row's cells stands for where not an element (Label::unit);
+    // `first`, `of`: a row of part of an array (Label::first, Label::of).
     void row_label(const Grid& g, const std::string& text, const std::string& sub = {},
-                   const std::string& unit = {});
+                   const std::string& unit = {}, int first = 0, int of = 0);
     void title(float x, float y, const std::string& text, float size_factor = 1.3f);
     void barrier(float y, float x0, float x1, const std::string& text);
     void outline(const Rect& r, const Rgba& c, float width);
@@ -193,6 +200,8 @@ private:
     // The pitfalls' marks on a settled cell: race, undefined, hazard, lanes not taking part.
     void mark_pitfalls(Cell& c, const Frame& fr, int i, const CellWrite& cw);
     Cell value_cell(const Rect& rect, float v, const Rgba& fill, CellRole role) const;
+    // A cell of a step not reached: its outline only.
+    Cell future_cell(const Rect& rect) const;
     // A cell's value's width in ems (its digits, '-' and '.').
     float value_em(const Cell& c) const;
     // Whether the camera this scene is built for draws a value of `row` (scene::value_px, with

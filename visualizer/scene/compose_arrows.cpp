@@ -48,8 +48,9 @@ std::vector<Cell> kept_apart(std::vector<Cell> first, std::vector<Cell> then) {
 const Rect* Composer::where(const CellRef& ref) const {
     const auto it = shown_.find(ref.frame);
     if (it == shown_.end() || ref.cell < 0 ||
-        static_cast<std::size_t>(ref.cell) >= it->second.rects.size())
-        return nullptr;
+        static_cast<std::size_t>(ref.cell) >= it->second.rects.size() ||
+        it->second.rects[static_cast<std::size_t>(ref.cell)].empty())
+        return nullptr; // not drawn (a part of in[] shown: reduceNaive's magnified elements)
     return &it->second.rects[static_cast<std::size_t>(ref.cell)];
 }
 

@@ -109,12 +109,7 @@ void Composer::place(int f, const Grid& g, const RowStyle& style) {
         const bool written = cw.thread >= 0;
         Cell c;
         if (w == Progress::Future) {
-            c.rect = rect;
-            c.fill = with_alpha(pal.background, 0.0f);
-            c.border = pal.future;
-            c.border_width = 0.035f;
-            c.radius = 0.12f * std::min(rect.w, rect.h);
-            c.role = CellRole::Future;
+            c = future_cell(rect);
         } else if (w == Progress::Current && written && !landed) {
             // Before the value lands: the slot waits, outlined in the colour of the flow.
             const float before =
@@ -249,17 +244,60 @@ void Composer::place_slot(const std::vector<int>& frames, const Grid& g,
     }
 }
 
+Cell Composer::future_cell(const Rect& rect) const {
+    Cell c;
+    c.rect = rect;
+    c.fill = with_alpha(pal.background, 0.0f);
+    c.border = pal.future;
+    c.border_width = 0.035f;
+    c.radius = 0.12f * std::min(rect.w, rect.h);
+    c.role = CellRole::Future;
+    return c;
+}
+
+void Composer::place_strip(const std::vector<int>& frames, const Grid& g) {
+    std::vector<Cell> row;
+    std::vector<float> values;
+    row.reserve(frames.size());
+    values.reserve(frames.size());
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+        const int f = frames[i];
+        const Rect rect = g.rect(static_cast<int>(i));
+        const float v = t.frames[static_cast<std::size_t>(f)].values.at(0);
+        const Progress w = progress_of(f);
+        Cell c = w == Progress::Future    ? future_cell(rect)
+                 : w == Progress::Current ? value_cell(rect, v, pal.highlight, CellRole::Written)
+                                          : value_cell(rect, v, pal.cell, CellRole::Value);
+        // The step's own value is read where its frame is placed: narrow here (49 sums in 16
+        // units), its text set the zoom values are read at to 130 pixels a unit.
+        if (w == Progress::Current)
+            c.text.clear();
+        c.ref = CellRef{f, 0};
+        row.push_back(std::move(c));
+        values.push_back(v);
+    }
+    const bool numbers = draws_a_value(row);
+    if (emit_row(s.cells, std::move(row), values, g.cell_w * opt.pixels_per_unit, numbers, pal,
+                 true, std::nullopt))
+        legend_ramp(kValueScale);
+}
+
 void Composer::place_input(const Grid& g, std::span<const float> values, ColourBy colour_by,
-                           int select_first, int select_count) {
+                           int select_first, int select_count, int draw_first, int draw_count) {
     input_.assign(values.begin(), values.end());
     placed_[CellRef::kInput] = Placement{g, CellRef::kInput, false, false, RowStyle{}};
     CellsPlaced& sh = shown_[CellRef::kInput];
-    sh.rects.clear();
+    const std::size_t begin =
+        static_cast<std::size_t>(std::clamp<int>(draw_first, 0, static_cast<int>(values.size())));
+    const std::size_t end =
+        draw_count < 0 ? values.size()
+                       : std::min(values.size(), begin + static_cast<std::size_t>(draw_count));
+    sh.rects.assign(begin, Rect{}); // elements not drawn: no arrow starts there
     const int block_dim = m.block_size(cur.pass);
     const int bins = std::max(r.bins, 2);
     std::vector<Cell> row;
-    row.reserve(values.size());
-    for (std::size_t i = 0; i < values.size(); ++i) {
+    row.reserve(end - begin);
+    for (std::size_t i = begin; i < end; ++i) {
         const Rect rect = g.rect(static_cast<int>(i));
         sh.rects.push_back(rect);
         Rgba fill = pal.cell;
@@ -300,7 +338,9 @@ void Composer::place_input(const Grid& g, std::span<const float> values, ColourB
         row.push_back(std::move(c));
     }
     const bool numbers = draws_a_value(row);
-    if (emit_row(s.cells, std::move(row), input_, g.cell_w * opt.pixels_per_unit, numbers, pal,
+    const std::vector<float> drawn(input_.begin() + static_cast<std::ptrdiff_t>(begin),
+                                   input_.begin() + static_cast<std::ptrdiff_t>(end));
+    if (emit_row(s.cells, std::move(row), drawn, g.cell_w * opt.pixels_per_unit, numbers, pal,
                  colour_by == ColourBy::Plain || colour_by == ColourBy::Block, std::nullopt))
         legend_ramp(kValueScale);
     input_on_scale_ = colour_by == ColourBy::Bin || colour_by == ColourBy::Thread;

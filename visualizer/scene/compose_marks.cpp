@@ -3,13 +3,14 @@
 namespace pplab::scene::detail {
 
 void Composer::row_label(const Grid& g, const std::string& text, const std::string& sub,
-                         const std::string& unit) {
+                         const std::string& unit, int first, int of) {
     const float cy = g.y + g.cell_h / 2;
     if (!two_line_labels && !sub.empty()) {
         // One line: the sub-label only when short, or the labels would crowd out the cells.
         constexpr std::size_t kOneLine = 24;
         const std::string joined = text + " · " + sub;
-        row_label(g, utf8_length(joined) <= static_cast<int>(kOneLine) ? joined : text, {}, unit);
+        row_label(g, utf8_length(joined) <= static_cast<int>(kOneLine) ? joined : text, {}, unit,
+                  first, of);
         return;
     }
     if (!sub.empty()) // from this zoom on, the two lines fit a row's height
@@ -24,6 +25,8 @@ void Composer::row_label(const Grid& g, const std::string& text, const std::stri
     l.align = Align::Right;
     l.kind = LabelKind::Row;
     l.unit = unit;
+    l.first = first;
+    l.of = of;
     s.labels.push_back(l);
     if (!sub.empty()) {
         Label d = l;

@@ -207,6 +207,30 @@ const std::vector<CellWrite>& Model::writes(std::size_t frame) const {
     return writes_[frame];
 }
 
+Model::InputReader Model::reader_of_input(int pass, int element) const {
+    const CellRef wanted{CellRef::kInput, element};
+    for (std::size_t f = 0; f < trace_.frames.size(); ++f) {
+        if (trace_.frames[f].pass != pass)
+            continue;
+        for (const CellWrite& w : writes(f))
+            if (w.thread >= 0 && std::find(w.from.begin(), w.from.end(), wanted) != w.from.end())
+                return {static_cast<int>(f), trace_.frames[f].block, w.thread};
+    }
+    return {};
+}
+
+std::string input_reader_text(const Model& m, int pass, int element) {
+    const Model::InputReader r = m.reader_of_input(pass, element);
+    if (r.frame < 0)
+        return "no thread reads it";
+    const std::string at =
+        " reads it at step " + std::to_string(m.step_of(static_cast<std::size_t>(r.frame)) + 1);
+    if (m.grid(pass) <= 1)
+        return "thread " + std::to_string(r.thread) + at;
+    return "block " + std::to_string(r.block) + " (thread " + std::to_string(r.thread) + ")" + at +
+           "; click to show that block";
+}
+
 Counters difference(const Counters& a, const Counters& b) {
     Counters c;
     c.barriers = a.barriers - b.barriers;

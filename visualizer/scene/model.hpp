@@ -84,6 +84,15 @@ public:
     int barriers_per_block() const { return barriers_per_block_; }
     int barriers_so_far(std::size_t frame) const { return barriers_so_far_[frame]; }
 
+    // Who reads element `element` of pass `pass`'s input: the first frame of the pass whose
+    // writes read it, that frame's block and the thread (reduceNaive's thread 0 at addition
+    // 35605 for in[35604]; a tooltip that divided by the block size named thread 4). Frame -1
+    // where no thread reads it.
+    struct InputReader {
+        int frame = -1, block = -1, thread = -1;
+    };
+    InputReader reader_of_input(int pass, int element) const;
+
     // The writes of frames[frame], cached because every redraw asks for the same frames.
     // The cache makes a Model single-threaded once built: one thread draws from it.
     const std::vector<CellWrite>& writes(std::size_t frame) const;
@@ -106,6 +115,11 @@ private:
     mutable std::vector<std::vector<CellWrite>> writes_;
     mutable std::vector<char> have_writes_;
 };
+
+// The tooltip's words for who reads an input element (Model::reader_of_input), with the
+// playback step, counted from 1, at which it does: "block 3 (thread 5) reads it at step 1;
+// click to show that block", "thread 0 reads it at step 35605" for one block.
+std::string input_reader_text(const Model& m, int pass, int element);
 
 // What happened between two running totals: a - b, counter by counter.
 Counters difference(const Counters& a, const Counters& b);

@@ -138,6 +138,10 @@ struct Label {
     // words the notice counts a row the edge cuts by (totals[] holds one per "block": the
     // notice said "showing elements 0-1 of 64" of a step writing 1024 elements). Empty: none.
     std::string unit = {};
+    // A row of part of an array (reduceNaive's magnified in[96–143]): the element its first
+    // cell is, and how many the array holds, so the notice counts in the array's own numbers.
+    // `of` 0: the row is the whole array.
+    int first = 0, of = 0;
     float em_width = 0; // the text's width in ems once measured with the font; 0: estimated
     // A note beside a cell (aligned Left or Right from its edge) that would leave the picture
     // there is drawn from this x instead, aligned the other way: a student's mark on a cell at

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <numeric>
 #include <set>
 #include <utility>
 
@@ -164,51 +165,93 @@ void never_added(Composer& c, float y) {
 
 } // namespace
 
-void view_naive(Composer& c) {
-    const int n = c.r.n(), block_dim = c.m.block_size(0);
-    const float width = std::min(n, 48) * kPitch;
-    Grid in = n * kPitch <= width * 1.001f ? unit_row(0, 0, n) : fitted(0, 0, n, width);
-    c.place_input(in, c.r.input, ColourBy::Plain);
+namespace {
+
+// reduceNaive's rows are at most 48 cells wide. Past that, the whole of in[] and of the sums is
+// drawn as colour (each cell still a value on hover) over the width of 16 cells, and under it
+// the 16 elements round the step as cells with their numbers, the window ringed on the strip
+// (n 65536 showed colour alone: the step adding in[2] was a sliver no one could see). As wide
+// as the magnified rows, the strip and its ring are on screen wherever those rows are whole.
+constexpr int kNaiveWidth = 48, kLens = 16;
+
+// The first element of the magnified part at addition `now`: pages that overlap by one, so
+// the sum the step adds to is always beside it.
+int naive_window(int now, int n) {
+    constexpr int kStride = kLens - 1;
+    const int first = std::max(now - 1, 0) / kStride * kStride;
+    return std::clamp(first, 0, std::max(n - kLens, 0));
+}
+
+// The whole of in[] and the sums so far, each a cell to hover, coloured by value where too
+// narrow for it: returns the ring drawn round both rows over the magnified window from `window`.
+Rect naive_overview(Composer& c, int window) {
+    const int n = c.r.n();
+    // Thinner and closer than rows of cells (no arrow runs between them), so that the whole of
+    // the picture fits a 1280x720 canvas at the zoom its numbers need.
+    constexpr float kStripH = 0.7f, kStripGap = 0.55f;
+    const Grid in = fitted(0, 0, n, unit_row(0, 0, kLens).width(), kStripH);
+    c.place_input(in, c.r.input, ColourBy::Plain); // placed again, in part, by the lens
     c.row_label(in, "in[]", "n = " + std::to_string(n));
     Grid sums = in;
-    sums.y = in.cell_h + kRowGap;
-    constexpr int kPlaceEach = 4096;
-    if (n <= kPlaceEach) {
-        for (int i = 0; i < n; ++i) {
-            Grid one = sums;
-            one.offset = i;
-            c.place(i, one, RowStyle{.past_flow = n <= 64});
-        }
-    } else {
-        // Too many to place one by one: the sums reached so far as a strip, coloured by value
-        // as in[] is when too narrow (one scale, one meaning), the step itself placed.
-        const int now = static_cast<int>(c.frame);
-        const auto sum = [&](int i) {
-            return c.t.frames[static_cast<std::size_t>(i)].values.at(0);
-        };
-        float lo = 0, hi = 0;
-        for (int i = 0; i < now; ++i) {
-            lo = i == 0 ? sum(i) : std::min(lo, sum(i));
-            hi = i == 0 ? sum(i) : std::max(hi, sum(i));
-        }
-        std::vector<Rgba> fills;
-        for (int i = 0; i < n; ++i)
-            fills.push_back(i >= now  ? c.pal.future
-                            : hi > lo ? value_scale((sum(i) - lo) / (hi - lo))
-                                      : value_scale(0.5f));
-        c.strip(sums, fills, {}, CellRole::Heat);
-        for (int i = 0; i < now; ++i)
-            c.s.cells[c.s.cells.size() - static_cast<std::size_t>(n - i)].on_scale = true;
-        if (now > 0)
-            c.legend_ramp(kValueScale);
-        for (const int i : {now - 1, now})
-            if (i >= 0) {
-                Grid one = sums;
-                one.offset = i;
-                c.place(i, one);
-            }
-    }
+    sums.y = in.cell_h + kStripGap;
+    std::vector<int> additions(static_cast<std::size_t>(n));
+    std::iota(additions.begin(), additions.end(), 0);
+    c.place_strip(additions, sums);
     c.row_label(sums, "sum", "after each addition");
+    const Rect ring = unite(in.span(window, kLens), sums.span(window, kLens));
+    const float clear = c.line_units(0.1f);
+    const Rect drawn = inflate(ring, clear, clear); // a few pixels wide however long in[] is
+    c.outline(drawn, c.pal.selection, c.line_units(0.08f));
+    return drawn;
+}
+
+} // namespace
+
+void view_naive(Composer& c) {
+    const int n = c.r.n(), block_dim = c.m.block_size(0);
+    const bool lens = n > kNaiveWidth;
+    const int shown = lens ? kLens : n;
+    const float width = static_cast<float>(shown) * kPitch;
+    Grid in = unit_row(0, 0, shown), sums = in;
+    sums.y = in.cell_h + kRowGap;
+    int first = 0, count = n;
+    if (lens) {
+        first = naive_window(static_cast<int>(c.frame), n);
+        count = kLens;
+        const Rect ring = naive_overview(c, first);
+        in.y = ring.bottom() + 1.8f; // room for the funnel
+        sums.y = in.y + in.cell_h + kRowGap;
+        in.offset = sums.offset = -first;
+        c.funnel(ring, in.span(0, count)); // positions: the lens starts at 0
+    }
+    c.place_input(in, c.r.input, ColourBy::Plain, -1, 0, first, count);
+    const std::string part =
+        "[" + std::to_string(first) + "–" + std::to_string(first + count - 1) + "]";
+    if (lens)
+        c.row_label(in, "in" + part, "magnified", {}, first, n);
+    else
+        c.row_label(in, "in[]", "n = " + std::to_string(n));
+    for (int i = first; i < first + count; ++i) {
+        Grid one = sums;
+        one.offset = i - first;
+        c.place(i, one);
+    }
+    if (lens) {
+        c.row_label(sums, "sum",
+                    "after additions " + std::to_string(first + 1) + "–" +
+                        std::to_string(first + count),
+                    {}, first, n);
+        // Followed where too wide to show whole: the magnified rows from their first cell, or
+        // the view ending at the step's (addition 30000 at 200% in 1920x1080 showed
+        // in[29998–30000] and two thirds of a canvas of nothing); the strip above them in focus.
+        const float pad_x = 1.5f * c.label_em_x, pad_y = 1.5f * c.label_em;
+        const Rect magnified = unite(in.span(0, count), sums.span(0, count));
+        c.focus_rows = inflate(unite(magnified, Rect{0, 0, magnified.w, 1}), pad_x, pad_y);
+        c.focus_cells = inflate(magnified, pad_x, pad_y);
+        c.focus_written = inflate(sums.rect(static_cast<int>(c.frame)), pad_x, pad_y);
+    } else {
+        c.row_label(sums, "sum", "after each addition");
+    }
     Grid threads = block_dim * kPitch <= width * 1.001f ? unit_row(0, 0, block_dim)
                                                         : fitted(0, 0, block_dim, width);
     threads.y = sums.y + sums.cell_h + kRowGap;
