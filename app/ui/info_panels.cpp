@@ -160,11 +160,10 @@ void TransportPanel::draw(State& st, float width) {
     // The scrub slider: the one numbering of steps, which pictures and `pplab render --step`
     // use too.
     int shown = p.step + 1;
-    std::string label = "step %d of " + std::to_string(std::max(steps, 1));
-    if (st.model)
-        label += "   ·   " + (st.step_note.empty() || st.step_note_at != p.step
-                                  ? step_name(*st.model, p.step)
-                                  : st.step_note);
+    const std::string name = !st.model ? std::string()
+                             : st.step_note.empty() || st.step_note_at != p.step
+                                 ? step_name(*st.model, p.step)
+                                 : st.step_note;
     const float loop_w = ImGui::GetFrameHeight() + ImGui::CalcTextSize("loop").x +
                          style.ItemInnerSpacing.x + style.ItemSpacing.x;
     const std::string present = present_button(metrics(st.view.presenter_scale), imgui_text_width(),
@@ -176,8 +175,9 @@ void TransportPanel::draw(State& st, float width) {
     if (one_row)
         ImGui::SameLine(0, style.ItemSpacing.x * 2);
     const float scrub_w = ImGui::GetContentRegionAvail().x - tail;
-    if (ImGui::CalcTextSize(label.c_str()).x > scrub_w - ImGui::GetFontSize())
-        label = "step %d of " + std::to_string(std::max(steps, 1)); // the name on the canvas
+    // Short of room the step's name goes first (the canvas says it), then words.
+    const std::string label =
+        scrub_label(metrics(st.view.presenter_scale), imgui_text_width(), steps, name, scrub_w);
     ImGui::SetNextItemWidth(scrub_w);
     ImGui::AlignTextToFramePadding();
     const GrabColours grab = hide_slider_grab();

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace pplab::ui {
 
@@ -162,6 +164,24 @@ float menu_bar_width(const Metrics& m, const TextWidth& measure) {
     for (const std::string& item : menu_bar_menus(true, true))
         w += measure(item, m.font) + m.item_spacing * 2;
     return w;
+}
+
+std::string scrub_label(const Metrics& m, const TextWidth& measure, int steps,
+                        std::string_view name, float width) {
+    const std::string n = std::to_string(std::max(steps, 1));
+    const std::string full = "step %d of " + n;
+    std::vector<std::string> forms;
+    if (!name.empty())
+        forms.push_back(full + "   ·   " + std::string(name));
+    for (const std::string& form : {full, "%d of " + n, "%d/" + n})
+        forms.push_back(form);
+    for (const std::string& form : forms) {
+        std::string widest = form; // the step with as many digits as the last
+        widest.replace(widest.find("%d"), 2, n);
+        if (measure(widest, m.font) <= width - m.font)
+            return form;
+    }
+    return "%d";
 }
 
 std::string scale_readout(const Metrics& m, const TextWidth& measure, float scale, float room) {

@@ -89,6 +89,12 @@ float transport_width(const Metrics& m, const TextWidth& measure, bool present,
 // back of the room) it offers present mode, "▣ present (P)", or "▣ P" where the one row has room
 // for that only (1280x720 at 200%); else none ("").
 const char* present_button(const Metrics& m, const TextWidth& measure, float width, bool present);
+// The scrub slider's label, an ImGui format (%d: the step), in a slider `width` pixels wide:
+// "step %d of N   ·   NAME", else "step %d of N", "%d of N", "%d/N", "%d", the first whose
+// widest step leaves an em to spare (65536 steps in present mode at 200% in 1280x720 read
+// "step 65536 of 6553", cut by the slider's edge).
+std::string scrub_label(const Metrics& m, const TextWidth& measure, int steps,
+                        std::string_view name, float width);
 // The transport's parts: a button (play is twice as wide), the speed slider.
 float transport_button_width(const Metrics& m);
 float transport_speed_width(const Metrics& m, const TextWidth& measure);

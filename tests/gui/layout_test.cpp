@@ -970,6 +970,40 @@ TEST(Transport, PresentOfferNeverCostsTheCanvasARow) {
     EXPECT_LE(ui::transport_width(projector, window_width(), true), laptop);
 }
 
+// The scrub slider says the step in the words its width holds, longest first, and never more
+// than it holds: 65536 steps in present mode at 200% in 1280x720 read "step 65536 of 6553", cut
+// by the slider's edge. Widths from the 8 ems the transport keeps it to 60, at every scale.
+TEST(Transport, TheScrubSaysTheStepInTheRoomItHas) {
+    const std::string name = "block 3 tree-level 1";
+    for (const float scale : kScales) {
+        const ui::Metrics mt = ui::metrics(scale);
+        const auto width_of = [&](const std::string& text) {
+            return window_width()(text, mt.font);
+        };
+        for (const int steps : {5, 65536, 1048576}) {
+            const std::string n = std::to_string(steps);
+            const std::vector<std::string> said = {"step " + n + " of " + n + "   ·   " + name,
+                                                   "step " + n + " of " + n, n + " of " + n,
+                                                   n + "/" + n, n};
+            for (float w = 8 * mt.font; w <= 60 * mt.font; w += mt.font / 2) {
+                std::string label = ui::scrub_label(mt, window_width(), steps, name, w);
+                ASSERT_NE(label.find("%d"), std::string::npos) << label;
+                label.replace(label.find("%d"), 2, n); // the widest step: the last
+                const auto at = std::find(said.begin(), said.end(), label);
+                ASSERT_NE(at, said.end()) << label;
+                const std::string where =
+                    label + " in " + std::to_string(w) + " px at " + std::to_string(scale);
+                if (at + 1 != said.end()) {
+                    EXPECT_LE(width_of(label), w - mt.font) << where << ": cut by the edge";
+                }
+                for (auto longer = said.begin(); longer != at; ++longer)
+                    EXPECT_GT(width_of(*longer), w - mt.font)
+                        << where << ": '" << *longer << "' fits and is not said";
+            }
+        }
+    }
+}
+
 // The smallest window the desktop app allows (and a window shrunk to it on a small monitor):
 // every part on screen at every presenter scale; the canvas keeps a quarter of the height up to
 // 150%. At 200% the caption's four lines and the transport's two rows leave it a tenth (50 px):
