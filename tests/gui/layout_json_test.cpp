@@ -353,7 +353,11 @@ TEST_F(RenderLayout, ReduceNaivesMagnifiedPartIsCountedInTheArraysNumbers) {
     for (int i = 0; i < n; ++i)
         input << value(i) << (i + 1 < n ? "," : "\n");
     input.close();
-    for (const std::string step_scale : {"100 --scale 200", "65536 --scale 150"}) {
+    // Addition 1 too: the strip's sliver that draws its sum stood for 185 sums, and the notice
+    // counted it among the step's cells: "showing thread 0 of 185". Addition 32771 at 200%: the
+    // six-digit sums take 85 px cells, and the magnified in[] once fell off the top.
+    for (const std::string step_scale :
+         {"100 --scale 200", "65536 --scale 150", "1 --scale 200", "32771 --scale 200"}) {
         const std::string args =
             "--algo reduce-naive --input-file in.txt --size 1280x720 --step " + step_scale;
         const json doc = layout(args);

@@ -746,8 +746,10 @@ std::string part_shown(const scene::Scene& s, const scene::Model& m, std::size_t
         cur.step == Step::AtomicAdd ? arrival_order(m.trace()) : std::vector<int>{};
     const bool by_arrival = !arrival.empty();
     WarpBins warp_bins;
-    for (const scene::Cell& c : s.cells) {
-        if (!c.ref || c.ref->frame < 0)
+    const std::vector<bool> read = scene::read_where(s.cells);
+    for (std::size_t at = 0; at < s.cells.size(); ++at) {
+        const scene::Cell& c = s.cells[at];
+        if (!c.ref || c.ref->frame < 0 || !read[at])
             continue;
         if (!by_tile && !by_arrival && (c.ref->frame < g.first || c.ref->frame > g.last))
             continue;

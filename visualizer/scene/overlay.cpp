@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 namespace pplab::scene {
 
@@ -55,20 +54,11 @@ float mark_baseline(const Scene& s, const Rect& cell, int nth) {
 void mark_answers(Scene& s, const std::vector<AnswerRow>& rows, const Palette& pal) {
     Rect marked;
     std::vector<Label> yours;
-    // A value drawn twice (reduceNaive's sum on the strip of every sum and in its magnified
-    // part) is marked where it is read: its widest cell.
-    std::map<std::pair<int, int>, std::size_t> widest;
-    for (std::size_t i = 0; i < s.cells.size(); ++i)
-        if (const Cell& c = s.cells[i]; c.ref) {
-            const auto [it, added] = widest.try_emplace({c.ref->frame, c.ref->cell}, i);
-            if (!added && c.rect.w > s.cells[it->second].rect.w)
-                it->second = i;
-        }
+    const std::vector<bool> read = read_where(s.cells); // a value drawn twice: where it is read
     for (const AnswerRow& row : rows) {
         for (std::size_t at = 0; at < s.cells.size(); ++at) {
             Cell& c = s.cells[at];
-            if (!c.ref || c.ref->frame != row.frame || c.ref->cell < 0 ||
-                widest.at({c.ref->frame, c.ref->cell}) != at)
+            if (!c.ref || c.ref->frame != row.frame || c.ref->cell < 0 || !read[at])
                 continue;
             const auto i = static_cast<std::size_t>(c.ref->cell);
             if (i >= row.given.size())

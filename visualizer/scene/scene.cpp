@@ -1,6 +1,7 @@
 #include "scene.hpp"
 
 #include <algorithm>
+#include <map>
 #include <utility>
 
 namespace pplab::scene {
@@ -49,6 +50,20 @@ bool segment_crosses(Vec2 a, Vec2 b, const Rect& r) {
             return false;
     }
     return true;
+}
+
+std::vector<bool> read_where(const std::vector<Cell>& cells) {
+    std::map<std::pair<int, int>, std::size_t> widest;
+    for (std::size_t i = 0; i < cells.size(); ++i)
+        if (const Cell& c = cells[i]; c.ref) {
+            const auto [it, added] = widest.try_emplace({c.ref->frame, c.ref->cell}, i);
+            if (!added && c.rect.w > cells[it->second].rect.w)
+                it->second = i;
+        }
+    std::vector<bool> read(cells.size(), false);
+    for (const auto& [ref, at] : widest)
+        read[at] = true;
+    return read;
 }
 
 const Cell* hit_test(const Scene& s, Vec2 world) {

@@ -173,6 +173,9 @@ namespace {
 // (n 65536 showed colour alone: the step adding in[2] was a sliver no one could see). As wide
 // as the magnified rows, the strip and its ring are on screen wherever those rows are whole.
 constexpr int kNaiveWidth = 48, kLens = 16;
+// The magnified rows closer than rows of a tree (their arrows run straight down): at 200% in
+// 1280x720 the six-digit sums need 85 px cells, and in[] with its arrows did not fit above them.
+constexpr float kLensGap = 1.0f;
 
 // The first element of the magnified part at addition `now`: pages that overlap by one, so
 // the sum the step adds to is always beside it.
@@ -220,7 +223,7 @@ void view_naive(Composer& c) {
         count = kLens;
         const Rect ring = naive_overview(c, first);
         in.y = ring.bottom() + 1.8f; // room for the funnel
-        sums.y = in.y + in.cell_h + kRowGap;
+        sums.y = in.y + in.cell_h + kLensGap;
         in.offset = sums.offset = -first;
         c.funnel(ring, in.span(0, count)); // positions: the lens starts at 0
     }
