@@ -312,34 +312,47 @@ TEST_F(RenderLayout, ARowCutByTheEdgeIsCountedInItsOwnUnit) {
 }
 
 // A row of cells narrower than a unit cut by the picture's left edge is said like any other (at
-// n 200 the view followed the sum to element 99, showed in[] from element 93 on, and said nothing
-// of it). reduceNaive's in[] above its magnified part holds n elements in 16 units: at n 260,
-// the last addition, 200% in 1920x1080, the view ends at the step and cuts in[] on the left.
+// n 200 reduceNaive's view followed the sum to element 99, showed in[] from element 93 on, and
+// said nothing of it), a heat strip's cells counted by the elements each stands for: the
+// multi-block scan's out[], 65536 elements, seen from block 63's add-carries. The cell the edge
+// cuts by under a pixel may count as shown.
 TEST_F(RenderLayout, ARowOfNarrowCellsCutOnTheLeftIsSaid) {
-    const int n = 260;
-    const json doc = layout("--algo reduce-naive --n " + std::to_string(n) + " --step " +
-                            std::to_string(n) + " --size 1920x1080 --scale 200");
+    const int n = 65536;
+    const json doc = layout("--algo scan-multiblock --n " + std::to_string(n) +
+                            " --block 1024 --step 46 --shown-block 63 --size 1280x720 --scale 100");
     std::optional<Box> name;
     for (const json& it : doc.at("items"))
-        if (it.at("kind") == "label" && it.at("text") == "in[]")
+        if (it.at("kind") == "label" && it.at("text") == "out[]")
             name = box(it.at("rect"));
-    ASSERT_TRUE(name) << "no row named in[]";
+    ASSERT_TRUE(name) << "no row named out[]";
     const double level = name->y + name->h / 2;
-    int whole = 0, cut = 0;
+    int whole = 0, cut = 0, narrow = 0;
+    double right = 0;
     for (const json& it : doc.at("items")) {
         const Box r = box(it.at("rect"));
-        if (it.at("kind") == "cell" && r.y <= level && r.bottom() >= level)
-            ++(it.at("cut").get<bool>() ? cut : whole);
+        if (it.at("kind") != "cell" || r.y > level || r.bottom() < level || r.x < name->right())
+            continue;
+        const int elements = it.value("elements", 1);
+        (it.at("cut").get<bool>() ? cut : whole) += elements;
+        narrow += r.w < 8;
+        right = std::max(right, r.right());
     }
-    ASSERT_EQ(cut, 1) << "the test wants in[] cut by the left edge, its end in view";
-    ASSERT_LT(whole, n);
-    const std::string said = "showing elements " + std::to_string(n - whole) + "–" +
-                             std::to_string(n - 1) + " of " + std::to_string(n);
-    bool found = false;
+    ASSERT_GT(cut, 0) << "the test wants out[] cut by the left edge";
+    ASSERT_GT(narrow, 100) << "the test wants a row of narrow cells";
+    ASSERT_LT(right, box(doc.at("canvas")).right() - 1) << "the test wants out[]'s end in view";
+    std::string notice;
     for (const json& it : doc.at("items"))
-        found = found || (it.at("kind") == "caption" &&
-                          it.at("text").get<std::string>().rfind(said, 0) == 0);
-    EXPECT_TRUE(found) << "no notice begins '" << said << "'";
+        if (it.at("kind") == "caption" &&
+            it.at("text").get<std::string>().rfind("showing ", 0) == 0)
+            notice = it.at("text").get<std::string>();
+    const std::string head = "showing elements ",
+                      tail = "–" + std::to_string(n - 1) + " of " + std::to_string(n);
+    ASSERT_EQ(notice.rfind(head, 0), 0u) << notice;
+    const std::size_t dash = notice.find(tail);
+    ASSERT_NE(dash, std::string::npos) << notice;
+    const int first = std::stoi(notice.substr(head.size(), dash - head.size()));
+    EXPECT_GE(first, n - whole - cut) << notice;
+    EXPECT_LE(first, n - whole) << notice;
 }
 
 // reduceNaive past 48 elements shows the step's part of in[] magnified, named by its elements

@@ -52,6 +52,8 @@ void cells(json& items, const render::Composition& c) {
         it["cut"] = whole.x < c.picture.x - kEps || whole.y < c.picture.y - kEps ||
                     whole.right() > c.picture.right() + kEps ||
                     whole.bottom() > c.picture.bottom() + kEps;
+        if (cell.merged > 1) // a heat strip's cell: the elements too narrow to draw one by one
+            it["elements"] = cell.merged;
         items.push_back(std::move(it));
     };
     for (const scene::Cell& strip : c.scene.panels)
