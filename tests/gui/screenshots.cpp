@@ -254,6 +254,8 @@ int main(int argc, char** argv) {
     const std::vector<Shot> shots = {
         {"reduce-naive", [](auto& s) { s = with(Algorithm::ReduceNaive, 24, 0, Generator::Seq); },
          Step::SerialAdd, 11},
+        {"reduce-naive-65536", [](auto& s) { s = with(Algorithm::ReduceNaive, 65536, 0); },
+         Step::SerialAdd, 40000},
         {"reduce-tree", [](auto& s) { s = with(Algorithm::ReduceTree, 32, 8); }, Step::TreeLevel,
          2},
         {"reduce-tree-moving", [](auto& s) { s = with(Algorithm::ReduceTree, 32, 8); },
