@@ -746,10 +746,10 @@ std::string part_shown(const scene::Scene& s, const scene::Model& m, std::size_t
         cur.step == Step::AtomicAdd ? arrival_order(m.trace()) : std::vector<int>{};
     const bool by_arrival = !arrival.empty();
     WarpBins warp_bins;
-    const std::vector<bool> read = scene::read_where(s.cells);
+    std::vector<std::size_t> step_cells;
     for (std::size_t at = 0; at < s.cells.size(); ++at) {
         const scene::Cell& c = s.cells[at];
-        if (!c.ref || c.ref->frame < 0 || !read[at])
+        if (!c.ref || c.ref->frame < 0)
             continue;
         if (!by_tile && !by_arrival && (c.ref->frame < g.first || c.ref->frame > g.last))
             continue;
@@ -758,6 +758,11 @@ std::string part_shown(const scene::Scene& s, const scene::Model& m, std::size_t
             : by_arrival ? f.step != Step::AtomicAdd
                          : f.block != cur.block)
             continue;
+        step_cells.push_back(at);
+    }
+    for (const std::size_t at : scene::read_where(s.cells, step_cells)) {
+        const scene::Cell& c = s.cells[at];
+        const Frame& f = m.trace().frames.at(static_cast<std::size_t>(c.ref->frame));
         const int index = by_tile      ? f.block
                           : by_arrival ? arrival[static_cast<std::size_t>(c.ref->frame)]
                           : by_warp    ? f.warp

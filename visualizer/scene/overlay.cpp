@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace pplab::scene {
 
@@ -54,7 +55,11 @@ float mark_baseline(const Scene& s, const Rect& cell, int nth) {
 void mark_answers(Scene& s, const std::vector<AnswerRow>& rows, const Palette& pal) {
     Rect marked;
     std::vector<Label> yours;
-    const std::vector<bool> read = read_where(s.cells); // a value drawn twice: where it is read
+    std::vector<std::size_t> all(s.cells.size());
+    std::iota(all.begin(), all.end(), std::size_t{0});
+    std::vector<bool> read(s.cells.size(), false); // a value drawn twice: where it is read
+    for (const std::size_t at : read_where(s.cells, all))
+        read[at] = true;
     for (const AnswerRow& row : rows) {
         for (std::size_t at = 0; at < s.cells.size(); ++at) {
             Cell& c = s.cells[at];

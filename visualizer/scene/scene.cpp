@@ -1,7 +1,8 @@
 #include "scene.hpp"
 
 #include <algorithm>
-#include <map>
+#include <cstdint>
+#include <unordered_map>
 #include <utility>
 
 namespace pplab::scene {
@@ -52,17 +53,24 @@ bool segment_crosses(Vec2 a, Vec2 b, const Rect& r) {
     return true;
 }
 
-std::vector<bool> read_where(const std::vector<Cell>& cells) {
-    std::map<std::pair<int, int>, std::size_t> widest;
-    for (std::size_t i = 0; i < cells.size(); ++i)
+std::vector<std::size_t> read_where(const std::vector<Cell>& cells,
+                                    const std::vector<std::size_t>& among) {
+    std::unordered_map<std::uint64_t, std::size_t> widest; // by (frame, cell)
+    widest.reserve(among.size());
+    for (const std::size_t i : among)
         if (const Cell& c = cells[i]; c.ref) {
-            const auto [it, added] = widest.try_emplace({c.ref->frame, c.ref->cell}, i);
+            const std::uint64_t key =
+                (static_cast<std::uint64_t>(static_cast<std::uint32_t>(c.ref->frame)) << 32) |
+                static_cast<std::uint32_t>(c.ref->cell);
+            const auto [it, added] = widest.try_emplace(key, i);
             if (!added && c.rect.w > cells[it->second].rect.w)
                 it->second = i;
         }
-    std::vector<bool> read(cells.size(), false);
-    for (const auto& [ref, at] : widest)
-        read[at] = true;
+    std::vector<std::size_t> read;
+    read.reserve(widest.size());
+    for (const auto& [key, at] : widest)
+        read.push_back(at);
+    std::sort(read.begin(), read.end());
     return read;
 }
 

@@ -240,12 +240,13 @@ inline float value_px(float wanted, float em, float w, float h, float least) {
 // pitfall: twice this).
 inline constexpr float kBorderPx = 3.0f;
 
-// Per cell, whether it is where its value is read: of the cells that draw one trace cell
-// (reduceNaive's sums, narrow on the strip of every sum and whole in the magnified part), the
-// widest; false for a cell of no trace cell. A student's answer is marked there, and the notice
+// Of the cells `among` (indices into `cells`), those where their value is read, in order: of
+// the cells that draw one trace cell (reduceNaive's sums, narrow on the strip of every sum and
+// whole in the magnified part), the widest. A student's answer is marked there, and the notice
 // counts the step's cells there only (the strip's sliver for addition 1 stood for 185 sums and
 // said "showing thread 0 of 185").
-std::vector<bool> read_where(const std::vector<Cell>& cells);
+std::vector<std::size_t> read_where(const std::vector<Cell>& cells,
+                                    const std::vector<std::size_t>& among);
 
 // The topmost cell showing a trace value (movers excluded) under the point, or nullptr.
 const Cell* hit_test(const Scene& s, Vec2 world);
