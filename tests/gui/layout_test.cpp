@@ -1212,6 +1212,45 @@ TEST(Legend, SetSmallerBeforeItIsLeftOut) {
     check_canvas(c.scene, c.frame, *blelloch, last, 2.0f, "scanBlelloch's last step at 200%");
 }
 
+// A band docked under the picture is as tall as the entries it shows: reduceNaive at addition
+// 11, 200%, in present mode's canvas of 1280x720, docked a band of two lines for three entries,
+// its magnified rows then left the value strip (and "colour: the value") off screen, and the
+// band's second line stayed an empty grey stripe under the drawing. Where the band of one line
+// would let the strip back on screen (two lines again), its entry is centred in the two.
+TEST(Legend, ADockedBandHasNoEmptyLine) {
+    std::string refused;
+    const auto naive = traced(Algorithm::ReduceNaive, 32, 65536, refused);
+    ASSERT_TRUE(naive) << refused;
+    int docked = 0;
+    for (const float h : {460.0f, 500.0f, 540.0f})
+        for (const int step : {0, 10, 40000}) {
+            const std::size_t f = naive->frame_at(step, 0);
+            const render::Canvas c =
+                render::lay_out_canvas(font(), *naive, f, canvas_of(1248, h, 2.0f), {});
+            const std::string where = "height " + std::to_string(static_cast<int>(h)) +
+                                      ", addition " + std::to_string(step + 1);
+            if (!c.frame.legend_docked || c.frame.legend_box.w < c.frame.width / 2)
+                continue; // a card, or a column beside the picture
+            ++docked;
+            ASSERT_FALSE(c.frame.legend.empty()) << where;
+            float highest = c.frame.legend_box.bottom(), lowest = 0, line = 0;
+            for (const render::LegendEntry& e : c.frame.legend) {
+                highest = std::min(highest, e.rect.y);
+                lowest = std::max(lowest, e.rect.bottom());
+                line = std::max(line, e.rect.h);
+            }
+            EXPECT_LT(highest - c.frame.legend_box.y, line) << where;
+            if (h == 500.0f && step == 10) { // present mode's canvas: one line is all it needs
+                EXPECT_LT(c.frame.legend_box.h, 2 * line) << where << ": the picture has the rest";
+            }
+            EXPECT_LT(c.frame.legend_box.bottom() - lowest, line)
+                << where << ": band " << text(c.frame.legend_box) << ", lowest entry ends at "
+                << lowest << "; notice '" << c.frame.notice << "'";
+            check_canvas(c.scene, c.frame, *naive, f, 2.0f, where);
+        }
+    EXPECT_GT(docked, 0) << "a band is docked at one of these sizes at least";
+}
+
 // The values the step writes are drawn: reduce-full's last step at 100% in the window's canvas
 // of 1280x720 framed its rows at 28 pixels a lane, room for the zeros of the first warp's lanes,
 // and left the sum itself (six digits) out of out[], the notice saying values were too small.

@@ -1132,6 +1132,7 @@ bool dock_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
                  const std::vector<scene::LegendItem>& sized_for, const LegendStyle& st) {
     const scene::Palette pal = scene::palette(r.theme);
     f.legend_docked = true;
+    const CanvasFrame unframed = f;
     float widest = 0;
     for (const scene::LegendItem& item : sized_for)
         widest = std::max(widest, font.width(item.text) * st.px);
@@ -1203,10 +1204,30 @@ bool dock_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
     std::vector<scene::LegendItem> docked = legend_shown(s, f);
     if (docked.empty())
         docked = sized_for;
-    const LegendLayout l =
+    LegendLayout l =
         legend_layout(font, docked, st, use_column ? column_text : band_text, !use_column);
     if (l.size.x > f.legend_box.w + 0.5f || l.size.y > f.legend_box.h + 0.5f)
         return false;
+    if (!use_column && l.size.y + 0.5f < band.size.y) {
+        // A band sized for entries its framing no longer shows (reduceNaive's value strip left
+        // above the magnified rows at 200%) left an empty grey line under the drawing: the band
+        // as tall as the entries shown, where the taller picture shows no entry it lacks room for.
+        CanvasFrame taller = unframed;
+        const Rect room{area.x, area.y, area.w, area.h - l.size.y};
+        frame_text(taller, font, s, r, room);
+        std::vector<scene::LegendItem> shown = legend_shown(s, taller);
+        if (shown.empty())
+            shown = docked;
+        if (LegendLayout fewer = legend_layout(font, shown, st, band_text, true);
+            fewer.size.y <= l.size.y + 0.5f) {
+            f = std::move(taller);
+            f.legend_box = Rect{area.x, room.bottom(), area.w, l.size.y};
+            l = std::move(fewer);
+        } else { // the taller picture shows the strip again: the entries centred in the band
+            for (LegendEntry& e : l.entries)
+                e.rect.y += (band.size.y - l.size.y) / 2;
+        }
+    }
     draw_legend(f, l, pal, st);
     return true;
 }
