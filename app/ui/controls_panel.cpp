@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 namespace pplab::ui {
 
@@ -115,15 +116,20 @@ void pitfall_toggle_row(Settings& s, float field_w) {
 }
 
 // Generated, typed or from a file; then what the family adds (bins, inclusive, arrival order).
-void input_section(State& st, const AlgorithmInfo& ai, float field_w) {
+void input_section(State& st, const AlgorithmInfo& ai, float field_w, const Metrics& m) {
     Settings& s = st.settings;
     section("Input");
     int mode = static_cast<int>(s.input);
-    ImGui::RadioButton("Generated", &mode, 0);
-    ImGui::SameLine();
-    ImGui::RadioButton("Typed", &mode, 1);
-    ImGui::SameLine();
-    ImGui::RadioButton("File", &mode, 2);
+    std::vector<float> widths;
+    for (const char* name : kInputModeNames)
+        widths.push_back(radio_width(m, imgui_text_width(), name));
+    const std::vector<int> rows =
+        tab_rows(widths, ImGui::GetContentRegionAvail().x, m.item_spacing);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (i > 0 && rows[i] == rows[i - 1])
+            ImGui::SameLine();
+        ImGui::RadioButton(kInputModeNames[i], &mode, static_cast<int>(i));
+    }
     s.input = static_cast<InputMode>(mode);
     const bool histogram = ai.family == Family::Histogram;
     switch (s.input) {
@@ -233,7 +239,7 @@ void ControlsPanel::draw(State& st, const Tracer& tracer) {
         st.model && st.model->request().algorithm == st.settings.algorithm ? st.model->grid(0) : 0;
     launch_section(st.settings, ai, field_w, m, auto_grid);
     pitfall_toggle_row(st.settings, field_w);
-    input_section(st, ai, field_w);
+    input_section(st, ai, field_w, m);
     back_end_section(st, field_w);
     trace_status(st, tracer);
 }

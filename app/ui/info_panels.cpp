@@ -40,11 +40,13 @@ void CountersPanel::draw(const State& st) {
         ImGui::EndTable();
     }
     const Frame& f = m.trace().frames.at(frame);
+    ImGui::PushTextWrapPos(0.0f); // at 125% in 1280x720 the line ran past the column's edge
     if (m.barriers_per_block() == 0)
         ImGui::TextDisabled("no __syncthreads() in this kernel");
     else if (f.block >= 0)
         ImGui::TextDisabled("block %d has passed %d of %d barriers", f.block,
                             m.barriers_so_far(frame), m.barriers_per_block());
+    ImGui::PopTextWrapPos();
 }
 
 void HeaderPanel::draw(State& st, const WindowLayout& l) {

@@ -198,7 +198,7 @@ std::string scale_readout(const Metrics& m, const TextWidth& measure, float scal
 float toolbar_width(const Metrics& m, const TextWidth& measure, bool block_selector) {
     float w = 0;
     for (const char* mode : kCameraModeNames)
-        w += m.frame + m.inner_spacing + measure(mode, m.font) + m.item_spacing;
+        w += radio_width(m, measure, mode) + m.item_spacing;
     if (block_selector)
         w += m.font * 2 + measure("Block", m.font) + m.frame * 2 + block_slider_min_width(m) +
              m.item_spacing * 4;
@@ -220,7 +220,7 @@ float transport_width(const Metrics& m, const TextWidth& measure, bool present,
     // present-mode button. Not a pixel more: at 1280x720 and 200% "✕" has 12 px to spare.
     const float buttons = 6 * transport_button_width(m) + 4 * m.item_spacing;
     const float scrub = m.font * 8;
-    const float loop = m.frame + measure("loop", m.font) + m.inner_spacing + m.item_spacing;
+    const float loop = radio_width(m, measure, "loop") + m.item_spacing;
     const std::string_view button = present ? kLeavePresentShort : offer;
     const float leave =
         button.empty() ? 0.0f : measure(button, m.font) + m.frame_padding_x * 2 + m.item_spacing;
@@ -322,6 +322,10 @@ std::vector<int> tab_rows(const std::vector<float>& widths, float width, float s
 
 float tab_width(const Metrics& m, const TextWidth& measure, std::string_view name) {
     return measure(name, m.font) + 2 * m.frame_padding_x;
+}
+
+float radio_width(const Metrics& m, const TextWidth& measure, std::string_view text) {
+    return m.frame + m.inner_spacing + measure(text, m.font);
 }
 
 float canvas_share_target(float scale) {

@@ -139,6 +139,12 @@ std::string block_size_shown(int block, bool single_block, float field_w, const 
 std::vector<int> tab_rows(const std::vector<float>& widths, float width, float spacing);
 // A tab's width: its name and the frame's padding either side.
 float tab_width(const Metrics& m, const TextWidth& measure, std::string_view name);
+// A radio button's or a checkbox's width: its box (a frame's height), then its text.
+float radio_width(const Metrics& m, const TextWidth& measure, std::string_view text);
+// Where the input comes from, as the Input section's radio buttons name it (InputMode's order):
+// a row of them at 100%, wrapped where the column is narrower ("File" was cut at the column's
+// edge at 125% in 1280x720).
+inline constexpr const char* kInputModeNames[] = {"Generated", "Typed", "File"};
 
 // The captions whose longest fixes the caption's height for a trace (the block's, as the
 // canvas shows them; a long run sampled: a few hundred steps at most).

@@ -860,6 +860,40 @@ TEST(ClassroomTabs, EveryNameWholeInTheColumn) {
     EXPECT_GT(wrapped, 0) << "the sub-tabs never took a second row: the wrap goes untested";
 }
 
+// The Input section's sources (Generated, Typed, File) whole in the controls column at every
+// scale and window: at 125% in 1280x720 "File" ran past the column's edge, cut to "Fil".
+TEST(InputSources, EveryNameWholeInTheColumn) {
+    std::string refused;
+    const auto m = traced(Algorithm::ReduceTree, 32, 1000, refused);
+    ASSERT_TRUE(m) << refused;
+    int wrapped = 0;
+    for (const Window w : kWindows)
+        for (const float scale : {0.75f, 1.0f, 1.25f, 1.5f, 1.75f, 2.0f}) {
+            SCOPED_TRACE(std::to_string(scale * 100) + "% in " + std::to_string(w.width) + "x" +
+                         std::to_string(w.height));
+            if (scale > ui::largest_scale(static_cast<float>(w.width), window_width()))
+                continue; // Ctrl + stops short of it in this window
+            const ui::Metrics mt = ui::metrics(scale);
+            const ui::WindowLayout l = window_for(*m, w, scale, false);
+            const float column = l.controls_folded
+                                     ? l.drawer_width_controls - 2 * std::max(1.0f, scale)
+                                     : l.controls.w;
+            const float room = column - 2 * std::floor(12 * scale); // the window's padding
+            std::vector<float> widths;
+            for (const char* name : ui::kInputModeNames)
+                widths.push_back(ui::radio_width(mt, window_width(), name));
+            const std::vector<int> rows = ui::tab_rows(widths, room, mt.item_spacing);
+            ASSERT_EQ(rows.size(), std::size(ui::kInputModeNames));
+            std::vector<float> used(rows.size(), -mt.item_spacing);
+            for (std::size_t i = 0; i < rows.size(); ++i)
+                used.at(static_cast<std::size_t>(rows[i])) += widths[i] + mt.item_spacing;
+            for (const float row : used)
+                EXPECT_LE(row, room) << "an input source's name cut at the column's edge";
+            wrapped += rows.back() > 0;
+        }
+    EXPECT_GT(wrapped, 0) << "the sources never took a second row: the wrap goes untested";
+}
+
 TEST(ClassroomTabs, RowsAreSharedOutEvenly) {
     const std::vector<float> six(6, 100);
     EXPECT_EQ(ui::tab_rows(six, 620, 4), (std::vector<int>{0, 0, 0, 0, 0, 0}));

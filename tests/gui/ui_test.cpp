@@ -314,6 +314,26 @@ TEST(Tooltips, StayInsideTheWindowAtEveryScale) {
     }
 }
 
+// Nothing in the controls column runs past its edge, at every scale the window allows, docked
+// or in its drawer: at 125% in 1280x720 the Input section's "File" was cut to "Fil".
+TEST(ControlsColumn, NothingRunsPastItsEdge) {
+    for (const auto& [w, h] : {std::pair{1280, 720}, std::pair{1920, 1080}})
+        for (const float scale : {1.0f, 1.25f, 1.5f, 2.0f}) {
+            test::HeadlessWindow window(w, h);
+            State& st = window.state();
+            st.view.presenter_scale = scale;
+            st.view.controls_drawer = true; // from 150% the column is a drawer
+            window.settle();
+            const ImGuiWindow* column = ImGui::FindWindowByName("Controls");
+            ASSERT_NE(column, nullptr);
+            ASSERT_TRUE(column->Active) << scale * 100 << "% in " << w << "x" << h;
+            const float inner = column->Size.x - 2 * column->WindowPadding.x;
+            EXPECT_LE(column->ContentSize.x, inner + 0.5f)
+                << "at " << scale * 100 << "% in " << w << "x" << h << ": the column is " << inner
+                << " px inside, its widest row " << column->ContentSize.x;
+        }
+}
+
 // Ctrl + pressed past the largest scale the window's width serves stops there: 200% in
 // 1280x720 (it went on to 300%, "Kernel source ▾" off the edge), 300% in 1920x1080.
 TEST(WindowLayout, CtrlPlusStopsAtTheLargestScaleTheWidthServes) {
