@@ -826,6 +826,15 @@ TEST(Metrics, AgreeWithWhatImGuiDraws) {
     }
 }
 
+// How wide each row is: items `widths` wide in the rows `rows` gives them, `spacing` apart.
+std::vector<float> rows_wide(const std::vector<float>& widths, const std::vector<int>& rows,
+                             float spacing) {
+    std::vector<float> used(rows.empty() ? 0 : static_cast<std::size_t>(rows.back()) + 1, -spacing);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        used.at(static_cast<std::size_t>(rows[i])) += widths.at(i) + spacing;
+    return used;
+}
+
 // The Classroom's sub-tabs read whole at every presenter scale and window: in the fewest rows
 // that hold them, shared out evenly (ImGui's tab bar scrolled them at 150% in 1280x720, its
 // arrows over "Determinism").
@@ -850,10 +859,7 @@ TEST(ClassroomTabs, EveryNameWholeInTheColumn) {
                 widths.push_back(ui::tab_width(mt, window_width(), name));
             const std::vector<int> rows = ui::tab_rows(widths, room, mt.inner_spacing);
             ASSERT_EQ(rows.size(), names.size());
-            std::vector<float> used(names.size(), -mt.inner_spacing);
-            for (std::size_t i = 0; i < names.size(); ++i)
-                used.at(static_cast<std::size_t>(rows[i])) += widths[i] + mt.inner_spacing;
-            for (const float row : used)
+            for (const float row : rows_wide(widths, rows, mt.inner_spacing))
                 EXPECT_LE(row, room) << "a sub-tab's name cut or scrolled";
             wrapped += rows.back() > 0;
         }
@@ -884,10 +890,7 @@ TEST(InputSources, EveryNameWholeInTheColumn) {
                 widths.push_back(ui::radio_width(mt, window_width(), name));
             const std::vector<int> rows = ui::tab_rows(widths, room, mt.item_spacing);
             ASSERT_EQ(rows.size(), std::size(ui::kInputModeNames));
-            std::vector<float> used(rows.size(), -mt.item_spacing);
-            for (std::size_t i = 0; i < rows.size(); ++i)
-                used.at(static_cast<std::size_t>(rows[i])) += widths[i] + mt.item_spacing;
-            for (const float row : used)
+            for (const float row : rows_wide(widths, rows, mt.item_spacing))
                 EXPECT_LE(row, room) << "an input source's name cut at the column's edge";
             wrapped += rows.back() > 0;
         }
