@@ -584,6 +584,30 @@ TEST(HistogramParts, EveryChartOfPerWarpIsOneHeight) {
     }
 }
 
+// At the same zoom the legend is docked where more of the step's cells show: beside
+// hist-per-warp's zeroing of warp 0's 16 bins at 200% in the window's canvas of 1280x720 a
+// column left bins 9-15 off screen, where a band of one line under them shows bins 0-12.
+TEST(HistogramParts, TheLegendDocksWhereMoreOfTheStepShows) {
+    const auto m = test::trace(generated(Algorithm::HistPerWarp, 65536, 16, 1024));
+    const std::size_t frame = m->frame_at(0, 0);
+    ASSERT_EQ(m->trace().frames.at(frame).step, Step::HistZero);
+    const render::Canvas c = followed_in(*m, frame, 1248, 376, 2.0f);
+    int shown = 0, written = 0;
+    for (const scene::Cell& cell : c.scene.cells) {
+        if (cell.role != scene::CellRole::Written || !cell.ref || cell.ref->frame < 0 ||
+            m->trace().frames.at(static_cast<std::size_t>(cell.ref->frame)).warp != 0)
+            continue; // the other warps' charts are below, rows the notice counts
+        ++written;
+        const scene::Vec2 at =
+            c.frame.camera.to_screen({cell.rect.x, cell.rect.y}, c.frame.width, c.frame.height);
+        const float right = at.x + cell.rect.w * c.frame.camera.scale;
+        shown += at.x >= c.frame.picture.x - 1 && right <= c.frame.picture.right() + 1;
+    }
+    EXPECT_EQ(written, 32) << "warp 0's 16 bins: a bar and a count each";
+    EXPECT_GE(shown, 2 * 12) << "bars and counts of 12 bins or more; legend "
+                             << text(c.frame.legend_box) << ", notice '" << c.frame.notice << "'";
+}
+
 // The one rule for a histogram's rows (render::rows_room): the bars are sized for the room the
 // notice and the legend leave, so none of the step's bars is cut by the picture's edge. At 200%
 // in short canvases the scene was sized for render::room_for_rows (one line of notice, one of

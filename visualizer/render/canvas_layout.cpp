@@ -1090,6 +1090,27 @@ bool writes_shown(const scene::Scene& s, const CanvasFrame& f) {
     });
 }
 
+// How many of the cells the step writes f's picture shows whole across (rows above or below
+// it are said, and followed step by step); none where it cuts one at its top or bottom edge
+// (hist-per-warp's counting at 200% in 1280x720 under a band: its bars cut) or leaves a row on
+// screen without its name (hist-privatised's g_hist[]).
+int writes_seen(const scene::Scene& s, const CanvasFrame& f) {
+    if (names_left_out(s, f))
+        return 0;
+    int seen = 0;
+    for (const scene::Cell& c : s.cells) {
+        if (c.role != scene::CellRole::Written)
+            continue;
+        const Rect box = on_screen(f.camera, c.rect, f.width, f.height);
+        const bool across = box.x >= f.picture.x - 1 && box.right() <= f.picture.right() + 1;
+        const bool in_height = box.y >= f.picture.y - 1 && box.bottom() <= f.picture.bottom() + 1;
+        if (across && !in_height && box.y < f.picture.bottom() && box.bottom() > f.picture.y)
+            return 0; // cut at the top or the bottom
+        seen += across;
+    }
+    return seen;
+}
+
 // The legend's entries for what f's picture shows. An entry whose colour the scene's cells,
 // lines or moving values wear, none of them on screen, is left out (reduce-tree's "idle warp"
 // at block 1024 with threads 0-24 shown, every one of them working); one whose colour nothing
@@ -1162,8 +1183,10 @@ bool dock_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
         // them). Else the dock that shows every cell the step writes where the other does not
         // wins (a column beside hist-privatised's fold at 100% in 1280x720 left bins 14 and 15
         // of 16 off screen, a band under it shows all 16); else the one that leaves the drawing
-        // larger; at the same zoom the column when the step's rows fit beside it (the band
-        // would hide rows below them), else the smaller.
+        // larger; at the same zoom the one that shows more of the step's writes (a column
+        // beside hist-per-warp's zeroing at 200% in 1280x720 left bins 9-15 of warp 0's 16 off
+        // screen, a band of one line under them shows 0-12), then the column when the step's rows
+        // fit beside it (the band would hide rows below them), else the smaller.
         CanvasFrame& by_column = framed_beside.emplace(f);
         CanvasFrame& by_band = framed_above.emplace(f);
         frame_text(by_column, font, s, r, beside, true);
@@ -1174,12 +1197,15 @@ bool dock_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
         const bool band_cuts = reads_cut_above(s, by_band, above);
         const bool rows_fit_beside =
             s.focus.w * column_zoom <= beside.w - 2 * kCanvasMarginPx * r.scale;
+        const int seen_beside = writes_seen(s, by_column), seen_above = writes_seen(s, by_band);
         const bool all_beside = writes_shown(s, by_column), all_above = writes_shown(s, by_band);
         use_column = column_slices              ? false
                      : column_cuts != band_cuts ? band_cuts
                      : all_beside != all_above  ? all_beside
                      : std::abs(column_zoom - band_zoom) > 0.02f * band_zoom
                          ? column_zoom > band_zoom
+                     : seen_beside != seen_above
+                         ? seen_beside > seen_above
                          : rows_fit_beside || column.size.x * area.h < band.size.y * area.w;
     }
     if (use_column && !band_fits) {
@@ -1437,7 +1463,11 @@ CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Mo
     const float text_w = r.width - 2 * st.pad;
     std::size_t rows = notice_lines(font, notice, st.px, text_w).size();
     bool shrunk = false;
-    for (int round = 0; round < 3; ++round) {
+    // Four rounds: a band that grew, shrank and grows again (the dock of the legend changing
+    // with the room: hist-global's first step at 200% in present mode's 1280x720) keeps its
+    // larger height; three left its last clause squeezed under 11 px into the shorter band.
+    constexpr int kRounds = 4;
+    for (int round = 0; round < kRounds; ++round) {
         f.notice_box = {0, 0, r.width, static_cast<float>(rows) * st.line + st.pad};
         lay_out(f, font, s, r,
                 {0, f.notice_box.bottom(), r.width, r.height - f.notice_box.bottom()});
@@ -1462,7 +1492,7 @@ CanvasFrame framed(const FontAtlas& font, const scene::Scene& s, const scene::Mo
         // smaller picture leaves values out, a clause more): it grows, or the last line would
         // take the clause shrunk under the legible size (reduce-tree n 1000 at 200%).
         const std::size_t now_rows = notice_lines(font, notice, st.px, text_w).size();
-        if (now_rows == rows || (now_rows < rows && shrunk) || round == 2)
+        if (now_rows == rows || (now_rows < rows && shrunk) || round == kRounds - 1)
             break;
         shrunk = shrunk || now_rows < rows;
         rows = now_rows;
