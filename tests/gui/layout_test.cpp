@@ -40,6 +40,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <tuple>
 #include <vector>
@@ -1147,6 +1148,54 @@ TEST(Notice, NamesTheRowsLeftAboveAndBelowTheStep) {
     ASSERT_LT(named, 13) << "every row fits: the test's canvas is too tall";
     EXPECT_NE(b.frame.notice.find(std::to_string(13 - named) + " rows below"), std::string::npos)
         << named << " rows named on the canvas; the notice says '" << b.frame.notice << "'";
+}
+
+// A row named in the notice is named once a side: the histograms' charts each have a "count"
+// row, and hist-per-warp's zeroing in the window at 100% in 1280x720 said "count, count below"
+// (the merged chart's and g_hist[]'s, their bars not yet drawn): two rows, counted.
+TEST(Notice, NamesEachRowOffScreenOnce) {
+    int lists = 0;
+    // And reduceTree's block of 8 at 200% in a canvas 333 tall: "in[], s[] load above".
+    const std::tuple<Algorithm, int, int> configs[] = {{Algorithm::HistPerWarp, 32, 32},
+                                                       {Algorithm::HistPerWarp, 32, 1000},
+                                                       {Algorithm::HistPrivatised, 32, 32},
+                                                       {Algorithm::HistPrivatised, 32, 1000},
+                                                       {Algorithm::ReduceTree, 8, 32}};
+    const std::tuple<float, float, float> canvases[] = {
+        {904.0f, 573.0f, 1.0f}, {1248.0f, 376.0f, 2.0f}, {1280.0f, 333.0f, 2.0f}};
+    for (const auto& [a, block, n] : configs) {
+        std::string refused;
+        const auto m = traced(a, block, n, refused);
+        ASSERT_TRUE(m) << refused;
+        for (const auto& [w, h, scale] : canvases)
+            for (int step = 0; step < static_cast<int>(m->steps().size()); ++step) {
+                render::CanvasRequest r = canvas_of(w, h, scale);
+                r.interactive = true;
+                const render::Canvas c =
+                    render::lay_out_canvas(font(), *m, m->frame_at(step, 0), r, {});
+                const std::string& notice = c.frame.notice;
+                for (std::size_t at = 0; at < notice.size();) { // between the " · "
+                    std::size_t end = notice.find(" · ", at);
+                    end = end == std::string::npos ? notice.size() : end;
+                    const std::string clause = notice.substr(at, end - at);
+                    at = end + std::string_view(" · ").size();
+                    for (const char* side : {" above", " below"}) {
+                        if (clause.size() < 6 || clause.rfind(side) != clause.size() - 6)
+                            continue;
+                        std::vector<std::string> names;
+                        std::stringstream list(clause.substr(0, clause.size() - 6));
+                        for (std::string name; std::getline(list, name, ',');)
+                            names.push_back(name.substr(name.find_first_not_of(' ')));
+                        lists += names.size() > 1;
+                        std::sort(names.begin(), names.end());
+                        EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end())
+                            << info(a).id << " n " << n << " step " << step + 1 << " at "
+                            << scale * 100 << "% in " << w << "x" << h << ": '" << notice << "'";
+                    }
+                }
+            }
+    }
+    EXPECT_GT(lists, 0) << "no side named two rows: the test checks nothing";
 }
 
 // A legend explains what the picture shows: reduce-tree's level 2 at block 1024, threads 0-24 on

@@ -660,8 +660,13 @@ RowsOut rows_off_screen(const scene::Scene& s, const scene::Camera& cam, const C
     const auto said = [](const char* where, const std::vector<std::string>& names) {
         if (names.empty())
             return std::string();
+        // Counted where a name would repeat: the histograms' charts each have a "count" row
+        // ("count, count below" read as a slip).
+        std::vector<std::string> sorted = names;
+        std::sort(sorted.begin(), sorted.end());
+        const bool repeats = std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end();
         std::string list;
-        if (names.size() > 3) {
+        if (names.size() > 3 || repeats) {
             list = std::to_string(names.size()) + " rows";
         } else {
             for (const std::string& n : names)
