@@ -42,6 +42,9 @@ struct CanvasRequest {
     Framing framing = Framing::Follow;
     scene::Camera camera;     // Framing::Free: the user's camera (world -> canvas pixels)
     bool interactive = false; // the window: the notice says how to see the rest
+    // Follow: the rows above and below the step's shown too where they can be read (off where
+    // no framing settles with them: lay_out_canvas turns it off itself).
+    bool rows_beside = true;
     bool operator==(const CanvasRequest&) const = default;
 };
 

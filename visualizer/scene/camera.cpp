@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pplab::scene {
@@ -161,10 +163,69 @@ Camera no_empty_side(const Scene& s, Camera c, float w, float margin, bool names
     return c;
 }
 
+// The rows of cells above and below the step's own, as bands of y, top to bottom: the cells
+// of the trace (and bars) beside the step's own across, overlapping rows merged into one.
+std::vector<std::pair<float, float>> row_bands(const Scene& s) {
+    std::vector<std::pair<float, float>> bands;
+    for (const Cell& c : s.cells)
+        if ((c.ref || c.role == CellRole::Bar) && !c.rect.empty() && c.rect.right() > s.focus.x &&
+            c.rect.x < s.focus.right() &&
+            (c.rect.bottom() <= s.focus.y || c.rect.y >= s.focus.bottom()))
+            bands.emplace_back(c.rect.y, c.rect.bottom());
+    std::sort(bands.begin(), bands.end());
+    std::vector<std::pair<float, float>> merged;
+    for (const auto& b : bands)
+        if (!merged.empty() && b.first < merged.back().second)
+            merged.back().second = std::max(merged.back().second, b.second);
+        else
+            merged.push_back(b);
+    return merged;
+}
+
+// The step's rows with as many of the rows above and below them as can still be named and read,
+// framed as close as that allows: reduceTree's block of 8 at 125% in 1280x720 filled the canvas
+// with in[] and s[] load alone, 57 pixels a cell, "4 rows below"; the tree's levels under them
+// fit at the legible zoom. A row at a time, the one that costs the less zoom first (the one
+// above where even: where the values come from).
+Camera with_rows_beside(const Scene& s, float w, float h, float margin, float closest,
+                        float named) {
+    const std::vector<std::pair<float, float>> bands = row_bands(s);
+    Rect region = s.focus;
+    Camera best = fit_labelled(s, region, w, h, margin, closest);
+    for (;;) {
+        const auto grown = [&](float top, float bottom) {
+            Rect r = region;
+            r.y = std::min(region.y, top);
+            r.h = std::max(region.bottom(), bottom) - r.y;
+            return r;
+        };
+        std::optional<Rect> up, down;
+        for (const auto& [top, bottom] : bands) {
+            if (bottom <= region.y)
+                up = grown(top, bottom); // the last above it: the nearest
+            else if (top >= region.bottom() && !down)
+                down = grown(top, bottom);
+        }
+        std::optional<Camera> pick;
+        for (const std::optional<Rect>& r : {up, down}) {
+            if (!r)
+                continue;
+            const Camera c = fit_labelled(s, *r, w, h, margin, closest);
+            if (c.scale >= named && (!pick || c.scale > pick->scale)) {
+                pick = c;
+                region = *r;
+            }
+        }
+        if (!pick)
+            return best;
+        best = *pick;
+    }
+}
+
 } // namespace
 
 Camera follow(const Scene& s, float w, float h, float margin, float closest, float readable,
-              bool names_beside) {
+              bool names_beside, bool rows_beside) {
     readable /= std::max(s.value_width, 1e-3f); // per value cell, not per world unit
     closest /= std::max(s.value_width, 1e-3f);
     // The whole scene, else the step's rows, where they can be read; first where close enough
@@ -188,7 +249,10 @@ Camera follow(const Scene& s, float w, float h, float margin, float closest, flo
     };
     const Camera rows = fit_labelled(s, s.focus, w, h, margin, closest);
     if (rows.scale >= named)
-        return no_empty_side(s, no_empty_band(rows), w, margin, names_beside);
+        return no_empty_side(
+            s,
+            no_empty_band(rows_beside ? with_rows_beside(s, w, h, margin, closest, named) : rows),
+            w, margin, names_beside);
     if (all.scale >= readable)
         return all;
     if (rows.scale >= readable)

@@ -37,12 +37,13 @@ Camera fit_labelled(const Scene& s, const Rect& r, float w, float h, float margi
 // The camera that follows a step, never closer than `closest` pixels per unit: the whole
 // scene when its values can be read (cells of Scene::value_width at least `readable`
 // pixels wide); else the rows the
-// step writes and reads, whole, when they can be read; else those rows at `readable` pixels
-// per unit from the first cell the step touches (its own cells always in view), the rows'
+// step writes and reads, whole, when they can be read, with as many of the rows above and below
+// them as still read (`rows_beside`), framed as close as that allows; else those rows at `readable`
+// pixels per unit from the first cell the step touches (its own cells always in view), the rows'
 // names kept beside them (or, `names_beside`, in a column of their own left of the canvas):
 // part of the picture, legible, rather than all of it too small to read.
 Camera follow(const Scene& s, float w, float h, float margin, float closest, float readable,
-              bool names_beside = false);
+              bool names_beside = false, bool rows_beside = true);
 
 // Where a picture's left edge at world x `edge` goes so that it cuts no cell of the rows
 // `s.focus` spans: into the gap after the cell it would cut (the rows' names beside it).
