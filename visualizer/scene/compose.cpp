@@ -245,11 +245,14 @@ Scene Composer::finish() {
     // Nor does a cell merged into a heat strip, which is wider the farther out the scene is
     // built: counted, the zoom it asked for grew as it was built farther out, and a framing
     // built near it asked for another (scan-multiblock's add-carries swung between 28 and 65
-    // pixels a unit, settling nowhere).
+    // pixels a unit, settling nowhere). The closest zoom is per value cell (value_width), as
+    // the camera reads it: per unit, a histogram's five-digit counts (a bin 0.25 units wide)
+    // asked for 163 pixels, not the 41 a bin they need, and went uncounted: hist-global's
+    // busiest bin, the one its caption names, read "…" at 150% in 1280x720.
     for (const Cell& c : s.cells)
         if (c.role == CellRole::Written && c.merged == 1 && !c.text.empty() && c.rect.w > 0) {
             const float zoom = value_em(c) / (kValueFill * c.rect.w);
-            if (zoom * kMinTextPx <= kClosestPx)
+            if (zoom * kMinTextPx * s.value_width <= kClosestPx)
                 s.written_values_zoom = std::max(s.written_values_zoom, zoom);
         }
     stretch_rows(std::max(opt.row_stretch, 1.0f));
