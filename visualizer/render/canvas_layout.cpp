@@ -1085,35 +1085,32 @@ bool reads_cut_above(const scene::Scene& s, const CanvasFrame& f, const Rect& ar
            });
 }
 
-// Whether every cell the step writes is on screen across: none left past the picture's left
-// or right edge (rows past the top or the bottom are said, and followed step by step).
-bool writes_shown(const scene::Scene& s, const CanvasFrame& f) {
-    return std::all_of(s.cells.begin(), s.cells.end(), [&](const scene::Cell& c) {
-        const Rect box = on_screen(f.camera, c.rect, f.width, f.height);
-        return c.role != scene::CellRole::Written ||
-               (box.x >= f.picture.x - 1 && box.right() <= f.picture.right() + 1);
-    });
-}
-
-// How many of the cells the step writes f's picture shows whole across (rows above or below
-// it are said, and followed step by step); none where it cuts one at its top or bottom edge
-// (hist-per-warp's counting at 200% in 1280x720 under a band: its bars cut) or leaves a row on
-// screen without its name (hist-privatised's g_hist[]).
-int writes_seen(const scene::Scene& s, const CanvasFrame& f) {
-    if (names_left_out(s, f))
-        return 0;
+// The cells the step writes as f's picture shows them across (rows above or below it are said,
+// and followed step by step): `all`, none left past its left or right edge; `seen`, how many are
+// whole across, none where it cuts one at its top or bottom edge (hist-per-warp's counting at
+// 200% in 1280x720 under a band: its bars cut) or leaves a row on screen without its name
+// (hist-privatised's g_hist[]).
+struct WritesShown {
+    bool all = true;
     int seen = 0;
+};
+WritesShown writes_shown(const scene::Scene& s, const CanvasFrame& f) {
+    WritesShown w;
+    bool cut = false;
     for (const scene::Cell& c : s.cells) {
         if (c.role != scene::CellRole::Written)
             continue;
         const Rect box = on_screen(f.camera, c.rect, f.width, f.height);
         const bool across = box.x >= f.picture.x - 1 && box.right() <= f.picture.right() + 1;
         const bool in_height = box.y >= f.picture.y - 1 && box.bottom() <= f.picture.bottom() + 1;
-        if (across && !in_height && box.y < f.picture.bottom() && box.bottom() > f.picture.y)
-            return 0; // cut at the top or the bottom
-        seen += across;
+        cut = cut ||
+              (across && !in_height && box.y < f.picture.bottom() && box.bottom() > f.picture.y);
+        w.all = w.all && across;
+        w.seen += across;
     }
-    return seen;
+    if (cut || names_left_out(s, f))
+        w.seen = 0;
+    return w;
 }
 
 // The legend's entries for what f's picture shows. An entry whose colour the scene's cells,
@@ -1202,15 +1199,15 @@ bool dock_legend(CanvasFrame& f, const FontAtlas& font, const scene::Scene& s,
         const bool band_cuts = reads_cut_above(s, by_band, above);
         const bool rows_fit_beside =
             s.focus.w * column_zoom <= beside.w - 2 * kCanvasMarginPx * r.scale;
-        const int seen_beside = writes_seen(s, by_column), seen_above = writes_seen(s, by_band);
-        const bool all_beside = writes_shown(s, by_column), all_above = writes_shown(s, by_band);
-        use_column = column_slices              ? false
-                     : column_cuts != band_cuts ? band_cuts
-                     : all_beside != all_above  ? all_beside
+        const WritesShown in_column = writes_shown(s, by_column),
+                          in_band = writes_shown(s, by_band);
+        use_column = column_slices                  ? false
+                     : column_cuts != band_cuts     ? band_cuts
+                     : in_column.all != in_band.all ? in_column.all
                      : std::abs(column_zoom - band_zoom) > 0.02f * band_zoom
                          ? column_zoom > band_zoom
-                     : seen_beside != seen_above
-                         ? seen_beside > seen_above
+                     : in_column.seen != in_band.seen
+                         ? in_column.seen > in_band.seen
                          : rows_fit_beside || column.size.x * area.h < band.size.y * area.w;
     }
     if (use_column && !band_fits) {

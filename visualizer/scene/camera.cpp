@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -187,11 +188,11 @@ std::vector<std::pair<float, float>> row_bands(const Scene& s) {
 // with in[] and s[] load alone, 57 pixels a cell, "4 rows below"; the tree's levels under them
 // fit at the legible zoom. A row at a time, the one that costs the less zoom first (the one
 // above where even: where the values come from).
-Camera with_rows_beside(const Scene& s, float w, float h, float margin, float closest,
-                        float named) {
+Camera with_rows_beside(const Scene& s, const Camera& rows, float w, float h, float margin,
+                        float closest, float named) {
     const std::vector<std::pair<float, float>> bands = row_bands(s);
     Rect region = s.focus;
-    Camera best = fit_labelled(s, region, w, h, margin, closest);
+    Camera best = rows;
     for (;;) {
         const auto grown = [&](float top, float bottom) {
             Rect r = region;
@@ -206,19 +207,16 @@ Camera with_rows_beside(const Scene& s, float w, float h, float margin, float cl
             else if (top >= region.bottom() && !down)
                 down = grown(top, bottom);
         }
-        std::optional<Camera> pick;
-        for (const std::optional<Rect>& r : {up, down}) {
-            if (!r)
-                continue;
-            const Camera c = fit_labelled(s, *r, w, h, margin, closest);
-            if (c.scale >= named && (!pick || c.scale > pick->scale)) {
-                pick = c;
-                region = *r;
+        std::optional<std::pair<Rect, Camera>> pick;
+        for (const std::optional<Rect>& r : {up, down})
+            if (r) {
+                const Camera c = fit_labelled(s, *r, w, h, margin, closest);
+                if (c.scale >= named && (!pick || c.scale > pick->second.scale))
+                    pick = {*r, c};
             }
-        }
         if (!pick)
             return best;
-        best = *pick;
+        std::tie(region, best) = *pick;
     }
 }
 
@@ -251,7 +249,8 @@ Camera follow(const Scene& s, float w, float h, float margin, float closest, flo
     if (rows.scale >= named)
         return no_empty_side(
             s,
-            no_empty_band(rows_beside ? with_rows_beside(s, w, h, margin, closest, named) : rows),
+            no_empty_band(rows_beside ? with_rows_beside(s, rows, w, h, margin, closest, named)
+                                      : rows),
             w, margin, names_beside);
     if (all.scale >= readable)
         return all;
