@@ -156,20 +156,41 @@ int App::caption_lines(float font_px, float width) {
     return lines;
 }
 
-WindowLayout App::compute_layout() {
+LayoutRequest App::layout_request(float scale) {
     const ImGuiIO& io = ImGui::GetIO();
     LayoutRequest r;
     r.width = io.DisplaySize.x;
     r.height = io.DisplaySize.y;
-    r.scale = st_.view.presenter_scale;
+    r.scale = scale;
     r.show_controls = st_.view.show_controls;
     r.show_source = st_.view.show_source;
     r.present = st_.view.present;
     r.caption_lines = [this](float font, float width) { return caption_lines(font, width); };
-    r.menu_width = menu_bar_width(metrics(r.scale), imgui_text_width());
-    r.toolbar_width = CanvasPanel::toolbar_width(st_);
-    r.transport_width = TransportPanel::one_row_width(st_);
-    return window_layout(r);
+    r.menu_width = menu_bar_width(metrics(scale), imgui_text_width());
+    r.toolbar_width = CanvasPanel::toolbar_width(st_, scale);
+    r.transport_width = TransportPanel::one_row_width(st_, scale);
+    return r;
+}
+
+WindowLayout App::compute_layout() {
+    return window_layout(layout_request(st_.view.presenter_scale));
+}
+
+scene::Vec2 App::canvas_at_100() {
+    if (st_.view.presenter_scale <= 1.0f || !st_.model)
+        return {};
+    const ImVec2 size = ImGui::GetIO().DisplaySize;
+    At100 key{
+        st_.model,        st_.block, {size.x, size.y}, st_.view.show_controls, st_.view.show_source,
+        st_.view.present, {}};
+    if (!(at_100_.model.lock() == key.model.lock() && at_100_.block == key.block &&
+          at_100_.display == key.display && at_100_.controls == key.controls &&
+          at_100_.source == key.source && at_100_.present == key.present)) {
+        const WindowLayout l = window_layout(layout_request(1.0f));
+        key.canvas = {l.canvas.w, l.canvas.h};
+        at_100_ = std::move(key);
+    }
+    return at_100_.canvas;
 }
 
 void App::menu() {
@@ -463,7 +484,7 @@ void App::stage(double dt) {
     const scene::Rect& c = layout_.canvas;
     ImGui::BeginChild("canvas_area", ImVec2(c.w, c.h), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    canvas_->draw(st_, dt);
+    canvas_->draw(st_, dt, canvas_at_100());
     ImGui::EndChild();
     place(layout_.transport);
     ImGui::Separator();

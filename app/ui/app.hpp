@@ -69,7 +69,11 @@ public:
 private:
     void adopt_results();
     void keys();
+    LayoutRequest layout_request(float scale);
     WindowLayout compute_layout();
+    // The canvas's size in this window at presenter scale 100%, the columns as they are now
+    // (none at 100% or below).
+    scene::Vec2 canvas_at_100();
     int caption_lines(float font, float width);
     void menu();
     void columns();
@@ -115,6 +119,14 @@ private:
         int lines = 0;
     };
     std::vector<CaptionCache> caption_cache_;
+    struct At100 {
+        std::weak_ptr<const scene::Model> model;
+        int block = 0;
+        scene::Vec2 display;
+        bool controls = false, source = false, present = false;
+        scene::Vec2 canvas;
+    };
+    At100 at_100_;
     scene::Theme styled_ = scene::Theme::Dark;
     bool styled_once_ = false;
 };

@@ -55,9 +55,9 @@ int block_count(const State& st) {
 
 } // namespace
 
-float CanvasPanel::toolbar_width(const State& st) {
-    return ui::toolbar_width(metrics(st.view.presenter_scale), imgui_text_width(),
-                             block_count(st) > 1);
+float CanvasPanel::toolbar_width(const State& st, float scale) {
+    return ui::toolbar_width(metrics(scale > 0 ? scale : st.view.presenter_scale),
+                             imgui_text_width(), block_count(st) > 1);
 }
 
 void CanvasPanel::toolbar(State& st) {
@@ -146,7 +146,7 @@ void CanvasPanel::settle(const State& st, std::size_t frame, const render::Canva
     settled_for_ = std::move(key);
 }
 
-void CanvasPanel::draw(State& st, double dt) {
+void CanvasPanel::draw(State& st, double dt, scene::Vec2 canvas_at_100) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const int w = std::max(16, static_cast<int>(avail.x));
@@ -175,6 +175,8 @@ void CanvasPanel::draw(State& st, double dt) {
     if (request.framing == render::Framing::Free)
         request.camera = camera_;
     request.interactive = true;
+    if (request.framing != render::Framing::Free)
+        request.canvas_at_100 = canvas_at_100;
     scene::ViewOptions vo;
     vo.theme = st.view.theme;
     vo.past_arrows = st.view.past_arrows;

@@ -122,8 +122,9 @@ TextWidth imgui_text_width() {
     return [](std::string_view text, float px) { return text_width(*ImGui::GetFont(), text, px); };
 }
 
-float TransportPanel::one_row_width(const State& st) {
-    return transport_width(metrics(st.view.presenter_scale), imgui_text_width(), st.view.present);
+float TransportPanel::one_row_width(const State& st, float scale) {
+    return transport_width(metrics(scale > 0 ? scale : st.view.presenter_scale), imgui_text_width(),
+                           st.view.present);
 }
 
 void TransportPanel::draw(State& st, float width) {

@@ -86,7 +86,8 @@ struct HeaderPanel {
 struct TransportPanel {
     void draw(State& st, float width);
     // Pixels one row needs in the current font (without the present-mode offer).
-    static float one_row_width(const State& st);
+    // At the presenter scale on screen, or at `scale`.
+    static float one_row_width(const State& st, float scale = 0);
 };
 
 // The scene, drawn by the app's own renderer into a texture: zoom, pan, fit or follow the
@@ -94,11 +95,14 @@ struct TransportPanel {
 class CanvasPanel {
 public:
     CanvasPanel(); // needs the GL context
-    void draw(State& st, double dt);
+    // `canvas_at_100`: the canvas's size in this window at presenter scale 100% (the follow
+    // view never draws a value cell smaller above it; render::CanvasRequest::canvas_at_100).
+    void draw(State& st, double dt, scene::Vec2 canvas_at_100 = {});
     // Camera modes and the block shown: in the menu bar when it has room, else above the
-    // canvas. toolbar_width(): the pixels it needs in the current font.
+    // canvas. toolbar_width(): the pixels it needs in the current font, at the presenter scale
+    // on screen or at `scale`.
     static void toolbar(State& st);
-    static float toolbar_width(const State& st);
+    static float toolbar_width(const State& st, float scale = 0);
     bool animating() const { return moving_; }
     const scene::Scene& scene() const { return scene_; }
     const scene::Camera& camera() const { return camera_; }

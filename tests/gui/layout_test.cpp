@@ -488,13 +488,19 @@ ui::WindowLayout window_for(const scene::Model& m, Window w, float scale, bool p
     return ui::window_layout(r);
 }
 
-// The canvas request the window makes for its layout `l` at a presenter scale.
-render::CanvasRequest window_request(const ui::WindowLayout& l, float scale) {
+// The canvas request the window makes for this trace in a window `w` at a presenter scale:
+// its canvas's size there and at 100% (CanvasPanel::draw).
+render::CanvasRequest window_request(const scene::Model& m, Window w, float scale, bool present) {
+    const ui::WindowLayout l = window_for(m, w, scale, present);
     render::CanvasRequest r;
     r.width = l.canvas.w;
     r.height = l.canvas.h;
     r.scale = scale;
     r.interactive = true;
+    if (scale > 1) {
+        const ui::WindowLayout at_100 = window_for(m, w, 1.0f, present);
+        r.canvas_at_100 = {at_100.canvas.w, at_100.canvas.h};
+    }
     return r;
 }
 
@@ -564,7 +570,7 @@ int check_in_window(const scene::Model& m, Window w, float scale, const std::str
     const ui::WindowLayout l = window_for(m, w, scale, false);
     check_window(l, w, scale, at.str());
     check_captions(m, l, w, scale, at.str());
-    render::CanvasRequest r = window_request(l, scale);
+    render::CanvasRequest r = window_request(m, w, scale, false);
     scene::ViewOptions vo; // each step starts from the zoom the one before settled at
     int checked = 0;
     const std::vector<int> steps = sampled_steps(m);
@@ -587,8 +593,7 @@ int check_in_window(const scene::Model& m, Window w, float scale, const std::str
     if (scale == 2.0f) { // present mode (P): caption, canvas and transport
         const ui::WindowLayout p = window_for(m, w, scale, true);
         check_window(p, w, scale, at.str() + " presenting");
-        r.width = p.canvas.w;
-        r.height = p.canvas.h;
+        r = window_request(m, w, scale, true);
         const std::size_t frame = m.frame_at(steps.back(), 0);
         const render::Canvas c = render::lay_out_canvas(font(), m, frame, r, vo);
         check_canvas(c.scene, c.frame, m, frame, scale, at.str() + " presenting");
@@ -1715,7 +1720,7 @@ TEST(Follow, ShowsTheRowsBesideTheStepThatCanBeRead) {
     for (const auto& [w, scale] :
          {std::pair{Window{1280, 720}, 1.25f}, std::pair{Window{1280, 720}, 1.5f},
           std::pair{Window{1920, 1080}, 2.0f}}) {
-        const render::CanvasRequest r = window_request(window_for(*m, w, scale, false), scale);
+        const render::CanvasRequest r = window_request(*m, w, scale, false);
         for (int level = 0; level < 3; ++level) {
             const auto& frames = m->trace().frames;
             const auto at = std::find_if(frames.begin(), frames.end(), [&](const Frame& f) {
@@ -1988,8 +1993,7 @@ int follow_in_windows(const scene::Model& m, const std::string& config,
             for (const bool present : {false, true}) {
                 if (present && scale < 1.5f)
                     continue;
-                const render::CanvasRequest r =
-                    window_request(window_for(m, w, scale, present), scale);
+                const render::CanvasRequest r = window_request(m, w, scale, present);
                 scene::ViewOptions vo;
                 for (const int step : steps) {
                     const std::size_t frame = m.frame_at(step, 0);
@@ -2602,8 +2606,7 @@ TEST(OutOfBoundsMark, LabelWholeAndClearOfTheBarriersName) {
                 const std::vector<scene::HazardMark> marks = {{frame, thread, false, label}};
                 for (const Window w : kWindows)
                     for (const float scale : kScales) {
-                        const render::CanvasRequest r =
-                            window_request(window_for(*m, w, scale, false), scale);
+                        const render::CanvasRequest r = window_request(*m, w, scale, false);
                         // As the window settles it (CanvasPanel::settle).
                         const render::Canvas settled = render::lay_out_canvas(
                             font(), *m, static_cast<std::size_t>(frame), r, {}, 1.0f,
@@ -2835,6 +2838,61 @@ TEST(NoEmptySide, LeftOfTheRowsWhileCellsOnTheRightAreCut) {
     }
     EXPECT_GT(cut, 0) << "no framing cuts cells on the right: the check goes untested";
 }
+
+// Ctrl + never draws the cells smaller: at 150% and 200% a value cell of the follow view has at
+// least the pixels it has at 100% in the same window, docked or presenting, as the window steps
+// (each step from the zoom the one before settled at). At 150% in 1920x1080 reduceTree's tree was
+// drawn at 45 pixels a cell where 100% drew it at 54: the menus, the caption and the transport
+// took more of the height, and the rows' names more room between the rows.
+class EveryScale : public ::testing::TestWithParam<Algorithm> {};
+
+TEST_P(EveryScale, NeverDrawsTheCellsSmallerThanAt100) {
+    const Algorithm a = GetParam();
+    std::vector<std::pair<int, int>> configs; // block, n
+    const ui::Settings opened = ui::switch_algorithm(ui::Settings{}, a);
+    configs.emplace_back(opened.block, opened.n);
+    for (const int block : {32, 256, 1024})
+        for (const int n : {7, 32, 1000, 65536})
+            if (std::pair{block, n} != configs.front())
+                configs.emplace_back(block, n);
+    const auto cell_px = [](const render::Canvas& c) {
+        return c.frame.camera.scale * c.scene.value_width;
+    };
+    const int checked =
+        on_every_core(a, configs, [&](const scene::Model& m, const std::string& config) {
+            int framings = 0;
+            const std::vector<int> steps = sampled_steps(m);
+            for (const Window w : kWindows)
+                for (const bool present : {false, true}) {
+                    // At 100%, as a picture there starts (the floor's own rule).
+                    std::vector<float> at_100;
+                    const render::CanvasRequest base = window_request(m, w, 1.0f, present);
+                    for (const int step : steps)
+                        at_100.push_back(cell_px(render::lay_out_canvas(
+                            font(), m, m.frame_at(step, 0), base, scene::ViewOptions{})));
+                    for (const float scale : {1.5f, 2.0f}) {
+                        const render::CanvasRequest r = window_request(m, w, scale, present);
+                        scene::ViewOptions vo;
+                        for (std::size_t i = 0; i < steps.size(); ++i) {
+                            const render::Canvas c =
+                                render::lay_out_canvas(font(), m, m.frame_at(steps[i], 0), r, vo);
+                            vo.pixels_per_unit = c.frame.camera.scale;
+                            EXPECT_GE(cell_px(c), 0.99f * at_100[i])
+                                << config << " in " << w.width << "x" << w.height << " at "
+                                << scale * 100 << "%" << (present ? " presenting" : "") << ", step "
+                                << steps[i] + 1 << ": a value cell of " << cell_px(c)
+                                << " px, at 100% " << at_100[i] << " (notice '" << c.frame.notice
+                                << "')";
+                            ++framings;
+                        }
+                    }
+                }
+            return framings;
+        });
+    EXPECT_GT(checked, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, EveryScale, ::testing::ValuesIn(kTraced), named);
 
 } // namespace
 } // namespace pplab

@@ -213,6 +213,37 @@ TEST(WindowLayout, CanvasKeepsItsShareAndTheTransportStaysOnScreen) {
         }
 }
 
+// Ctrl +, step by step, never draws the window's first picture smaller than at 100%: at 150% in
+// 1920x1080 reduceTree's block of 8 over 32 was drawn whole at 45 pixels a cell where 100% drew
+// it at 54 (the menus, the caption and the transport took more of the height). The window gives
+// the canvas its size at 100% (render::CanvasRequest::canvas_at_100).
+TEST(WindowLayout, CtrlPlusNeverDrawsTheCellsSmaller) {
+    for (const auto& [w, h] : {std::pair{1280, 720}, std::pair{1920, 1080}}) {
+        test::HeadlessWindow window(w, h);
+        window.settle();
+        window.state().note_dismissed = true;
+        for (int step = 0; step < 3; ++step) {
+            window.frame({test::kRight});
+            window.frame();
+        }
+        window.still(400);
+        const auto cell_px = [&] {
+            return window.app().canvas().camera().scale * window.app().canvas().scene().value_width;
+        };
+        const float at_100 = cell_px();
+        for (int press = 0; press < 4; ++press) {
+            window.frame({kEqual}, true);
+            window.frame(); // the key let go: the next press is another
+            window.still(400);
+            const float scale = window.state().view.presenter_scale;
+            ASSERT_FLOAT_EQ(scale, 1.25f + 0.25f * static_cast<float>(press));
+            EXPECT_GE(cell_px(), 0.99f * at_100)
+                << w << "x" << h << " at " << scale * 100 << "%: notice '"
+                << window.app().canvas().framed().notice << "'";
+        }
+    }
+}
+
 // The window as it opens (reduceTree, a block of 8 over n = 32), at 150% in 1280x720, two steps
 // on: the picture comes to rest. It did not: a scene built at 70.7 pixels per unit was framed
 // at 72.2 (a card and the notice), one built at 72.2 at 70.7 (the legend docked beside), and the

@@ -69,9 +69,10 @@ scene::Camera aim(const scene::Scene& s, const CanvasRequest& r, const Rect& pic
     // than just wide enough, or rounding leaves them out at the very zoom asked for (reduceAtomic's
     // five-digit totals at 200% in 1280x720 framed at 69.91 px a unit, each a sliver too wide).
     constexpr float kFitsWithRoom = 1.01f;
-    const float readable = std::max(kReadablePx, kFitsWithRoom * s.written_values_zoom *
-                                                     scene::kMinTextPx * s.value_width) *
-                           r.scale;
+    const float readable = std::max(std::max(kReadablePx, kFitsWithRoom * s.written_values_zoom *
+                                                              scene::kMinTextPx * s.value_width) *
+                                        r.scale,
+                                    r.least_cell_px);
     scene::Camera c = scene::follow(s, picture.w, picture.h, margin, kClosestPx * r.scale, readable,
                                     names_beside, r.rows_beside);
     if (r.framing == Framing::Fit) {
@@ -1557,9 +1558,45 @@ CanvasFrame frame_canvas(const FontAtlas& font, const scene::Scene& s, const sce
     return f;
 }
 
+namespace {
+
+// The pixels a value cell of `frame` gets in the follow view at presenter scale 100% in a canvas
+// of r.canvas_at_100.
+float cell_px_at_100(const FontAtlas& font, const scene::Model& m, std::size_t frame,
+                     const CanvasRequest& r, scene::ViewOptions vo, float anim,
+                     const Decorate& decorate) {
+    CanvasRequest base = r;
+    base.scale = 1;
+    base.width = r.canvas_at_100.x;
+    base.height = r.canvas_at_100.y;
+    base.framing = Framing::Follow;
+    base.rows_beside = true;
+    base.least_cell_px = 0;
+    base.canvas_at_100 = {};
+    // From where a picture at 100% starts, not from this scale's zoom: the rounds can settle at
+    // either of two framings (scan-fast's look-back in 704x871: its tiles whole at 28.5 pixels a
+    // value cell, or part of them at 72), and the floor must not depend on what came before.
+    const scene::ViewOptions fresh;
+    vo.pixels_per_unit = fresh.pixels_per_unit;
+    vo.row_stretch = fresh.row_stretch;
+    vo.room_px = fresh.room_px;
+    const Canvas c = lay_out_canvas(font, m, frame, base, vo, anim, decorate);
+    return c.frame.camera.scale * c.scene.value_width;
+}
+
+} // namespace
+
 Canvas lay_out_canvas(const FontAtlas& font, const scene::Model& m, std::size_t frame,
                       const CanvasRequest& r, scene::ViewOptions vo, float anim,
                       const Decorate& decorate) {
+    if (r.framing != Framing::Free && r.scale > 1 && r.canvas_at_100.x > 0 &&
+        r.canvas_at_100.y > 0) {
+        CanvasRequest floored = r;
+        floored.least_cell_px =
+            std::max(r.least_cell_px, cell_px_at_100(font, m, frame, r, vo, anim, decorate));
+        floored.canvas_at_100 = {};
+        return lay_out_canvas(font, m, frame, floored, vo, anim, decorate);
+    }
     const scene::ViewOptions given = vo;
     if (r.framing == Framing::Fit) {
         // Where the follow view shows the whole scene, Fit all is that view, as in the window

@@ -45,6 +45,13 @@ struct CanvasRequest {
     // Follow: the rows above and below the step's shown too where they can be read (off where
     // no framing settles with them: lay_out_canvas turns it off itself).
     bool rows_beside = true;
+    // Follow: the pixels a value cell gets at least, where the step's rows can be read there.
+    float least_cell_px = 0;
+    // The canvas's size in the same window at presenter scale 100% (0 x 0: none). Above 100%,
+    // lay_out_canvas lays the frame out there first and takes its value cells' pixels as
+    // least_cell_px: a larger scale never draws the cells smaller (Ctrl + at 1920x1080 shrank
+    // reduceTree's tree from 54 to 45 pixels a cell, the menus, caption and transport taller).
+    scene::Vec2 canvas_at_100;
     bool operator==(const CanvasRequest&) const = default;
 };
 
